@@ -1,0 +1,1 @@
+"""Cityhall: city board games on Discord."""

@@ -1,0 +1,80 @@
+"""Command line: ``python -m bot [run|simulate|replay|bench]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Cityhall, board games on Discord.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+
+    sim = sub.add_parser("simulate", help="play computer players offline and save every board")
+    sim.add_argument("game")
+    sim.add_argument("--players", type=int, default=3)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--out", type=Path, default=None, help="folder for PNGs and summary.json")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                     help="a game option, e.g. --option rounds=2")
+
+    rep = sub.add_parser("replay", help="replay a JSON game description; prints the outcome")
+    rep.add_argument("file", help="a JSON file, or - for standard input")
+
+    bench = sub.add_parser("bench", help="measure render and click-to-response times")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+
+    args = parser.parse_args(argv)
+    command = args.command or "run"
+
+    if command == "run":
+        from bot.app import run
+
+        return run()
+
+    if command == "simulate":
+        from bot.core.simulate import simulate
+        from bot.games import GAMES
+
+        if args.game not in GAMES:
+            parser.error(f"unknown game {args.game!r}; known: {', '.join(sorted(GAMES))}")
+        options = {}
+        for item in args.option:
+            key, _, raw = item.partition("=")
+            try:
+                options[key] = json.loads(raw)
+            except json.JSONDecodeError:
+                options[key] = raw
+        summary = simulate(args.game, args.players, args.seed, args.out, options)
+        short = {k: summary[k] for k in ("game", "players", "seed", "moves", "scores", "winners")}
+        short["images"] = len(summary["images"])
+        print(json.dumps(short))
+        return 0
+
+    if command == "replay":
+        from bot.core.replay import ReplayError, replay
+
+        try:
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+            spec = json.loads(text)
+            print(json.dumps(replay(spec)))
+        except (OSError, json.JSONDecodeError, ReplayError) as exc:
+            print(json.dumps({"error": str(exc)}))
+            return 2
+        return 0
+
+    if command == "bench":
+        from bot.bench import main as bench_main
+
+        return bench_main(as_json=args.json, quick=args.quick)
+
+    parser.error(f"unknown command {command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

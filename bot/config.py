@@ -1,0 +1,64 @@
+"""Settings from the environment (and a .env file beside the project, if present)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used; the text says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    dev_guild_id: int | None
+    database_path: str
+    api_base: str | None
+    turn_seconds: float
+    cpu_delay: float
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
+        if env is None:
+            if dotenv:
+                from dotenv import load_dotenv
+
+                load_dotenv(ROOT / ".env")
+            env = dict(os.environ)
+        return cls(
+            token=(env.get("DISCORD_TOKEN") or "").strip() or None,
+            dev_guild_id=_int(env, "DEV_GUILD_ID"),
+            database_path=env.get("DATABASE_PATH") or str(ROOT / "cityhall.sqlite3"),
+            api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
+            turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
+            cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
+            log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
+        )
+
+
+def _int(env: dict[str, str], name: str) -> int | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ConfigError(f"{name} must be a numeric Discord id, not {raw!r}.")
+    return int(raw)
+
+
+def _float(env: dict[str, str], name: str, default: float, *, minimum: float) -> float:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}.") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g} seconds.")
+    return value

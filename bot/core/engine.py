@@ -1,0 +1,83 @@
+"""The contract every game engine keeps.
+
+Engines are pure: plain JSON-serialisable state in, new state out, no discord, Pillow or
+I/O. The match runtime, the replay runner, the simulator and the tests all drive a game
+only through these functions, so a game that keeps this contract plugs into everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+"""A JSON-serialisable dict: states, actions, events and views are all of this shape."""
+
+
+class IllegalAction(Exception):
+    """A move the rules refuse. ``str(exc)`` is one sentence a player can read."""
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One move a player may make now: exactly what ``apply`` accepts, and a short label."""
+
+    action: JSON
+    label: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final standings: running totals per player and the (possibly shared) winners."""
+
+    scores: dict[str, int]
+    winners: list[str]
+    extra: JSON = field(default_factory=dict)
+
+
+class Engine(Protocol):
+    """What the runtime needs of a game. ``state`` is never mutated in place."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def new(self, players: list[str], options: JSON, seed: int) -> JSON:
+        """A fresh game; options are validated here (IllegalAction on a bad one)."""
+        ...
+
+    def to_act(self, state: JSON) -> list[str]:
+        """Players who may act now, in seat order (several at once in secret phases)."""
+        ...
+
+    def legal(self, state: JSON, player: str) -> list[LegalAction]:
+        """Every move ``player`` may make now; empty when it is not their move."""
+        ...
+
+    def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
+        """The new state and the events it produced; raises IllegalAction, state unchanged.
+
+        ``player`` is None for actions nobody takes (a timer running out).
+        """
+        ...
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        """What ``viewer`` may see; ``None`` is the public table. Secrets stay out."""
+        ...
+
+    def result(self, state: JSON) -> Result | None:
+        """Final scores and winners, or None while the game runs."""
+        ...
+
+    def ai_action(self, state: JSON, player: str) -> JSON:
+        """The computer player's move for ``player`` (who must be in ``to_act``).
+
+        Deterministic for a given state: any randomness is drawn from the state's seed.
+        """
+        ...
+
+    def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
+        """What happens when the turn timer runs out, or None to let the AI play for the
+        slowest player (the default for turn-based games)."""
+        ...

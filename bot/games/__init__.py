@@ -1,0 +1,37 @@
+"""The games Cityhall hosts, by their command name."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol, cast
+
+from bot.core.engine import JSON, Engine
+
+from .cityscape import ENGINE as CITYSCAPE
+
+GAMES: dict[str, Engine] = {
+    CITYSCAPE.name: CITYSCAPE,
+}
+
+
+def get(name: str) -> Engine:
+    try:
+        return GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise KeyError(f"Unknown game {name!r}; Cityhall hosts {known}.") from None
+
+
+class Renderer(Protocol):
+    """A game's pictures: pure functions from a view to PNG bytes."""
+
+    def render_table(self, view: JSON) -> bytes: ...
+
+    def render_extras(self, view: JSON, events: list[JSON]) -> list[tuple[str, bytes]]:
+        """Pictures some events deserve on their own (a round's scoring), named."""
+        ...
+
+
+def renderer(name: str) -> Renderer:
+    module = importlib.import_module(f"bot.games.{name}.render")
+    return cast(Renderer, module)

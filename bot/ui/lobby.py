@@ -1,0 +1,131 @@
+"""The lobby every game shares: Join, Leave, Add computer, Start, Cancel."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.records import LOBBY, Match, Seat
+from bot.core.runtime import Refusal
+
+from .replies import NO_MENTIONS, oops, tell
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+    from .table import TablePayload
+
+log = logging.getLogger(__name__)
+
+OPS = {
+    "join": ("Join", discord.ButtonStyle.success, 0),
+    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
+    "start": ("Start", discord.ButtonStyle.primary, 0),
+    "cpu": ("Add computer", discord.ButtonStyle.secondary, 1),
+    "nocpu": ("Remove computer", discord.ButtonStyle.secondary, 1),
+    "cancel": ("Cancel", discord.ButtonStyle.danger, 1),
+}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ch:lobby:(?P<match>[0-9]{1,15}):(?P<op>join|leave|start|cpu|nocpu|cancel)"):
+    def __init__(self, match_id: int, op: str) -> None:
+        label, style, row = OPS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, row=row,
+                                           custom_id=f"ch:lobby:{match_id}:{op}"))
+        self.match_id = match_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(int(match["match"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self._handle(interaction)
+        except Exception:
+            log.exception("lobby click failed")
+            await oops(interaction)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        bot: CityhallBot = interaction.client  # type: ignore[assignment]
+        runtime = bot.runtime
+        user = interaction.user
+        player = str(user.id)
+        match = runtime.get(self.match_id)
+        if match is None or match.status != LOBBY:
+            await tell(interaction, "This lobby is closed. Use /game status to see what is "
+                                    "on in this channel.")
+            return
+        try:
+            if self.op == "join":
+                match = await runtime.join(self.match_id, Seat(player, user.display_name))
+            elif self.op == "leave":
+                match = await runtime.leave(self.match_id, player)
+            elif self.op == "cpu":
+                match = await runtime.add_computer(self.match_id, player)
+            elif self.op == "nocpu":
+                match = await runtime.remove_computer(self.match_id, player)
+            elif self.op == "cancel":
+                if player != match.host_id and not _can_manage(interaction):
+                    raise Refusal("Only the host or someone with Manage Messages can cancel.")
+                match = await runtime.end(self.match_id, player, can_manage=True)
+                await interaction.response.edit_message(
+                    content=f"The {bot.adapters[match.game].engine.title} lobby was cancelled "
+                            f"by {user.display_name}.",
+                    embed=None, view=None, allowed_mentions=NO_MENTIONS)
+                return
+            elif self.op == "start":
+                match = await runtime.start(self.match_id, player)
+                payload = await bot.tables.payload(match)
+                await interaction.response.edit_message(**payload.edit_kwargs())
+                if interaction.message is not None:
+                    await runtime.set_table_message(match.id, interaction.message.id)
+                bot.driver.kick(match.id)
+                return
+        except Refusal as exc:
+            await tell(interaction, str(exc))
+            return
+        await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and perms.manage_messages)
+
+
+def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
+    from .table import TablePayload
+
+    adapter = bot.adapters[match.game]
+    engine = adapter.engine
+    seats = "\n".join(
+        f"{i}. {'🤖 ' if s.cpu else ''}{discord.utils.escape_markdown(s.name)}"
+        f"{' (host)' if s.id == match.host_id else ''}"
+        for i, s in enumerate(match.seats, 1)
+    )
+    embed = discord.Embed(
+        title=f"{engine.title} — waiting for players",
+        description=(
+            f"{engine.min_players}–{engine.max_players} players. "
+            "Press **Join** to take a seat; the host adds computer players and starts.\n\n"
+            f"**Seated ({len(match.seats)}/{engine.max_players})**\n{seats}"
+        ),
+        colour=adapter.colour,
+    )
+    if options := adapter.options_text(match):
+        embed.add_field(name="Options", value=options, inline=False)
+    view = discord.ui.View(timeout=None)
+    full = len(match.seats) >= engine.max_players
+    for op in OPS:
+        button = LobbyButton(match.id, op)
+        if op in ("join", "cpu") and full:
+            button.item.disabled = True
+        if op == "nocpu" and not any(s.cpu for s in match.seats):
+            button.item.disabled = True
+        view.add_item(button)
+    return TablePayload(content="", png=None, view=view, embed=embed)

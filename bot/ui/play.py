@@ -1,0 +1,96 @@
+"""The path every game click takes: who is clicking, on which match, and the move itself.
+
+A click is refused with a sentence when the game is over, the clicker is not seated, the
+board is out of date or the rules say no; in every case nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.core.engine import JSON, IllegalAction
+from bot.core.records import LOBBY, Match
+from bot.core.runtime import Outcome, Refusal, StaleBoard
+
+from .replies import oops, tell
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+log = logging.getLogger(__name__)
+
+NOT_SEATED = ("You're not playing in this game, so the buttons are for the players. "
+              "Watch along, or start your own game in another channel or thread.")
+
+
+def cityhall(interaction: discord.Interaction) -> CityhallBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match, str] | None:
+    """The running match and the clicker's player id, or None after telling them why not."""
+    bot = cityhall(interaction)
+    match = bot.runtime.get(match_id)
+    if match is None:
+        old = await bot.storage.get(match_id)
+        await tell(interaction, "That game has finished; its buttons no longer do anything."
+                   if old else "That button belongs to a game I don't know.")
+        return None
+    if match.status == LOBBY:
+        await tell(interaction, "The game has not started yet.")
+        return None
+    player = str(interaction.user.id)
+    if match.seat(player) is None:
+        await tell(interaction, NOT_SEATED)
+        return None
+    return match, player
+
+
+async def current_board(interaction: discord.Interaction, match: Match, why: str) -> None:
+    """Answer an outdated click with the current table picture, only for the clicker."""
+    bot = cityhall(interaction)
+    try:
+        png = await asyncio.to_thread(bot.adapters[match.game].render_table, match)
+    except Exception:
+        log.exception("could not draw the current board")
+        await tell(interaction, f"{why} Nothing was changed.")
+        return
+    await tell(interaction, f"{why} Nothing was changed; this is the current board.",
+               file=discord.File(io.BytesIO(png), "table.png"))
+
+
+async def play(
+    interaction: discord.Interaction,
+    match: Match,
+    player: str,
+    action: JSON,
+    *,
+    expected_version: int | None = None,
+    still_valid: Callable[[Match], bool] | None = None,
+) -> Outcome | None:
+    """Apply a player's move; on refusal tell them why and return None."""
+    bot = cityhall(interaction)
+    try:
+        return await bot.runtime.act(match.id, player, action, expected_version=expected_version,
+                                     still_valid=still_valid)
+    except StaleBoard as exc:
+        await current_board(interaction, match, str(exc))
+    except (IllegalAction, Refusal) as exc:
+        await tell(interaction, str(exc))
+    return None
+
+
+async def guarded(interaction: discord.Interaction,
+                  handler: Callable[[discord.Interaction], Awaitable[None]]) -> None:
+    """Run a click handler; a bug becomes an apology, never "This interaction failed"."""
+    try:
+        await handler(interaction)
+    except Exception:
+        log.exception("a click failed")
+        await oops(interaction)

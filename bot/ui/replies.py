@@ -1,0 +1,33 @@
+"""Answers every interaction gets: a sentence for a refusal, never silence."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+USER_MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+async def tell(interaction: discord.Interaction, text: str, *,
+               file: discord.File | None = None) -> None:
+    """An ephemeral sentence for the one who clicked, whether or not we answered before."""
+    kwargs: dict = {"ephemeral": True, "allowed_mentions": NO_MENTIONS}
+    if file is not None:
+        kwargs["file"] = file
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, **kwargs)
+        else:
+            await interaction.response.send_message(text, **kwargs)
+    except discord.HTTPException:
+        log.exception("could not answer an interaction")
+
+
+async def oops(interaction: discord.Interaction) -> None:
+    """Our own bug: say so plainly rather than let Discord say "This interaction failed"."""
+    await tell(interaction, "Something went wrong on our side and nothing was changed. "
+                            "Please try again; /game status shows the current table.")

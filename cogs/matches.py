@@ -1,0 +1,142 @@
+"""Commands every game shares: /game end, /game status, /stats; and the safety nets that
+make sure no click or command is ever left unanswered."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.records import LOBBY
+from bot.core.runtime import Refusal
+from bot.games import GAMES
+from bot.ui.lobby import LobbyButton
+from bot.ui.replies import NO_MENTIONS, oops, tell
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_BUTTON = ("That button isn't one I recognise (it may come from an older version of "
+                  "Cityhall). Nothing was changed; /game status shows the current table.")
+
+
+class Matches(commands.Cog):
+    game = app_commands.Group(name="game", description="The game in this channel",
+                              guild_only=True)
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+        bot.tree.error(self.on_app_command_error)
+
+    @game.command(name="status", description="Show the current table of this channel's game again")
+    async def status(self, interaction: discord.Interaction) -> None:
+        match = self.bot.runtime.in_channel(interaction.channel_id or 0)
+        if match is None:
+            await tell(interaction, "There is no game in this channel. Start one with "
+                                    + ", ".join(f"/{name} new" for name in sorted(GAMES)) + ".")
+            return
+        payload = await self.bot.tables.payload(match)
+        await interaction.response.send_message(**payload.send_kwargs())
+        message = await interaction.original_response()
+        await self.bot.tables.retire(match)
+        await self.bot.runtime.set_table_message(match.id, message.id)
+
+    @game.command(name="end", description="End this channel's game (host or moderators)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        match = self.bot.runtime.in_channel(interaction.channel_id or 0)
+        if match is None:
+            await tell(interaction, "There is no game to end in this channel.")
+            return
+        perms = interaction.permissions
+        try:
+            ended = await self.bot.runtime.end(match.id, str(interaction.user.id),
+                                               can_manage=bool(perms and perms.manage_messages))
+        except Refusal as exc:
+            await tell(interaction, str(exc))
+            return
+        title = self.bot.adapters[ended.game].engine.title
+        await interaction.response.send_message(
+            f"The {title} game was ended by {interaction.user.display_name}. "
+            "No result is recorded.", allowed_mentions=NO_MENTIONS)
+        await self.bot.tables.retire(ended, note=f"This {title} game was ended early.")
+
+    @app_commands.command(name="stats", description="Leaderboards of this server")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Only this game")
+    @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in GAMES.items()])
+    async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        if interaction.guild_id is None:
+            await tell(interaction, "Leaderboards are kept per server; use /stats in a server.")
+            return
+        if game is not None and game not in GAMES:
+            await tell(interaction, "Choose one of the listed games.")
+            return
+        embed = discord.Embed(title="Cityhall leaderboards", colour=discord.Colour.gold())
+        for name in [game] if game else sorted(GAMES):
+            rows = await self.bot.storage.leaderboard(interaction.guild_id, name)
+            if not rows:
+                value = "No finished games yet."
+            else:
+                value = "\n".join(
+                    f"**{i}.** {discord.utils.escape_markdown(r.name)} — {r.games} "
+                    f"game{'s' if r.games != 1 else ''}, {r.wins} win{'s' if r.wins != 1 else ''},"
+                    f" best {r.best}"
+                    for i, r in enumerate(rows, 1)
+                )
+            embed.add_field(name=GAMES[name].title, value=value[:1024], inline=False)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer component clicks that no button of ours will pick up."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if self._handled(interaction, custom_id):
+            return
+        await tell(interaction, UNKNOWN_BUTTON)
+
+    def _handled(self, interaction: discord.Interaction, custom_id: str) -> bool:
+        # discord.py hands a click to a DynamicItem only when its template matches *and*
+        # the message really carries a component with that id; anything else is ours.
+        if not any(cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+                   for cls in self.bot.dynamic_items):
+            return False
+        message = interaction.message
+        if message is None:
+            return False
+        for row in message.components:
+            for child in getattr(row, "children", [row]):
+                if getattr(child, "custom_id", None) == custom_id:
+                    return True
+        return False
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await tell(interaction, "Cityhall games are played in server channels.")
+        elif isinstance(error, app_commands.TransformerError):
+            await tell(interaction, f"{error.value!r} is not a valid value there.")
+        elif isinstance(error, app_commands.CheckFailure):
+            await tell(interaction, "You can't use that command here.")
+        elif isinstance(error, app_commands.CommandNotFound):
+            await tell(interaction, "That command no longer exists; Discord may still be "
+                                    "showing an old list. Try again in a minute.")
+        else:
+            log.error("slash command failed", exc_info=error)
+            await oops(interaction)
+
+
+async def setup(bot: CityhallBot) -> None:
+    bot.add_dynamic_items(LobbyButton)
+    bot.dynamic_items.append(LobbyButton)
+    await bot.add_cog(Matches(bot))
+
+
+__all__ = ["LOBBY", "Matches", "setup"]
