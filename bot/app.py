@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import sys
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -70,6 +71,7 @@ class CityhallBot(commands.Bot):
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.storage: Storage
         self.runtime: Runtime
         self.driver: Driver
@@ -86,6 +88,10 @@ class CityhallBot(commands.Bot):
         if restored:
             log.info("Restored %d unfinished match(es).", len(restored))
         for match in restored:
+            # The process may have died between saving a move and showing it: re-draw
+            # every table so its buttons match the saved state.
+            if match.table_message_id is not None:
+                self._background(self.tables.refresh(match.id))
             if match.status == ACTIVE:
                 self.driver.kick(match.id)
         await self.sync_commands()
@@ -103,6 +109,11 @@ class CityhallBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("Synced %d global slash commands (they can take up to an hour to "
                      "appear; set DEV_GUILD_ID for instant ones on one server).", len(synced))
+
+    def _background(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def register(self, adapter: GameAdapter) -> None:
         self.adapters[adapter.engine.name] = adapter

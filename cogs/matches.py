@@ -45,6 +45,7 @@ class Matches(commands.Cog):
         message = await interaction.original_response()
         await self.bot.tables.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
+        self.bot.tables.shown[match.id] = match.version
 
     @game.command(name="end", description="End this channel's game (host or moderators)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -85,6 +85,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await interaction.response.edit_message(**payload.edit_kwargs())
                 if interaction.message is not None:
                     await runtime.set_table_message(match.id, interaction.message.id)
+                    bot.tables.shown[match.id] = match.version
                 bot.driver.kick(match.id)
                 return
         except Refusal as exc:

@@ -62,6 +62,9 @@ class Tables:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
+        # The state version each match's table message shows now (tests and the benchmark
+        # wait on it; it also tells a refresh apart from a no-op).
+        self.shown: dict[int, int] = {}
 
     async def payload(self, match: Match) -> TablePayload:
         from .lobby import lobby_payload
@@ -91,8 +94,10 @@ class Tables:
             payload = await self.payload(match)
             message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
                 match.table_message_id)
+            version = match.version
             try:
                 await message.edit(**payload.edit_kwargs())
+                self.shown[match_id] = version
             except discord.NotFound:
                 # Someone deleted the table: post a fresh one so the game can go on.
                 await self.repost(match)
@@ -101,6 +106,7 @@ class Tables:
 
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
+        version = match.version
         payload = await self.payload(match)
         channel = self.bot.get_partial_messageable(match.channel_id)
         try:
@@ -111,6 +117,7 @@ class Tables:
         await self.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
         match.table_message_id = message.id
+        self.shown[match.id] = version
         return message
 
     async def retire(self, match: Match, note: str = "This board moved further down ⬇️") -> None:

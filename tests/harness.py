@@ -1,0 +1,186 @@
+"""Running the real Cityhall bot against FakeDiscord, for the tests and the benchmark."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.app import CityhallBot
+from bot.config import Settings
+from bot.core.discord_api import reset_api_base, use_api_base
+from tests.fakediscord import FakeDiscord, find_button
+from tests.fakediscord.models import FakeMessage
+from tests.fakediscord.runner import running_bot
+
+T = TypeVar("T")
+
+
+def settings_for(fake: FakeDiscord, db_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "token": fake.token,
+        "dev_guild_id": int(fake.guild_id),
+        "database_path": str(db_path),
+        "api_base": fake.api_base,
+        "turn_seconds": 600.0,
+        "cpu_delay": 0.0,
+        "log_level": "WARNING",
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@contextlib.asynccontextmanager
+async def cityhall_bot(fake: FakeDiscord, db_path: Path, **overrides: Any) -> AsyncIterator[CityhallBot]:
+    bot = CityhallBot(settings_for(fake, db_path, **overrides), guild_ready_timeout=0.05)
+    async with running_bot(fake, bot):
+        yield bot
+
+
+async def settle(bot: CityhallBot, *match_ids: int, timeout: float = 10.0) -> None:
+    """Wait until computer moves are done and every table shows its match's latest state."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    ids = set(match_ids) | {m.id for m in bot.runtime.unfinished()}
+    while True:
+        pending = []
+        for match_id in ids:
+            match = await bot.runtime.fetch(match_id)
+            if match is None or match.status == "lobby" or match.status == "ended":
+                continue
+            if bot.runtime.computers_due(match) or bot.tables.shown.get(match_id) != match.version:
+                pending.append(match_id)
+        if not pending:
+            return
+        if loop.time() > end:
+            raise TimeoutError(f"matches {pending} did not settle")
+        await asyncio.sleep(0.005)
+
+
+def button_id(message: FakeMessage, label: str | None = None, prefix: str | None = None) -> str:
+    return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
+
+
+class FakeInThread:
+    """FakeDiscord on its own event loop in a thread, so that the bot's loop, measured by
+    the benchmark, carries only the bot's own work (the fake validates every request
+    against the OpenAPI description, which is slow and not the bot's cost)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="fakediscord",
+                                       daemon=True)
+        self.fake: FakeDiscord
+
+    async def call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        future = asyncio.run_coroutine_threadsafe(_call(fn, *args), self.loop)
+        return await asyncio.wrap_future(future)
+
+    async def __aenter__(self) -> FakeInThread:
+        self.thread.start()
+        self.fake = await self.call(_started_fake)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.call(self.fake.stop)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.loop.close()
+
+
+async def _call(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    return await fn(*args)
+
+
+async def _started_fake() -> FakeDiscord:
+    return await FakeDiscord().start()
+
+
+async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
+    """Median and p95 from an injected lot click to the interaction response (Cityscape),
+    and the longest stall of the bot's event loop meanwhile."""
+    if game != "cityscape":
+        return None
+    from bot.games.cityscape import ENGINE
+
+    times: list[float] = []
+    stall = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeInThread() as remote:
+            fake = remote.fake
+            use_api_base(fake.api_base)
+            bot = CityhallBot(settings_for(fake, Path(tmp) / "bench.sqlite3"),
+                              guild_ready_timeout=0.05)
+            runner = asyncio.create_task(bot.start(fake.token))
+            try:
+                for _ in range(500):
+                    if bot.is_ready():
+                        break
+                    await asyncio.sleep(0.01)
+                ann = await remote.call(fake.add_member, "Ann")
+                bob = await remote.call(fake.add_member, "Bob")
+                users = {str(ann["id"]): ann, str(bob["id"]): bob}
+                channel = fake.channel_id
+                stop = asyncio.Event()
+
+                async def watch_loop() -> None:
+                    nonlocal stall
+                    loop = asyncio.get_running_loop()
+                    while not stop.is_set():
+                        before = loop.time()
+                        await asyncio.sleep(0.002)
+                        stall = max(stall, (loop.time() - before - 0.002) * 1000)
+
+                watcher = asyncio.create_task(watch_loop())
+                while len(times) < clicks:
+                    ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
+                                           {"rounds": 1})
+                    lobby = (await remote.call(ix.response, 5)).message
+                    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
+                    await remote.call(join.response, 5)
+                    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
+                    await remote.call(start.response, 5)
+                    match = bot.runtime.in_channel(int(channel))
+                    assert match is not None and match.state is not None
+                    for side, owner in match.state["sides"].items():
+                        outcome = await bot.runtime.act(match.id, owner, {
+                            "type": "set_goals", "side": side, "codes": [2, 3, 5, 6]})
+                        await bot.after_move(outcome)
+                    await settle(bot, match.id)
+                    while len(times) < clicks and bot.runtime.get(match.id) is not None:
+                        state = match.state
+                        player = ENGINE.to_act(state)[0]
+                        action = ENGINE.ai_action(state, player)
+                        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+                        prefix = f"ch:cs:{match.id}:v{match.version}:"
+                        height = await remote.call(fake.click, users[player], table, button_id(
+                            table, prefix=f"{prefix}h{action['height']}"))
+                        picker = (await remote.call(height.response, 5)).message
+                        lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
+                        began = time.perf_counter()
+                        ix = await remote.call(fake.click, users[player], picker, lot)
+                        await remote.call(ix.response, 5)
+                        times.append((time.perf_counter() - began) * 1000)
+                        await settle(bot, match.id)
+                    if bot.runtime.get(match.id) is not None:
+                        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+                stop.set()
+                await watcher
+            finally:
+                await bot.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(runner, 5)
+                reset_api_base()
+    ordered = sorted(times)
+    return {
+        "clicks": len(times),
+        "median_ms": round(statistics.median(times), 2),
+        "p95_ms": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 2),
+        "loop_block_ms": round(stall, 2),
+    }

@@ -1,0 +1,337 @@
+"""A whole Cityscape game through Discord: slash commands and clicks only, against the
+fake Discord server, with a restart in the middle and every kind of bad click."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.app import CityhallBot
+from bot.games.cityscape import ENGINE
+from bot.ui.play import NOT_SEATED
+from cogs.matches import UNKNOWN_BUTTON
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.components import find_component
+from tests.fakediscord.models import FakeMessage
+from tests.harness import button_id, cityhall_bot, settle
+
+EPHEMERAL = 64
+
+
+async def answer(ix: Any) -> Any:
+    return await ix.response(timeout=5)
+
+
+def text_of(callback: Any) -> str:
+    return str((callback.data or {}).get("content", ""))
+
+
+def select_id(message: FakeMessage, prefix: str) -> str:
+    for row in message.components:
+        for comp in row.get("components", []):
+            if str(comp.get("custom_id", "")).startswith(prefix):
+                return str(comp["custom_id"])
+    raise AssertionError(f"no select {prefix!r} in {message.components}")
+
+
+async def set_goals(fake: FakeDiscord, user: dict, table: FakeMessage, match_id: int,
+                    sides_codes: list[tuple[str, list[int]]]) -> None:
+    """Press My goals, pick the four codes line by line, Confirm (for each owned side)."""
+    picker = (await answer(await fake.click(user, table, button_id(table, "My goals")))).message
+    assert picker is not None and picker.ephemeral
+    for side, codes in sides_codes:
+        assert f"({side})" in picker.content
+        for line, code in enumerate(codes):
+            custom_id = select_id(picker, f"ch:cs:{match_id}:r1:s{side}{line}")
+            done = await answer(await fake.select(user, picker, custom_id, [str(code)]))
+            assert done.type == 7  # the private picker is updated in place
+        confirm = button_id(picker, prefix=f"ch:cs:{match_id}:r1:g{side}")
+        done = await answer(await fake.click(user, picker, confirm))
+        assert done.type == 7 and "saved" in text_of(done)
+
+
+async def build(fake: FakeDiscord, bot: CityhallBot, user: dict, match_id: int,
+                height: int, lot: str) -> Any:
+    match = bot.runtime.get(match_id)
+    assert match is not None and match.table_message_id is not None
+    table = fake.message(match.table_message_id)
+    prefix = f"ch:cs:{match_id}:v{match.version}:"
+    opened = await answer(await fake.click(user, table, button_id(table, prefix=f"{prefix}h{height}")))
+    assert opened.ephemeral, text_of(opened)
+    picker = opened.message
+    return picker, await answer(await fake.click(user, picker, button_id(
+        picker, prefix=f"{prefix}b{height}{lot}")))
+
+
+def public_texts(fake: FakeDiscord) -> str:
+    """Everything anyone in the channel can read (not ephemeral), with every edit."""
+    parts = []
+    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
+        parts.append(json.dumps([message.content, message.embeds, message.components], default=str))
+        parts.extend(json.dumps(h, default=str) for h in message.history)
+    return "\n".join(parts)
+
+
+async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    db = tmp_path / "cityhall.sqlite3"
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
+    channel = fake.channel_id
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+
+    async with cityhall_bot(fake, db) as bot:
+        lobby = (await answer(await fake.slash(ann, channel, "cityscape", ["new"], {"rounds": 1}))).message
+        assert lobby is not None and "waiting for players" in lobby.embeds[0]["title"]
+
+        # one game per channel, of any game
+        second = await answer(await fake.slash(bob, channel, "cityscape", ["new"]))
+        assert second.ephemeral and "already has a lobby of Cityscape" in text_of(second)
+
+        refused = await answer(await fake.click(eve, lobby, button_id(lobby, "Start")))
+        assert refused.ephemeral and "Only the host can start" in text_of(refused)
+        refused = await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        assert "needs 2–4 players; 1 is seated" in text_of(refused)
+
+        joined = await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        assert joined.type == 7 and "Bob" in lobby.embeds[0]["description"]
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        assert "(computer)" in lobby.embeds[0]["description"]
+
+        started = await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        assert started.type == 7
+        table = lobby  # the lobby message became the table
+        assert not table.embeds and "secret goals" in table.content
+        with table.attachment("table.png").image() as picture:
+            assert picture.format == "PNG" and picture.width >= 800
+        match = bot.runtime.in_channel(int(channel))
+        assert match is not None
+        match_id = match.id
+
+        # nobody but a seated player may open the goal picker
+        stranger = await answer(await fake.click(eve, table, button_id(table, "My goals")))
+        assert stranger.ephemeral and text_of(stranger) == NOT_SEATED
+
+        await set_goals(fake, ann, table, match_id, [("S", [3, 5, 6, 2])])
+        await set_goals(fake, bob, table, match_id, [("W", [1, 4, 4, 1])])
+        await settle(bot, match_id)
+        assert bot.runtime.get(match_id).state["phase"] == "building"  # type: ignore[union-attr]
+        # secret goals never reach a public message
+        public = public_texts(fake)
+        assert "3-5-6-2" not in public and "1-4-4-1" not in public
+
+        # my goals, shown privately, with the line-by-line status
+        mine = await answer(await fake.click(ann, table, button_id(table, "My goals")))
+        assert mine.ephemeral and "code 3" in text_of(mine) and "code 6" in text_of(mine)
+
+        moves = 0
+        stale_picker: FakeMessage | None = None
+        stale_user: dict = ann
+        while moves < 12:
+            match = bot.runtime.get(match_id)
+            assert match is not None and match.state is not None
+            player = ENGINE.to_act(match.state)[0]
+            table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+            assert player in users, "computers move by themselves"
+            other = bob if users[player] is ann else ann
+            # a click by the player who is not on turn, and by a stranger
+            prefix = f"ch:cs:{match_id}:v{match.version}:h1"
+            wrong = await answer(await fake.click(other, table, button_id(table, prefix=prefix)))
+            assert wrong.ephemeral and "turn to build, not yours" in text_of(wrong)
+            nosy = await answer(await fake.click(eve, table, button_id(table, prefix=prefix)))
+            assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+            action = ENGINE.ai_action(match.state, player)
+            if stale_picker is None:
+                # a picker opened and left unused: it belongs to this board only
+                extra = await answer(await fake.click(users[player], table, button_id(
+                    table, prefix=f"ch:cs:{match_id}:v{match.version}:h1")))
+                stale_picker = extra.message
+                stale_user = users[player]
+            _, done = await build(fake, bot, users[player], match_id, action["height"],
+                                  action["lot"])
+            assert done.type == 7 and f"on {action['lot']}" in text_of(done)
+            moves += 1
+            await settle(bot, match_id)
+
+        # a click on an outdated private picker is not applied; the board is shown instead
+        assert stale_picker is not None
+        match = bot.runtime.get(match_id)
+        assert match is not None
+        before = json.dumps(match.state)
+        old_lot = next(c["custom_id"] for c in stale_picker.iter_components()
+                       if ":b" in str(c.get("custom_id", "")))
+        stale = await answer(await fake.click(stale_user, stale_picker, old_lot))
+        assert stale.ephemeral and "earlier board" in text_of(stale)
+        assert stale.files and stale.files[0].filename == "table.png"
+        assert json.dumps(bot.runtime.get(match_id).state) == before  # type: ignore[union-attr]
+
+        # malformed custom ids get a sentence, never "This interaction failed"
+        for bad in ("ch:cs:abc:v1:h9", "ch:cs:99999:goals", "totally-unknown", "ch:lobby:1:explode"):
+            reply = await answer(await fake.click_raw(ann, channel, bad))
+            assert reply.ephemeral and text_of(reply), bad
+        assert text_of(await answer(await fake.click_raw(ann, channel, "totally-unknown"))) \
+            == UNKNOWN_BUTTON
+
+        # two simultaneous clicks by the player on turn: exactly one is applied
+        match = bot.runtime.get(match_id)
+        assert match is not None and match.state is not None
+        player = ENGINE.to_act(match.state)[0]
+        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+        prefix = f"ch:cs:{match_id}:v{match.version}:"
+        h = next(h for h in (1, 2, 3, 4, 5) if match.state["blocks_left"][str(h)] >= 2)
+        opened = await answer(await fake.click(users[player], table,
+                                               button_id(table, prefix=f"{prefix}h{h}")))
+        picker = opened.message
+        placed_before = match.state["placed"]
+        a1_before, d4_before = len(match.state["lots"]["A1"]), len(match.state["lots"]["D4"])
+        clicks = await asyncio.gather(
+            fake.click(users[player], picker, button_id(picker, prefix=f"{prefix}b{h}A1")),
+            fake.click(users[player], picker, button_id(picker, prefix=f"{prefix}b{h}D4")),
+        )
+        replies = [await answer(ix) for ix in clicks]
+        assert sorted(r.type for r in replies) == [4, 7]  # one update, one ephemeral refusal
+        await settle(bot, match_id)
+        match = bot.runtime.get(match_id)
+        assert match is not None and match.state is not None
+        grew = (len(match.state["lots"]["A1"]) - a1_before) + (
+            len(match.state["lots"]["D4"]) - d4_before)
+        assert grew == 1  # exactly one of the two clicks was applied
+        assert match.state["placed"] > placed_before
+        version_before_restart = match.version
+        table_id = match.table_message_id
+
+    # -- the bot restarts: a new client, the same database file ------------------------
+    async with cityhall_bot(fake, db) as bot:
+        match = bot.runtime.get(match_id)
+        assert match is not None and match.version == version_before_restart
+        assert match.table_message_id == table_id
+        await settle(bot, match_id)
+        while bot.runtime.get(match_id) is not None:
+            match = bot.runtime.get(match_id)
+            assert match is not None and match.state is not None
+            player = ENGINE.to_act(match.state)[0]
+            action = ENGINE.ai_action(match.state, player)
+            _, done = await build(fake, bot, users[player], match_id, action["height"], action["lot"])
+            assert done.type == 7
+            await settle(bot, match_id)
+
+        final = await bot.storage.get(match_id)
+        assert final is not None and final.status == "over" and final.state is not None
+        scoring = [m for m in fake.channel_messages(channel, ephemeral=False)
+                   if any(a.filename == "round-1.png" for a in m.attachments)]
+        assert len(scoring) == 1
+        text = scoring[0].content
+        assert "Round 1 scored" in text and "3-5-6-2" in text and "1-4-4-1" in text
+        with scoring[0].attachment("round-1.png").image() as picture:
+            assert picture.format == "PNG"
+        table = fake.message(final.table_message_id)  # type: ignore[arg-type]
+        assert "final" in table.content and "🏆" in table.content
+        assert not [c for c in table.iter_components() if c.get("type") == 2]
+
+        stats = await answer(await fake.slash(bob, channel, "stats", [], {}))
+        board = json.dumps(stats.data["embeds"])
+        assert "Ann" in board and "Bob" in board and "(computer)" not in board
+        # the channel is free for a new game
+        again = await answer(await fake.slash(bob, channel, "cityscape", ["new"]))
+        assert not again.ephemeral
+
+
+async def test_a_two_player_game_sets_two_sides_each(fake_discord: FakeDiscord,
+                                                      tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        await set_goals(fake, ann, lobby, match.id, [("S", [1, 2, 3, 4]), ("W", [6, 5, 2, 1])])
+        await set_goals(fake, bob, lobby, match.id, [("N", [2, 2, 2, 2]), ("E", [3, 3, 3, 3])])
+        await settle(bot, match.id)
+        assert match.state is not None and match.state["phase"] == "building"
+        assert "it's your turn" in fake.message(match.table_message_id).content  # type: ignore[arg-type]
+
+
+async def test_the_turn_timer_plays_for_a_slow_player(fake_discord: FakeDiscord,
+                                                      tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+
+        def told() -> FakeMessage | None:
+            return next((m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+                         if "ran out of time" in m.content), None)
+
+        notice = await fake.wait_until(told, 5)
+        assert "Ann ran out of time, so the computer player chose goals" in notice.content
+        assert match.state is not None and "S" in match.state["goals"]
+
+
+async def test_slash_commands_without_a_game_and_bad_options(fake_discord: FakeDiscord,
+                                                             tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
+        status = await answer(await fake.slash(ann, fake.channel_id, "game", ["status"]))
+        assert status.ephemeral and "no game in this channel" in text_of(status)
+        ended = await answer(await fake.slash(ann, fake.channel_id, "game", ["end"]))
+        assert ended.ephemeral and "no game to end" in text_of(ended)
+        rules = await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["rules"]))
+        assert rules.ephemeral and "25 blocks" in json.dumps(rules.data["embeds"])
+        bad = await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                            raw_options=[{"name": "rounds", "type": 4,
+                                                          "value": 99}]))
+        assert bad.ephemeral and "between 1 and 12" in text_of(bad)
+
+
+async def test_status_reposts_the_table_and_end_needs_the_host(fake_discord: FakeDiscord,
+                                                              tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    mod = await fake.add_member("Mod", manage_messages=True)
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        status = await answer(await fake.slash(bob, fake.channel_id, "game", ["status"]))
+        assert not status.ephemeral and status.files[0].filename == "table.png"
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        old = fake.message(lobby.id)
+        # the old table loses its buttons and the new message becomes the table
+        await fake.wait_until(lambda: not list(old.iter_components())
+                              and match.table_message_id == int(status.message.id), 5)
+        refused = await answer(await fake.slash(bob, fake.channel_id, "game", ["end"]))
+        assert refused.ephemeral and "Only the host" in text_of(refused)
+        ended = await answer(await fake.slash(mod, fake.channel_id, "game", ["end"]))
+        assert not ended.ephemeral and "ended by Mod" in text_of(ended)
+        assert bot.runtime.in_channel(int(fake.channel_id)) is None
+        late = await answer(await fake.click(ann, status.message,
+                                             button_id(status.message, "My goals")))
+        assert late.ephemeral and "finished" in text_of(late)
+
+
+def test_table_picture_is_a_real_png(tmp_path: Path) -> None:
+    from bot.games.cityscape.render import render_table
+
+    state = ENGINE.new(["a", "b", "c"], {}, 1)
+    path = tmp_path / "t.png"
+    path.write_bytes(render_table(ENGINE.view(state, None)))
+    with Image.open(path) as picture:
+        assert picture.format == "PNG"
