@@ -142,6 +142,7 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                     ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
                                            {"rounds": 1})
                     lobby = (await remote.call(ix.response, 5)).message
+                    assert lobby is not None
                     join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
                     await remote.call(join.response, 5)
                     start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
@@ -162,6 +163,7 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                         height = await remote.call(fake.click, users[player], table, button_id(
                             table, prefix=f"{prefix}h{action['height']}"))
                         picker = (await remote.call(height.response, 5)).message
+                        assert picker is not None
                         lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
                         began = time.perf_counter()
                         ix = await remote.call(fake.click, users[player], picker, lot)

@@ -15,7 +15,6 @@ from bot.games.cityscape import ENGINE
 from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.components import find_component
 from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
 
