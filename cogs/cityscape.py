@@ -114,7 +114,7 @@ class CityscapeAdapter(GameAdapter):
                 continue
             assert match.state is not None
             view = self.engine.view(match.state, None)
-            png = cityscape_render.render_scoring(view, event["round"])
+            png = cityscape_render.render_scoring(self.named_view(match, view), event["round"])
             lines = [f"**Round {event['round']} scored** — goals revealed:"]
             for side, result in event["sides"].items():
                 codes = "-".join(str(c) for c in result["codes"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -12,8 +12,35 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games import renderer
 
-if TYPE_CHECKING:
-    pass
+
+def display_names(match: Match) -> dict[str, str]:
+    """Each seat's name, with a number added where two people share a display name."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for seat in match.seats:
+        name, n = seat.name, 1
+        while name in taken:
+            n += 1
+            name = f"{seat.name} ({n})"
+        taken.add(name)
+        names[seat.id] = name
+    return names
+
+
+def rename_players(value: Any, names: dict[str, str]) -> Any:
+    """A deep copy of ``value`` with every key or string equal to a player id renamed.
+
+    Player ids are snowflakes or ``cpu<n>``, which no other string in a view equals
+    (lots, sides, card ids and statement ids all look different).
+    """
+    if isinstance(value, dict):
+        return {names.get(k, k) if isinstance(k, str) else k: rename_players(v, names)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [rename_players(v, names) for v in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
 
 
 @dataclass
@@ -41,12 +68,16 @@ class GameAdapter:
 
     def render_table(self, match: Match) -> bytes:
         """PNG of the public table (runs in a worker thread)."""
-        assert match.state is not None
-        return self.renderer.render_table(self.engine.view(match.state, None))
+        return self.renderer.render_table(self.named_view(match, self.public_view(match)))
 
     def public_view(self, match: Match) -> JSON:
         assert match.state is not None
         return self.engine.view(match.state, None)
+
+    def named_view(self, match: Match, view: JSON) -> JSON:
+        """The view with player ids (Discord snowflakes, ``cpu1``) replaced by display names,
+        made unique, since renderers draw whatever identifies a player in the view."""
+        return rename_players(view, display_names(match))
 
     def table_content(self, match: Match) -> str:
         raise NotImplementedError

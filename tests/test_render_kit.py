@@ -1,0 +1,200 @@
+"""The shared drawing kit: fonts that never draw tofu, names that fit, colours that can be
+told apart, and PNGs that come out right."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.render import kit
+from bot.render.fonts import FONT_DIR, clean_text, coverage, font, supports
+
+
+def _png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+# -- fonts -------------------------------------------------------------------------------
+
+
+def test_fonts_are_bundled_with_their_licence() -> None:
+    assert (FONT_DIR / "DejaVuSans.ttf").is_file()
+    assert (FONT_DIR / "DejaVuSans-Bold.ttf").is_file()
+    assert (FONT_DIR / "LICENSE-DejaVu.txt").is_file()
+
+
+def test_font_is_cached_per_size_and_weight() -> None:
+    assert font(24) is font(24)
+    assert font(24) is not font(24, bold=True)
+    assert font(30).size == 30
+
+
+def test_coverage_reads_the_fonts_own_character_map() -> None:
+    for char in "Aé€Ωשж→…✓★":
+        assert supports(char), char
+    for char in "🎲田中🎉\U0001f1eb":
+        assert not supports(char), char
+    assert len(coverage(bold=True)) > 3000
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("Ann", "Ann"),
+    ("Ann 🎲🎲", "Ann"),
+    ("Zoë 🇫🇷", "Zoë"),
+    ("田中 Bob", "? Bob"),  # a run of letters the font lacks keeps its place as one "?"
+    ("Bob\u200d\ufe0f", "Bob"),  # joiners and variation selectors are never drawn
+    ("e\u0301mile", "émile"),  # decomposed accents are composed first
+    ("two\nlines\there", "two lines here"),
+    ("  spaced   out  ", "spaced out"),
+])
+def test_names_lose_what_the_font_cannot_draw(raw: str, shown: str) -> None:
+    assert clean_text(raw, fallback="Player 1") == shown
+
+
+@pytest.mark.parametrize("raw", ["田中太郎", "🎉🎉", "", "   ", "\u200d"])
+def test_a_name_with_nothing_drawable_gets_the_fallback(raw: str) -> None:
+    assert clean_text(raw, fallback="Player 3") == "Player 3"
+
+
+def test_plain_text_keeps_symbols_and_spacing() -> None:
+    assert clean_text(" · north") == " · north"
+    assert clean_text("·") == "·"
+
+
+def test_unsupported_characters_leave_no_trace_in_the_picture() -> None:
+    """An emoji in a name must not become a tofu box: the pixels equal the plain name."""
+    a, b = kit.Canvas.new(400, 60), kit.Canvas.new(400, 60)
+    a.text((10, 30), "Ann 🎲🎉", 28, anchor="lm")
+    b.text((10, 30), "Ann", 28, anchor="lm")
+    assert ImageChops.difference(a.image, b.image).getbbox() is None
+
+
+# -- fitting -----------------------------------------------------------------------------
+
+
+def test_long_text_is_ellipsised_to_the_width() -> None:
+    long = "A very very long display name that goes on and on"
+    shown = kit.fit_text(long, 24, True, 200)
+    assert shown.endswith("…")
+    assert long.startswith(shown[:-1])
+    assert kit.text_width(shown, 24, True) <= 200
+    assert kit.fit_text("Ann", 24, True, 200) == "Ann"
+    assert kit.fit_text(long, 24, True, 5) == "…"
+
+
+def test_chip_stays_within_its_max_width() -> None:
+    c = kit.Canvas.new(800, 80)
+    box = c.chip((10, 40), "Somebody with a really long name " * 3, kit.player_style(2), 24,
+                 anchor="lm", max_width=260)
+    assert box[2] - box[0] <= 260
+    short = c.chip((10, 40), "Al", kit.player_style(2), 24, anchor="lm", max_width=260)
+    assert short[2] - short[0] == kit.chip_width("Al", 24)
+
+
+def test_share_width_cuts_only_the_long_items() -> None:
+    assert kit.share_width([100, 100], 500) == [100, 100]
+    shared = kit.share_width([100, 600, 120], 500)
+    assert shared[0] == 100 and shared[2] == 120
+    assert sum(shared) <= 500 and shared[1] >= 270
+    assert kit.share_width([300, 300], 100, least=80) == [80, 80]
+
+
+def test_text_partly_off_the_canvas_is_clipped_not_an_error() -> None:
+    c = kit.Canvas.new(100, 40)
+    c.text((-30, 20), "clipped at the edge", 24, anchor="lm")
+    c.text((90, 45), "below", 24)
+    c.chip((80, 30), "Ann", kit.player_style(0), 24)
+
+
+# -- players -----------------------------------------------------------------------------
+
+
+def test_six_players_differ_in_colour_and_in_shape() -> None:
+    styles = [kit.player_style(i) for i in range(6)]
+    assert len({s.colour for s in styles}) == 6
+    assert len({s.marker for s in styles}) == 6
+    assert len({s.symbol for s in styles}) == 6
+    assert all(supports(s.symbol) for s in styles)
+    assert kit.player_style(6).colour == styles[0].colour
+
+
+def test_text_on_player_colours_is_readable() -> None:
+    for style in kit.PLAYER_STYLES:
+        assert kit.contrast(style.ink, style.colour) >= 4.5, style.colour_name
+    assert kit.contrast(kit.INK, kit.PAPER) >= 7
+    assert kit.contrast(kit.MUTED, kit.PANEL) >= 4.5
+
+
+def test_players_are_apart_in_grey_too() -> None:
+    """Hue alone may fail a colour-blind player; the markers must differ in outline."""
+    masks = [kit.shape_mask(m, 40) for m in kit.MARKERS]
+    for a, b in itertools.combinations(masks, 2):
+        assert ImageChops.difference(a, b).getbbox() is not None
+
+
+# -- encoding ----------------------------------------------------------------------------
+
+
+def test_encode_png_keeps_every_listed_colour_exactly() -> None:
+    colours = [kit.PAPER, kit.INK, kit.HIGHLIGHT] + [s.colour for s in kit.PLAYER_STYLES]
+    c = kit.Canvas.new(20 * len(colours), 20)
+    for i, colour in enumerate(colours):
+        c.draw.rectangle((20 * i, 0, 20 * i + 19, 19), fill=colour)
+    image = _png(kit.encode_png(c.image)).convert("RGB")
+    assert [image.getpixel((20 * i + 10, 10)) for i in range(len(colours))] == colours
+
+
+def test_encoded_text_looks_like_the_original() -> None:
+    c = kit.Canvas.new(600, 120)
+    c.panel((10, 10, 590, 110))
+    c.text((30, 60), "Cityhall · Round 2 of 3 → 17", 30, bold=True, anchor="lm")
+    c.chip((420, 60), "Bob", kit.player_style(1), 26, anchor="lm")
+    decoded = _png(c.png()).convert("RGB")
+    diff = ImageChops.difference(c.image, decoded).convert("L")
+    histogram = diff.histogram()
+    mean = sum(i * n for i, n in enumerate(histogram)) / (600 * 120)
+    assert mean < 1.0
+    assert max(i for i, n in enumerate(histogram) if n) < 48
+
+
+def test_palette_refuses_more_than_png_allows() -> None:
+    with pytest.raises(ValueError):
+        kit.Palette([(i, i, 255 - i) for i in range(0, 256, 2)])
+
+
+def test_encode_png_accepts_other_modes() -> None:
+    for mode in ("RGBA", "L", "P"):
+        image = Image.new(mode, (30, 20))
+        assert _png(kit.encode_png(image)).size == (30, 20)
+
+
+def test_die_faces_differ() -> None:
+    faces = []
+    for value in range(1, 7):
+        c = kit.Canvas.new(50, 50)
+        c.die((5, 5, 45, 45), value)
+        faces.append(c.image)
+    for a, b in itertools.combinations(faces, 2):
+        assert ImageChops.difference(a, b).getbbox() is not None
+
+
+def test_labels_swatches_and_lines_draw_inside_the_box_they_report() -> None:
+    c = kit.Canvas.new(500, 200, kit.PAPER)
+    boxes = [
+        c.label((250, 30), "Round 2 of 3", 24, anchor="mt"),
+        c.swatch((40, 120), kit.player_style(3), 40),
+        c.text_lines((100, 90), ["first line", "second line"], 22),
+    ]
+    for x0, y0, x1, y1 in boxes:
+        inside = c.image.crop((x0, y0, x1, y1))
+        assert inside.getcolors(1 << 16) != [((x1 - x0) * (y1 - y0), kit.PAPER)]
+    outside = c.image.copy()
+    for box in boxes:
+        outside.paste(kit.PAPER, box)
+    assert outside.getcolors(1 << 16) == [(500 * 200, kit.PAPER)]
