@@ -20,8 +20,6 @@ from bot.core import discord_api
 from tests.fakediscord import FakeDiscord, FakeDiscordError, find_button, load_spec
 from tests.fakediscord.runner import running_bot
 
-
-
 # -- the tiny bot --------------------------------------------------------------------------
 
 
