@@ -153,7 +153,7 @@ def test_rulebook_code_example_3_5_6_2() -> None:
     blocks += [("C1", h) for h in rest]  # C1 stays shorter than C3's 23
     players = ["ann", "bob", "cy"]
     for turn, (lot, h) in enumerate(blocks):
-        state, events = ENGINE.apply(state, players[turn % 3], {"type": "build", "height": h, "lot": lot})
+        state, _ = ENGINE.apply(state, players[turn % 3], {"type": "build", "height": h, "lot": lot})
     result = state["round_results"][0]["sides"]["S"]
     assert [line["points"] for line in result["lines"]] == [30, 20, 25, 20]
     assert result["points"] == 95
