@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.engine import IllegalAction
 from bot.core.records import Match, Seat
 from bot.core.runtime import Outcome, Refusal
 from bot.games.cityscape import ENGINE
@@ -431,16 +432,9 @@ class Cityscape(commands.Cog):
             match = await self.bot.runtime.open_lobby(interaction.guild_id,
                                                       interaction.channel_id,
                                                       ENGINE.name, host, options)
-        except Refusal as exc:
+        except (Refusal, IllegalAction) as exc:  # a busy channel, or an option refused
             await tell(interaction, str(exc))
             return
-        except Exception as exc:  # an option the engine refuses
-            from bot.core.engine import IllegalAction
-
-            if isinstance(exc, IllegalAction):
-                await tell(interaction, str(exc))
-                return
-            raise
         payload = await self.bot.tables.payload(match)
         await interaction.response.send_message(**payload.send_kwargs())
         message = await interaction.original_response()

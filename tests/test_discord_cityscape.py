@@ -334,3 +334,42 @@ def test_table_picture_is_a_real_png(tmp_path: Path) -> None:
     path.write_bytes(render_table(ENGINE.view(state, None)))
     with Image.open(path) as picture:
         assert picture.format == "PNG"
+
+
+async def test_lobby_leave_remove_cancel_and_threads(fake_discord: FakeDiscord,
+                                                     tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
+        # a thread is a table of its own, even while the channel has one
+        in_thread = await answer(await fake.slash(bob, fake.thread_id, "cityscape", ["new"]))
+        assert not in_thread.ephemeral and in_thread.message is not None
+        assert bot.runtime.in_channel(int(fake.thread_id)) is not None
+
+        refused = await answer(await fake.click(bob, lobby, button_id(lobby, "Leave")))
+        assert "not in this game" in text_of(refused)
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Leave")))
+        assert "Bob" not in lobby.embeds[0]["description"]
+        refused = await answer(await fake.click(ann, lobby, button_id(lobby, "Leave")))
+        assert "use Cancel" in text_of(refused)
+        for _ in range(3):
+            await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        full = find_button_state(lobby, "Join")
+        assert full is True  # four seats taken: Join and Add computer are disabled
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Remove computer")))
+        assert lobby.embeds[0]["description"].count("(computer)") == 2
+        refused = await answer(await fake.click(bob, lobby, button_id(lobby, "Cancel")))
+        assert "Only the host" in text_of(refused)
+        done = await answer(await fake.click(ann, lobby, button_id(lobby, "Cancel")))
+        assert done.type == 7 and "cancelled" in lobby.content and not lobby.components
+        assert bot.runtime.in_channel(int(fake.channel_id)) is None
+        late = await answer(await fake.click_raw(bob, fake.channel_id, "ch:lobby:1:join"))
+        assert late.ephemeral and text_of(late)
+
+
+def find_button_state(message: FakeMessage, label: str) -> bool:
+    return bool(next(c for c in message.iter_components() if c.get("label") == label)
+                .get("disabled", False))
