@@ -81,3 +81,13 @@ class Engine(Protocol):
         """What happens when the turn timer runs out, or None to let the AI play for the
         slowest player (the default for turn-based games)."""
         ...
+
+
+def timer_seconds(engine: Engine, state: JSON) -> float | None:
+    """A game's own time limit for the current phase (a veto window), if it sets one.
+
+    Engines may define ``timer_seconds(state) -> float | None``; without it, or when it
+    returns None, the server's turn time applies.
+    """
+    own = getattr(engine, "timer_seconds", None)
+    return None if own is None else own(state)

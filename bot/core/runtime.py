@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.games import GAMES
 
-from .engine import JSON, Engine, IllegalAction
+from .engine import JSON, Engine, IllegalAction, timer_seconds
 from .records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .storage import ChannelBusy, ResultRow, Storage
 
@@ -287,10 +287,11 @@ class Runtime:
         """When the humans now due run out of time, or None if nobody human is due."""
         if match.status != ACTIVE or match.state is None or match.turn_started_at is None:
             return None
-        if not any(not s.cpu for p in self.engine(match).to_act(match.state)
-                   if (s := match.seat(p))):
+        engine = self.engine(match)
+        if not any(not s.cpu for p in engine.to_act(match.state) if (s := match.seat(p))):
             return None
-        return match.turn_started_at + self.turn_seconds
+        limit = timer_seconds(engine, match.state)
+        return match.turn_started_at + (self.turn_seconds if limit is None else limit)
 
     async def time_out(self, match_id: int) -> list[Outcome]:
         """Play for every human whose time ran out (the computer player decides)."""
