@@ -1,0 +1,44 @@
+"""Big City: the city-building game for 2 to 5 players (rules in docs/bigcity.md)."""
+
+from __future__ import annotations
+
+from bot.core.engine import JSON, LegalAction, Result
+from bot.games.bigcity import engine as _rules
+
+
+class BigCityEngine:
+    """The Big City engine; every method is a pure function of its arguments."""
+
+    name = "bigcity"
+    title = "Big City"
+    min_players = 2
+    max_players = 5
+
+    def new(self, players: list[str], options: JSON, seed: int) -> JSON:
+        return _rules.new(players, options, seed)
+
+    def to_act(self, state: JSON) -> list[str]:
+        return _rules.to_act(state)
+
+    def legal(self, state: JSON, player: str) -> list[LegalAction]:
+        return _rules.legal(state, player)
+
+    def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
+        return _rules.apply(state, player, action)
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        return _rules.view(state, viewer)
+
+    def result(self, state: JSON) -> Result | None:
+        return _rules.result(state)
+
+    def ai_action(self, state: JSON, player: str) -> JSON:
+        return _rules.ai_action(state, player)
+
+    def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
+        return _rules.timeout_action(state)
+
+
+ENGINE = BigCityEngine()
+
+__all__ = ["ENGINE", "BigCityEngine"]

@@ -1,0 +1,876 @@
+"""The rules of Big City as pure functions over a JSON state (bot.core.engine contract).
+
+Flow of a game:
+- setup: the players place the starting neighbourhoods in turn (``place_neighborhood``);
+- play: on a turn a player may first ``discard_useless`` cards, then takes one action
+  (``build``, ``special``, ``streetcar``, ``place_neighborhood``, ``exchange``, ``pass``
+  or, in the trade variant, ``trade``), then ``draw``s back to a full hand;
+- over: every property of all eight neighbourhoods is built on, or all players passed in a row.
+
+docs/bigcity.md documents the action vocabulary, the options and the view.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from typing import Any
+
+from bot.core.engine import IllegalAction, LegalAction, Result
+from bot.core.rng import draw as rng_draw
+from bot.games.bigcity import trade as trading
+from bot.games.bigcity.city import City
+from bot.games.bigcity.content import (
+    BUILDINGS,
+    NEIGHBORHOODS,
+    SPECIAL_CARDS,
+    STREETCARS,
+    Card,
+    card_label,
+    dealt_stacks,
+    hand_size,
+    is_card,
+    piece_title,
+    stack_cards,
+    stack_of,
+    starting_neighborhoods,
+)
+from bot.games.bigcity.geometry import Segment, neighborhood_layout, normalize_segment, segment_json
+from bot.games.bigcity.legality import (
+    build_problem,
+    building_label,
+    building_sites,
+    placement_options,
+    placement_problem,
+    special_problem,
+    special_sites,
+    useless_cards,
+)
+from bot.games.bigcity.scoring import score_building
+from bot.games.bigcity.streetcar import LineRules, streetcar_options, streetcars_problem
+
+JSON = dict[str, Any]
+
+VARIANTS: tuple[str, ...] = (
+    "trade_cards",
+    "must_exchange_useless",
+    "single_streetcar_line",
+    "limited_streetcar_line",
+    "limited_card_drawing",
+)
+OPTIONS: tuple[str, ...] = ("stacks", "first_player", *VARIANTS)
+MAIN_ACTIONS = ("build", "special", "streetcar", "place_neighborhood", "exchange", "pass", "trade")
+
+
+# --- new game -----------------------------------------------------------------------------
+
+
+def new(players: list[str], options: JSON, seed: int) -> JSON:
+    """A fresh game: stacks shuffled, hands dealt, neighbourhood 1 in the middle."""
+    if not isinstance(players, list) or not 2 <= len(players) <= 5:
+        raise IllegalAction("Big City is for 2 to 5 players.")
+    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise IllegalAction("Every player must be named once.")
+    options = dict(options or {})
+    for key in options:
+        if key not in OPTIONS:
+            raise IllegalAction(f"Big City has no option {key!r}.")
+    variants: JSON = {}
+    for key in VARIANTS:
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise IllegalAction(f"The option {key} is on or off (true or false).")
+        variants[key] = value
+    stacked = _stacked_cards(options.get("stacks"))
+    state: JSON = {
+        "game": "bigcity",
+        "seed": seed,
+        "rng_draws": 0,
+        "players": list(players),
+        "options": variants,
+        "hand_size": hand_size(len(players)),
+        "phase": "setup",
+        "step": "place",
+        "current": 0,
+        "first_player": 0,
+        "setup": {"pool": starting_neighborhoods(len(players))[1:], "order": []},
+        "neighborhoods": [{"number": 1, "at": [0, 0], "rotation": 0}],
+        "buildings": [],
+        "streetcars": [],
+        "stacks": {},
+        "hands": {p: [] for p in players},
+        "discard": [],
+        "scores": {p: 0 for p in players},
+        "passes": 0,
+        "quiet_turns": 0,
+        "turn_number": 0,
+        "turn": _fresh_turn(),
+        "trade": None,
+        "last_action": None,
+        "ended_by": None,
+    }
+    for number in NEIGHBORHOODS:
+        top = stacked.get(number, [])
+        rest = [c for c in stack_cards(number) if c not in top]
+        rng_draw(state, f"shuffle stack {number}").shuffle(rest)
+        state["stacks"][str(number)] = top + rest
+    first = options.get("first_player")
+    if first is None:
+        state["first_player"] = rng_draw(state, "first player").randrange(len(players))
+    elif first in players:
+        state["first_player"] = players.index(first)
+    else:
+        raise IllegalAction(f"The first player {first!r} is not in this game.")
+    for player in players:  # seat by seat, one card from each of stacks 1–5 (or 1–6)
+        for number in dealt_stacks(len(players)):
+            state["hands"][player].append(state["stacks"][str(number)].pop(0))
+    count = len(players)
+    first_seat = state["first_player"]
+    state["setup"]["order"] = [(first_seat + i) % count for i in range(len(state["setup"]["pool"]))]
+    state["current"] = state["setup"]["order"][0]
+    return state
+
+
+def _stacked_cards(raw: object) -> dict[int, list[Card]]:
+    """The ``stacks`` option: stack number → cards on top of it, top first."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise IllegalAction("The stacks option maps a stack number to a list of its cards.")
+    stacked: dict[int, list[Card]] = {}
+    for key, cards in raw.items():
+        try:
+            number = int(key)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"There is no stack {key!r}.") from None
+        if number not in NEIGHBORHOODS:
+            raise IllegalAction(f"There is no stack {key!r}.")
+        if not isinstance(cards, list):
+            raise IllegalAction(f"Stack {number} must be given as a list of cards.")
+        own = stack_cards(number)
+        for card in cards:
+            if not is_card(card) or card not in own:
+                raise IllegalAction(f"Card {card!r} is not in stack {number}.")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction(f"Stack {number} lists a card twice.")
+        stacked[number] = list(cards)
+    return stacked
+
+
+def _fresh_turn() -> JSON:
+    return {"drawn": {}, "discarded": False, "gave_cards": False, "main": None, "placed": False}
+
+
+# --- who acts, what they may do -----------------------------------------------------------
+
+
+def to_act(state: JSON) -> list[str]:
+    if state["phase"] == "over":
+        return []
+    if state["step"] == "trade_offers":
+        return list(state["trade"]["pending"])
+    return [state["players"][state["current"]]]
+
+
+def rules_of(state: JSON) -> LineRules:
+    options = state["options"]
+    return LineRules(
+        single_line=options["single_streetcar_line"], limited=options["limited_streetcar_line"]
+    )
+
+
+def drawable(state: JSON) -> dict[int, int]:
+    """Stack → how many more cards may be drawn from it this turn."""
+    allowed: dict[int, int] = {}
+    placed = {entry["number"] for entry in state["neighborhoods"]}
+    for number in NEIGHBORHOODS:
+        if state["options"]["limited_card_drawing"] and number not in placed:
+            continue
+        left = min(
+            2 - state["turn"]["drawn"].get(str(number), 0), len(state["stacks"][str(number)])
+        )
+        if left > 0:
+            allowed[number] = left
+    return allowed
+
+
+def cards_to_draw(state: JSON, player: str) -> int:
+    """How many cards the player still draws this turn: back to a full hand when cards left
+    it this turn (played, discarded, exchanged), within the stacks and the draw limits."""
+    if not state["turn"]["gave_cards"]:
+        return 0
+    need = state["hand_size"] - len(state["hands"][player])
+    return max(0, min(need, sum(drawable(state).values())))
+
+
+def legal(state: JSON, player: str) -> list[LegalAction]:
+    if player not in to_act(state):
+        return []
+    step = state["step"]
+    if step == "place":
+        city = City(state)
+        return _placement_actions(city, state["setup"]["pool"])
+    if step == "draw":
+        return [
+            LegalAction(
+                {"type": "draw", "stacks": [number]},
+                f"Draw from stack {number} ({len(state['stacks'][str(number)])} left)",
+            )
+            for number in drawable(state)
+        ]
+    if step == "trade_offers":
+        return [LegalAction(a, label) for a, label in trading.offer_options(state, player)]
+    if step == "trade_accept":
+        actions = [LegalAction(a, label) for a, label in trading.accept_options(state)]
+        if state["trade"]["deals"] == 0:
+            actions.extend(_exchange_actions(state["hands"][player], 2))
+        actions.append(LegalAction({"type": "trade_end"}, "End the trade"))
+        return actions
+    return _turn_actions(state, player)
+
+
+def _turn_actions(state: JSON, player: str) -> list[LegalAction]:
+    city = City(state)
+    hand: list[Card] = state["hands"][player]
+    actions: list[LegalAction] = []
+    if state["step"] == "start" and not state["options"]["must_exchange_useless"]:
+        useless = useless_cards(city, hand)
+        for size in range(len(useless), 0, -1):
+            for cards in combinations(useless, size):
+                actions.append(
+                    LegalAction(
+                        {"type": "discard_useless", "cards": list(cards)},
+                        "Discard useless " + ", ".join(card_label(c) for c in cards),
+                    )
+                )
+    sites = building_sites(city, hand)
+    scored = [(b, props, score_building(city, b, props).points) for b, props in sites]
+    scored.sort(key=lambda item: (-item[2], item[0], item[1]))
+    for building, props, points in scored:
+        actions.append(
+            LegalAction(
+                {"type": "build", "building": building, "properties": props},
+                f"{building_label(building, props)} ({points} pt{'s' if points != 1 else ''})",
+            )
+        )
+    for card in hand:
+        if isinstance(card, str):
+            for props in special_sites(city, card):
+                actions.append(
+                    LegalAction(
+                        {"type": "special", "card": card, "properties": props},
+                        f"{card_label(card)} on {'+'.join(str(p) for p in props)}",
+                    )
+                )
+    for segments in streetcar_options(city, rules_of(state)):
+        words = " and ".join(city.describe_segment(s) for s in segments)
+        actions.append(
+            LegalAction(
+                {"type": "streetcar", "segments": [segment_json(s) for s in segments]},
+                f"Streetcar{'s' if len(segments) > 1 else ''} {words}",
+            )
+        )
+    if city.has_city_hall():
+        actions.extend(_placement_actions(city, [n for n in NEIGHBORHOODS if n not in city.placed]))
+    actions.extend(_exchange_actions(hand, len(hand)))
+    if state["options"]["trade_cards"]:
+        for size in (1, 2):
+            for cards in combinations(hand, size):
+                actions.append(
+                    LegalAction(
+                        {"type": "trade", "cards": list(cards), "wants": []},
+                        "Trade " + ", ".join(card_label(c) for c in cards),
+                    )
+                )
+    actions.append(LegalAction({"type": "pass"}, "Pass"))
+    return actions
+
+
+def _placement_actions(city: City, numbers: list[int]) -> list[LegalAction]:
+    actions: list[LegalAction] = []
+    for number in numbers:
+        for (x, y), rotation in placement_options(city, number):
+            actions.append(
+                LegalAction(
+                    {
+                        "type": "place_neighborhood",
+                        "neighborhood": number,
+                        "at": [x, y],
+                        "rotation": rotation,
+                    },
+                    f"Neighborhood {number} at ({x}, {y}), turned {rotation}°",
+                )
+            )
+    return actions
+
+
+def _exchange_actions(hand: list[Card], most: int) -> list[LegalAction]:
+    actions: list[LegalAction] = []
+    for size in range(1, min(most, len(hand)) + 1):
+        for cards in combinations(hand, size):
+            actions.append(
+                LegalAction(
+                    {"type": "exchange", "cards": list(cards)},
+                    "Exchange " + ", ".join(card_label(c) for c in cards),
+                )
+            )
+    return actions
+
+
+# --- applying an action -------------------------------------------------------------------
+
+
+def apply(state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    if player is None or player not in state["players"]:
+        raise IllegalAction("Only a player of this game can do that.")
+    if player not in to_act(state):
+        raise IllegalAction("It is not your turn.")
+    if not isinstance(action, dict):
+        raise IllegalAction("That is not a move.")
+    kind = action.get("type")
+    s: JSON = json.loads(json.dumps(state))
+    events: list[JSON] = []
+    step = s["step"]
+    if step == "place":
+        if kind != "place_neighborhood":
+            raise IllegalAction("First the starting neighborhoods are placed.")
+        _place_neighborhood(s, player, action, events, setup=True)
+    elif step == "draw":
+        if kind != "draw":
+            raise IllegalAction("Finish your turn by drawing cards.")
+        _draw(s, player, action, events)
+    elif step == "trade_offers":
+        _trade_response(s, player, action, events)
+    elif step == "trade_accept":
+        _trade_decision(s, player, action, events)
+    elif kind == "discard_useless":
+        _discard_useless(s, player, action, events)
+    elif kind == "draw":
+        raise IllegalAction("You draw cards only at the end of your turn.")
+    elif kind in ("trade_offer", "trade_decline", "trade_accept", "trade_end"):
+        raise IllegalAction("There is no trade going on.")
+    elif kind in MAIN_ACTIONS:
+        if kind == "build":
+            _build(s, player, action, events)
+        elif kind == "special":
+            _special(s, player, action, events)
+        elif kind == "streetcar":
+            _streetcar(s, player, action, events)
+        elif kind == "place_neighborhood":
+            _place_neighborhood(s, player, action, events, setup=False)
+        elif kind == "exchange":
+            _exchange(s, player, action, events, most=None)
+        elif kind == "trade":
+            _trade(s, player, action, events)
+        else:
+            s["last_action"] = {"type": "pass", "player": player}
+            events.append({"type": "passed", "player": player})
+            _after_main(s, player, events, "pass")
+    else:
+        raise IllegalAction(f"Unknown action {kind!r}.")
+    return s, events
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{what} must be a whole number.")
+    return value
+
+
+def _properties(action: JSON) -> list[int]:
+    raw = action.get("properties")
+    if not isinstance(raw, list) or not raw:
+        raise IllegalAction("Say which properties to build on.")
+    return sorted(_int(p, "A property") for p in raw)
+
+
+def _cards(action: JSON, hand: list[Card]) -> list[Card]:
+    raw = action.get("cards")
+    if not isinstance(raw, list) or not raw:
+        raise IllegalAction("Say which cards.")
+    if len(raw) != len({json.dumps(c) for c in raw}):
+        raise IllegalAction("Name each card once.")
+    for card in raw:
+        if not is_card(card):
+            raise IllegalAction(f"There is no card {card!r}.")
+        if card not in hand:
+            raise IllegalAction(f"You do not hold the {card_label(card)} card.")
+    return list(raw)
+
+
+# --- the actions --------------------------------------------------------------------------
+
+
+def _place_neighborhood(
+    s: JSON, player: str, action: JSON, events: list[JSON], setup: bool
+) -> None:
+    number = _int(action.get("neighborhood"), "The neighborhood")
+    at = action.get("at")
+    if not isinstance(at, list) or len(at) != 2:
+        raise IllegalAction("Say where to place the neighborhood.")
+    x, y = _int(at[0], "A coordinate"), _int(at[1], "A coordinate")
+    rotation = _int(action.get("rotation", 0), "The rotation")
+    city = City(s)
+    if setup:
+        if number not in s["setup"]["pool"]:
+            raise IllegalAction(
+                f"Neighborhood {number} is not one of the starting neighborhoods left "
+                f"({', '.join(map(str, s['setup']['pool']))})."
+            )
+    elif not city.has_city_hall():
+        raise IllegalAction("New neighborhoods can only be added after city hall.")
+    problem = placement_problem(city, number, (x, y), rotation)
+    if problem:
+        raise IllegalAction(problem)
+    s["neighborhoods"].append({"number": number, "at": [x, y], "rotation": rotation})
+    event = {
+        "type": "neighborhood_placed",
+        "player": player,
+        "neighborhood": number,
+        "at": [x, y],
+        "rotation": rotation,
+    }
+    events.append(event)
+    s["last_action"] = dict(event, type="place_neighborhood")
+    if setup:
+        s["setup"]["pool"].remove(number)
+        s["setup"]["order"].pop(0)
+        if s["setup"]["order"]:
+            s["current"] = s["setup"]["order"][0]
+        else:
+            s["phase"] = "play"
+            s["step"] = "start"
+            s["current"] = s["first_player"]
+            s["turn_number"] = 1
+            s["turn"] = _fresh_turn()
+            events.append({"type": "turn", "player": s["players"][s["current"]]})
+        return
+    _after_main(s, player, events, "place_neighborhood", placed=True)
+
+
+def _build(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    building = action.get("building")
+    if not isinstance(building, str):
+        raise IllegalAction("Say which building.")
+    props = _properties(action)
+    city = City(s)
+    hand: list[Card] = s["hands"][player]
+    problem = build_problem(city, hand, building, props)
+    if problem:
+        raise IllegalAction(problem)
+    score = score_building(city, building, props)
+    for prop in props:
+        hand.remove(prop)
+        s["discard"].append(prop)
+    s["turn"]["gave_cards"] = True
+    piece = {
+        "building": building,
+        "properties": props,
+        "owner": player,
+        "points": score.points,
+        "explanation": score.explanation,
+    }
+    s["buildings"].append(piece)
+    s["scores"][player] += score.points
+    event = {
+        "type": "built",
+        "player": player,
+        **{k: piece[k] for k in ("building", "properties", "points", "explanation")},
+    }
+    events.append(event)
+    s["last_action"] = dict(event, type="build")
+    _after_main(s, player, events, "build", placed=True)
+
+
+def _special(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    card = action.get("card")
+    if not isinstance(card, str) or card not in SPECIAL_CARDS:
+        raise IllegalAction("Say which park or factory card to play.")
+    hand: list[Card] = s["hands"][player]
+    if card not in hand:
+        raise IllegalAction(f"You do not hold the {card_label(card)} card.")
+    props = _properties(action)
+    city = City(s)
+    problem = special_problem(city, card, props)
+    if problem:
+        raise IllegalAction(problem)
+    hand.remove(card)
+    s["discard"].append(card)
+    s["turn"]["gave_cards"] = True
+    score = score_building(city, card, props)
+    s["buildings"].append(
+        {
+            "building": card,
+            "properties": props,
+            "owner": player,
+            "points": score.points,
+            "explanation": score.explanation,
+        }
+    )
+    event = {"type": "special_placed", "player": player, "card": card, "properties": props}
+    events.append(event)
+    s["last_action"] = dict(event, type="special")
+    _after_main(s, player, events, "special", placed=True)
+
+
+def _streetcar(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    raw = action.get("segments")
+    if not isinstance(raw, list) or not raw:
+        raise IllegalAction("Say where the streetcars go.")
+    segments: list[Segment] = []
+    for item in raw:
+        segment = normalize_segment(item)
+        if segment is None:
+            raise IllegalAction("A streetcar covers one street between two neighbouring corners.")
+        segments.append(segment)
+    city = City(s)
+    problem = streetcars_problem(city, segments, rules_of(s))
+    if problem:
+        raise IllegalAction(problem)
+    placed = [segment_json(seg) for seg in segments]
+    s["streetcars"].extend(placed)
+    words = [city.describe_segment(seg) for seg in segments]
+    event = {"type": "streetcars_placed", "player": player, "segments": placed, "where": words}
+    events.append(event)
+    s["last_action"] = dict(event, type="streetcar")
+    _after_main(s, player, events, "streetcar", placed=True)
+
+
+def _exchange(s: JSON, player: str, action: JSON, events: list[JSON], most: int | None) -> None:
+    hand: list[Card] = s["hands"][player]
+    cards = _cards(action, hand)
+    if most is not None and len(cards) > most:
+        raise IllegalAction(f"After a failed trade you may exchange at most {most} cards.")
+    for card in cards:
+        hand.remove(card)
+        s["stacks"][str(stack_of(card))].append(card)  # face down at the bottom of its stack
+    s["turn"]["gave_cards"] = True
+    event = {
+        "type": "exchanged",
+        "player": player,
+        "count": len(cards),
+        "stacks": [stack_of(c) for c in cards],
+    }
+    events.append(event)
+    s["last_action"] = dict(event, type="exchange")
+    _after_main(s, player, events, "exchange")
+
+
+def _discard_useless(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    if s["options"]["must_exchange_useless"]:
+        raise IllegalAction("In this game useless cards must be exchanged, not discarded.")
+    if s["step"] != "start":
+        raise IllegalAction("Useless cards can only be discarded at the start of your turn.")
+    hand: list[Card] = s["hands"][player]
+    cards = _cards(action, hand)
+    useless = useless_cards(City(s), hand)
+    for card in cards:
+        if isinstance(card, str):
+            raise IllegalAction(f"The {card_label(card)} card is not useless.")
+        if card not in useless:
+            raise IllegalAction(
+                f"Property {card} is not under a park or factory, so its card is not useless."
+            )
+    for card in cards:
+        hand.remove(card)
+        s["discard"].append(card)
+    s["turn"]["discarded"] = True
+    s["turn"]["gave_cards"] = True
+    s["step"] = "main"
+    event = {"type": "discarded", "player": player, "cards": cards}
+    events.append(event)
+    s["last_action"] = dict(event, type="discard_useless")
+
+
+def _draw(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    raw = action.get("stacks")
+    if not isinstance(raw, list) or not raw:
+        raise IllegalAction("Say which stacks to draw from.")
+    need = cards_to_draw(s, player)
+    if len(raw) > need:
+        raise IllegalAction(f"You draw only {need} more card{'s' if need != 1 else ''}.")
+    placed = {entry["number"] for entry in s["neighborhoods"]}
+    drawn: list[int] = []
+    for item in raw:
+        number = _int(item, "A stack")
+        if number not in NEIGHBORHOODS:
+            raise IllegalAction(f"There is no stack {number}.")
+        if s["options"]["limited_card_drawing"] and number not in placed:
+            raise IllegalAction(
+                f"In this game you draw only from placed neighborhoods; {number} is not placed."
+            )
+        if not s["stacks"][str(number)]:
+            raise IllegalAction(f"Stack {number} is empty.")
+        if s["turn"]["drawn"].get(str(number), 0) >= 2:
+            raise IllegalAction(f"You may draw at most two cards from stack {number} in a turn.")
+        s["hands"][player].append(s["stacks"][str(number)].pop(0))
+        s["turn"]["drawn"][str(number)] = s["turn"]["drawn"].get(str(number), 0) + 1
+        drawn.append(number)
+    events.append({"type": "drew", "player": player, "stacks": drawn})
+    if cards_to_draw(s, player) == 0:
+        _end_turn(s, events)
+
+
+def _trade(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    if not s["options"]["trade_cards"]:
+        raise IllegalAction("Trading cards is not allowed in this game.")
+    cards = _cards(action, s["hands"][player])
+    if len(cards) > 2:
+        raise IllegalAction("You may trade one or two cards.")
+    wants_raw = action.get("wants", [])
+    if not isinstance(wants_raw, list):
+        raise IllegalAction("Name the wanted neighborhoods as a list.")
+    wants = [_int(w, "A neighborhood") for w in wants_raw]
+    if any(w not in NEIGHBORHOODS for w in wants):
+        raise IllegalAction("Wanted neighborhoods are numbered 1 to 8.")
+    trading.start(s, player, cards, wants)
+    s["step"] = "trade_offers"
+    event = {
+        "type": "trade_announced",
+        "player": player,
+        "neighborhoods": [stack_of(c) for c in cards],
+        "wants": sorted(set(wants)),
+    }
+    events.append(event)
+    s["last_action"] = dict(event, type="trade")
+
+
+def _trade_response(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    trade = s["trade"]
+    kind = action.get("type")
+    if kind == "trade_decline":
+        trade["offers"][player] = None
+        events.append({"type": "trade_declined", "player": player})
+    elif kind == "trade_offer":
+        cards = _cards(action, s["hands"][player])
+        if len(cards) > len(trade["cards"]):
+            raise IllegalAction(
+                f"{trade['trader']} trades only {len(trade['cards'])} card{'s' if len(trade['cards']) > 1 else ''}."
+            )
+        trade["offers"][player] = cards
+        events.append(
+            {
+                "type": "trade_offered",
+                "player": player,
+                "neighborhoods": [stack_of(c) for c in cards],
+            }
+        )
+    else:
+        raise IllegalAction(f"Answer {trade['trader']}'s trade first: offer cards or decline.")
+    trade["pending"].remove(player)
+    if not trade["pending"]:
+        s["step"] = "trade_accept"
+
+
+def _trade_decision(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
+    trade = s["trade"]
+    kind = action.get("type")
+    if kind == "exchange":
+        if trade["deals"]:
+            raise IllegalAction("You traded a card, so you may not exchange the other.")
+        s["trade"] = None
+        _exchange(s, player, action, events, most=2)
+        return
+    if kind == "trade_end":
+        passed = trade["deals"] == 0
+        s["trade"] = None
+        events.append({"type": "trade_ended", "player": player, "deals": trade["deals"]})
+        # a trade that came to nothing changes nothing: it counts as a pass for the game end
+        _after_main(s, player, events, "pass" if passed else "trade")
+        return
+    if kind != "trade_accept":
+        raise IllegalAction("Accept an offer or end the trade.")
+    partner = action.get("partner")
+    offers = trading.open_offers(trade)
+    if not isinstance(partner, str) or partner not in offers:
+        raise IllegalAction("That player has no open offer.")
+    give_raw = action.get("give")
+    remaining = [c for c in trade["cards"] if c not in trade["given"]]
+    if not isinstance(give_raw, list) or len(give_raw) != len(offers[partner]):
+        raise IllegalAction(f"Give {len(offers[partner])} of your announced cards for that offer.")
+    if len({json.dumps(c) for c in give_raw}) != len(give_raw) or any(
+        c not in remaining for c in give_raw
+    ):
+        raise IllegalAction("Give cards you announced for this trade and have not traded yet.")
+    take = offers[partner]
+    mine: list[Card] = s["hands"][player]
+    theirs: list[Card] = s["hands"][partner]
+    for card in give_raw:
+        mine.remove(card)
+        theirs.append(card)
+    for card in take:
+        theirs.remove(card)
+        mine.append(card)
+    trade["given"].extend(give_raw)
+    trade["offers"][partner] = None
+    trade["accepted"].append(partner)
+    trade["deals"] += 1
+    events.append({"type": "traded", "player": player, "with": partner, "count": len(take)})
+    if not trading.open_offers(trade):
+        s["trade"] = None
+        events.append({"type": "trade_ended", "player": player, "deals": trade["deals"]})
+        _after_main(s, player, events, "trade")
+
+
+# --- turn flow ----------------------------------------------------------------------------
+
+
+def _after_main(s: JSON, player: str, events: list[JSON], kind: str, placed: bool = False) -> None:
+    """The main action of the turn is done: end the game, or go on to the draw."""
+    s["turn"]["main"] = kind
+    s["turn"]["placed"] = placed
+    s["passes"] = s["passes"] + 1 if kind == "pass" else 0
+    if City(s).complete():
+        _finish(s, events, "city_complete")
+        return
+    if cards_to_draw(s, player) > 0:
+        s["step"] = "draw"
+        return
+    _end_turn(s, events)
+
+
+def _end_turn(s: JSON, events: list[JSON]) -> None:
+    s["quiet_turns"] = 0 if s["turn"]["placed"] else s["quiet_turns"] + 1
+    if s["passes"] >= len(s["players"]):
+        _finish(s, events, "all_passed")
+        return
+    s["current"] = (s["current"] + 1) % len(s["players"])
+    s["step"] = "start"
+    s["turn"] = _fresh_turn()
+    s["turn_number"] += 1
+    events.append({"type": "turn", "player": s["players"][s["current"]]})
+
+
+def _finish(s: JSON, events: list[JSON], reason: str) -> None:
+    s["phase"] = "over"
+    s["step"] = "over"
+    s["ended_by"] = reason
+    final = result(s)
+    assert final is not None
+    events.append(
+        {"type": "game_over", "reason": reason, "scores": final.scores, "winners": final.winners}
+    )
+
+
+# --- views and result ---------------------------------------------------------------------
+
+
+def result(state: JSON) -> Result | None:
+    if state["phase"] != "over":
+        return None
+    scores = dict(state["scores"])
+    best = max(scores.values())
+    winners = [p for p in state["players"] if scores[p] == best]
+    return Result(scores=scores, winners=winners, extra={"ended_by": state["ended_by"]})
+
+
+def view(state: JSON, viewer: str | None) -> JSON:
+    city = City(state)
+    outskirts = city.outskirts()
+    owner_of = city.occupant
+    neighborhoods = []
+    properties = []
+    for entry in state["neighborhoods"]:
+        layout = neighborhood_layout(
+            entry["number"], (entry["at"][0], entry["at"][1]), entry["rotation"]
+        )
+        neighborhoods.append(
+            {
+                "number": entry["number"],
+                "at": list(entry["at"]),
+                "rotation": entry["rotation"],
+                "cells": [{"property": p, "cell": list(c)} for p, c in layout.items()],
+            }
+        )
+        for prop, cell in layout.items():
+            piece = state["buildings"][owner_of[prop]] if prop in owner_of else None
+            properties.append(
+                {
+                    "property": prop,
+                    "neighborhood": entry["number"],
+                    "cell": list(cell),
+                    "building": piece["building"] if piece else None,
+                    "piece": owner_of.get(prop),
+                    "owner": piece["owner"] if piece else None,
+                    "outskirts": prop in outskirts,
+                }
+            )
+    built = {b: 0 for b in BUILDINGS}
+    for piece in state["buildings"]:
+        if piece["building"] in built:
+            built[piece["building"]] += 1
+    current = state["players"][state["current"]] if state["phase"] != "over" else None
+    public: JSON = {
+        "game": "bigcity",
+        "players": list(state["players"]),
+        "phase": state["phase"],
+        "step": state["step"],
+        "turn": current,
+        "to_act": to_act(state),
+        "turn_number": state["turn_number"],
+        "options": dict(state["options"]),
+        "setup": {
+            "pool": list(state["setup"]["pool"]),
+            "order": [state["players"][i] for i in state["setup"]["order"]],
+        }
+        if state["phase"] == "setup"
+        else None,
+        "neighborhoods": neighborhoods,
+        "unplaced_neighborhoods": [n for n in NEIGHBORHOODS if n not in city.placed],
+        "properties": properties,
+        "buildings": [
+            {
+                "id": i,
+                "building": piece["building"],
+                "title": piece_title(piece["building"]),
+                "properties": list(piece["properties"]),
+                "owner": piece["owner"],
+                "points": piece["points"],
+                "explanation": piece["explanation"],
+            }
+            for i, piece in enumerate(state["buildings"])
+        ],
+        "city_hall": city.has_city_hall(),
+        "streetcars": [list(map(list, s)) for s in state["streetcars"]],
+        "streetcars_left": STREETCARS - len(state["streetcars"]),
+        "buildings_left": {b: BUILDINGS[b][0] - n for b, n in built.items()},
+        "parks_and_factories_left": [
+            c for c in SPECIAL_CARDS if all(p["building"] != c for p in state["buildings"])
+        ],
+        "stacks": {n: len(cards) for n, cards in state["stacks"].items()},
+        "discard": list(state["discard"]),
+        "hand_sizes": {p: len(state["hands"][p]) for p in state["players"]},
+        "scores": dict(state["scores"]),
+        "passes": state["passes"],
+        "last_action": state["last_action"],
+        "draw": {"cards": cards_to_draw(state, current), "stacks": drawable(state)}
+        if state["step"] == "draw" and current is not None
+        else None,
+        "trade": trading.public(state["trade"]),
+        "ended_by": state["ended_by"],
+    }
+    final = result(state)
+    public["winners"] = final.winners if final else None
+    if viewer is not None and viewer in state["players"]:
+        hand = list(state["hands"][viewer])
+        public["viewer"] = viewer
+        public["hand"] = hand
+        public["useless"] = useless_cards(city, hand)
+        public["my_trade"] = trading.private(state["trade"], viewer)
+    return public
+
+
+def ai_action(state: JSON, player: str) -> JSON:
+    from bot.games.bigcity.ai import choose
+
+    return choose(state, player)
+
+
+def timeout_action(state: JSON) -> tuple[str | None, JSON] | None:
+    """None: the runtime lets the computer player act for whoever timed out."""
+    return None

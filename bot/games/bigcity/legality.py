@@ -1,0 +1,293 @@
+"""Where a building, park, factory or neighbourhood may go.
+
+Each check returns None when the move is allowed, else the sentence that refuses it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from bot.games.bigcity.city import City
+from bot.games.bigcity.content import (
+    BUILDINGS,
+    NEIGHBORHOODS,
+    PROPERTIES,
+    SHAPE_WORDS,
+    SPECIAL_CARDS,
+    Card,
+    category,
+    double_numbered,
+    neighborhood_grid,
+    piece_title,
+)
+from bot.games.bigcity.geometry import (
+    ROTATIONS,
+    Cell,
+    has_shape,
+    internal_streets,
+    neighborhood_layout,
+    neighbors,
+    rotate,
+    shape_sites,
+)
+
+SPECIAL_BUILDINGS = ("city_hall", "church", "cinema", "post_office", "bank", "shopping_center")
+
+
+def a_or_an(title: str) -> str:
+    """ "A double residence", "An ..." at the start of a sentence."""
+    word = title.lower()
+    return ("An " if word[0] in "aeiou" else "A ") + word
+
+
+def site_problem(city: City, props: list[int]) -> str | None:
+    """Properties that exist, lie in the city, are free and distinct."""
+    if len(set(props)) != len(props):
+        return "Name each property once."
+    for prop in props:
+        if prop not in PROPERTIES:
+            return f"There is no property {prop}."
+        if not city.in_city(prop):
+            return f"Property {prop} is not in the city yet."
+        if not city.is_free(prop):
+            return f"Property {prop} is already built on."
+    return None
+
+
+def streetcar_under(city: City, props: list[int]) -> str | None:
+    """ "Streetcars may not be placed across a property or a building": a piece covering two
+    properties covers the street between them, so it cannot go over a streetcar there."""
+    for street in internal_streets([city.cell_of[p] for p in props]):
+        if street in city.streetcars:
+            return "A streetcar runs between those properties; nothing may be built over it."
+    return None
+
+
+def build_problem(city: City, hand: Iterable[Card], building: str, props: list[int]) -> str | None:
+    """Why ``building`` may not stand on ``props`` for a player holding ``hand`` (None: it may)."""
+    if building not in BUILDINGS:
+        return f"There is no building called {building!r}."
+    count, size, _kind, title = BUILDINGS[building]
+    if len(props) != size:
+        return f"{a_or_an(title)} needs {size} propert{'y' if size == 1 else 'ies'}."
+    problem = site_problem(city, props)
+    if problem:
+        return problem
+    held = set(hand)
+    for prop in props:
+        if prop not in held:
+            return f"You do not hold the card for property {prop}."
+    # "If there are no more buildings of the type desired, the building may not be placed."
+    if _left(city, building, count) <= 0:
+        if count == 1:
+            return f"{title} is already built."
+        return f"No {plural(title.lower())} are left."
+    if building in SPECIAL_BUILDINGS and building != "city_hall" and not city.has_city_hall():
+        return f"{a_or_an(title)} can only be built after city hall."
+    cells = [city.cell_of[p] for p in props]
+    if size == 2 and not has_shape(cells, "pair"):
+        return f"{a_or_an(title)} must stand on two adjacent properties."
+    if size == 3 and not has_shape(cells, "line3"):
+        return f"{a_or_an(title)} must stand on three properties in a straight line."
+    problem = streetcar_under(city, props)
+    if problem:
+        return problem
+    return _prerequisite_problem(city, building, props)
+
+
+def plural(word: str) -> str:
+    return word + ("es" if word.endswith(("s", "ch")) else "s")
+
+
+def _left(city: City, building: str, count: int) -> int:
+    return count - sum(1 for piece in city.pieces if piece["building"] == building)
+
+
+def _prerequisite_problem(city: City, building: str, props: list[int]) -> str | None:
+    adjacent = city.adjacent_pieces(props)
+    kinds = [category(p["building"]) for p in adjacent]
+    residences = kinds.count("residence")
+    businesses = kinds.count("business")
+    if building == "city_hall":
+        if city.on_outskirts(props):
+            return "City hall must be built in the center of the city, not on the outskirts."
+    elif building == "church":
+        # "It may be built only as the last building in a neighborhood and only on a
+        # property with a double number (e.g. 11, 33, 88, etc.)."
+        if not double_numbered(props[0]):
+            return "A church must stand on a double-numbered property (11, 22, … 88)."
+        if not city.neighborhood_complete_but(props[0]):
+            return "A church must be the last free property of its neighborhood."
+    elif building == "cinema":
+        # "A double residence does not count as two residences for this prerequisite."
+        if residences < 2:
+            return "A cinema must be next to two separate residences."
+    elif building == "bank":
+        if businesses < 2:
+            return "A bank must be next to two separate businesses."
+    elif building == "post_office":
+        if residences < 1 or businesses < 1:
+            return "A post office must be next to a residence and a business."
+    elif building == "shopping_center":
+        # "at least one residence, one business, one special building, and the streetcar
+        # line must be adjacent to the properties ... to either"
+        missing = [
+            word
+            for word, ok in (
+                ("a residence", residences >= 1),
+                ("a business", businesses >= 1),
+                ("a special building", "special" in kinds),
+                ("the streetcar line", city.streetcar_along(props)),
+            )
+            if not ok
+        ]
+        if missing:
+            return "A shopping center must be next to " + _join(missing) + "."
+    return None
+
+
+def _join(words: list[str]) -> str:
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def special_problem(city: City, card: str, props: list[int]) -> str | None:
+    """Why the park or factory of ``card`` may not go on ``props`` (None: it may)."""
+    if card not in SPECIAL_CARDS:
+        return f"There is no park or factory card called {card!r}."
+    _stack, kind, shape, title = SPECIAL_CARDS[card]
+    if any(piece["building"] == card for piece in city.pieces):
+        return f"{title} is already in the city."
+    if not city.has_city_hall():
+        return "Parks and factories can only be placed after city hall."
+    problem = site_problem(city, props)
+    if problem:
+        return problem
+    if not has_shape([city.cell_of[p] for p in props], shape):
+        return f"{title} needs {SHAPE_WORDS[shape]}."
+    problem = streetcar_under(city, props)
+    if problem:
+        return problem
+    on_edge = sum(1 for p in props if p in city.outskirts())
+    if kind == "park" and on_edge > 1:
+        return "A park may have at most one property on the outskirts."
+    if kind == "factory" and on_edge < 2:
+        return "A factory must have at least two properties on the outskirts."
+    return None
+
+
+def placement_problem(city: City, number: int, at: Cell, rotation: int) -> str | None:
+    """Why a neighbourhood may not be placed there (None: it may).
+
+    "Each new neighborhood must be placed so that at least two properties on the new
+    neighborhood are adjacent to two properties already in the city. Neighborhoods may
+    not overlap."
+    """
+    if number not in NEIGHBORHOODS:
+        return f"There is no neighborhood {number}."
+    if number in city.placed:
+        return f"Neighborhood {number} is already in the city."
+    if rotation not in ROTATIONS:
+        return "A neighborhood turns by 0, 90, 180 or 270 degrees."
+    cells = list(neighborhood_layout(number, at, rotation).values())
+    return _fit_problem(city, cells)
+
+
+def _fit_problem(city: City, cells: list[Cell]) -> str | None:
+    occupied = city.property_at
+    if not occupied.keys().isdisjoint(cells):
+        return "Neighborhoods may not overlap."
+    new = set(cells)
+    touching_new: set[Cell] = set()
+    touching_old: set[Cell] = set()
+    for c in cells:
+        for n in neighbors(c):
+            if n in occupied and n not in new:
+                touching_new.add(c)
+                touching_old.add(n)
+    if len(touching_new) < 2 or len(touching_old) < 2:
+        return "At least two of its properties must be next to two properties of the city."
+    return None
+
+
+def placement_options(city: City, number: int) -> list[tuple[Cell, int]]:
+    """Every legal (at, rotation) for an unplaced neighbourhood."""
+    if number in city.placed:
+        return []
+    occupied = city.property_at
+    # empty cells next to the city, each with the city cells it touches
+    frontier: dict[Cell, set[Cell]] = {}
+    for cell in occupied:
+        for n in neighbors(cell):
+            if n not in occupied:
+                frontier.setdefault(n, set()).add(cell)
+    columns, rows = neighborhood_grid(number)
+    options: list[tuple[Cell, int]] = []
+    for rotation in ROTATIONS:
+        offsets = [rotate(k % columns, k // columns, rotation) for k in range(columns * rows)]
+        # a fit needs two of its cells on the frontier, so only anchors reached twice qualify
+        hits = Counter((f[0] - dx, f[1] - dy) for f in frontier for dx, dy in offsets)
+        for (ax, ay), count in sorted(hits.items()):
+            if count < 2:
+                continue
+            cells = [(ax + dx, ay + dy) for dx, dy in offsets]
+            if not occupied.keys().isdisjoint(cells):
+                continue
+            touched: set[Cell] = set()
+            for c in cells:
+                touched |= frontier.get(c, set())
+            if len(touched) >= 2:
+                options.append(((ax, ay), rotation))
+    return options
+
+
+def building_sites(city: City, hand: Iterable[Card]) -> list[tuple[str, list[int]]]:
+    """Every (building, properties) the hand allows now."""
+    held = sorted(c for c in hand if isinstance(c, int) and city.is_free(c))
+    cells = {city.cell_of[p]: p for p in held}
+    groups: list[list[int]] = [[p] for p in held]
+    for p in held:
+        x, y = city.cell_of[p]
+        for dx, dy in ((1, 0), (0, 1)):
+            second = cells.get((x + dx, y + dy))
+            if second is not None:
+                groups.append(sorted([p, second]))
+                third = cells.get((x + 2 * dx, y + 2 * dy))
+                if third is not None:
+                    groups.append(sorted([p, second, third]))
+    sites: list[tuple[str, list[int]]] = []
+    for group in groups:
+        for building, (_count, size, _kind, _title) in BUILDINGS.items():
+            if size == len(group) and build_problem(city, held, building, group) is None:
+                sites.append((building, group))
+    return sites
+
+
+def special_sites(city: City, card: str) -> list[list[int]]:
+    """Every legal site for the park or factory of ``card``."""
+    if card not in SPECIAL_CARDS or not city.has_city_hall():
+        return []
+    free_cells = [city.cell_of[p] for p in city.free_properties()]
+    sites: list[list[int]] = []
+    for site in shape_sites(free_cells, SPECIAL_CARDS[card][2]):
+        props = sorted(city.property_at[c] for c in site)
+        if special_problem(city, card, props) is None:
+            sites.append(props)
+    return sites
+
+
+def useless_cards(city: City, hand: Iterable[Card]) -> list[Card]:
+    """Property cards whose property is covered by a park or factory."""
+    result: list[Card] = []
+    for card in hand:
+        if not isinstance(card, int) or card not in city.occupant:
+            continue
+        if category(city.pieces[city.occupant[card]]["building"]) in ("park", "factory"):
+            result.append(card)
+    return result
+
+
+def building_label(building: str, props: list[int]) -> str:
+    return f"{piece_title(building)} on {'+'.join(str(p) for p in props)}"
