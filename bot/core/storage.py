@@ -195,6 +195,21 @@ class Storage:
             for r in rows
         ]
 
+    async def extra_totals(self, guild_id: int, game: str) -> dict[str, dict[str, int]]:
+        """Per player, the sum of each number a game keeps in its results' ``extra``
+        (Big Cityz: objections raised and how many were justified)."""
+        totals: dict[str, dict[str, int]] = {}
+        async with self._db.execute(
+            "SELECT player_id, extra FROM results WHERE guild_id=? AND game=? AND cpu=0",
+            (guild_id, game),
+        ) as cur:
+            for row in await cur.fetchall():
+                mine = totals.setdefault(row["player_id"], {})
+                for key, value in json.loads(row["extra"]).items():
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        mine[key] = mine.get(key, 0) + value
+        return totals
+
     async def games_played(self, guild_id: int) -> dict[str, int]:
         async with self._db.execute(
             "SELECT game, COUNT(DISTINCT match_id) AS n FROM results WHERE guild_id=?"

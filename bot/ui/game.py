@@ -91,3 +91,7 @@ class GameAdapter:
 
     def options_text(self, match: Match) -> str:
         return ""
+
+    def stats_suffix(self, extra: dict[str, int]) -> str:
+        """More about a player on the /stats leaderboard, from their summed result extras."""
+        return ""
