@@ -24,7 +24,7 @@ from bot.ui.table import Tables
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", "cogs.cityscape")
+EXTENSIONS = ("cogs.matches", "cogs.cityscape", "cogs.bigcityz", "cogs.bigcity")
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.
@@ -120,13 +120,20 @@ class CityhallBot(commands.Bot):
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell the channel about an accepted move and plan what happens next."""
+        try:
+            await self._tell_channel(outcome)
+        finally:
+            self.runtime.delivered(outcome.match.id)
+        if outcome.match.status == ACTIVE:
+            self.driver.kick(outcome.match.id)
+
+    async def _tell_channel(self, outcome: Outcome) -> None:
         match = outcome.match
         adapter = self.adapters[match.game]
         notices = await asyncio.to_thread(adapter.notices, match, outcome)
         channel = self.get_partial_messageable(match.channel_id)
         for notice in notices:
-            files = [discord.File(io.BytesIO(png), name)
-                     for name, png in notice.images]
+            files = [discord.File(io.BytesIO(png), name) for name, png in notice.images]
             try:
                 await channel.send(notice.text, files=files, allowed_mentions=USER_MENTIONS)
             except discord.HTTPException:
@@ -136,8 +143,6 @@ class CityhallBot(commands.Bot):
             await self.tables.repost(match)
         else:
             await self.tables.refresh(match.id)
-        if match.status == ACTIVE:
-            self.driver.kick(match.id)
 
     async def close(self) -> None:
         driver = getattr(self, "driver", None)

@@ -54,7 +54,8 @@ async def settle(bot: CityhallBot, *match_ids: int, timeout: float = 10.0) -> No
             match = await bot.runtime.fetch(match_id)
             if match is None or match.status == "lobby" or match.status == "ended":
                 continue
-            if bot.runtime.computers_due(match) or bot.tables.shown.get(match_id) != match.version:
+            if (bot.runtime.computers_due(match) or bot.runtime.undelivered.get(match_id)
+                    or bot.tables.shown.get(match_id) != match.version):
                 pending.append(match_id)
         if not pending:
             return
@@ -103,9 +104,10 @@ async def _started_fake() -> FakeDiscord:
 
 
 async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
-    """Median and p95 from an injected lot click to the interaction response (Cityscape),
-    and the longest stall of the bot's event loop meanwhile."""
-    if game != "cityscape":
+    """Median and p95 from an injected move click to the interaction response (Cityscape: a
+    lot; Big City: a draw from a stack, or the Confirm of a build), and the longest stall of
+    the bot's event loop meanwhile."""
+    if game not in ("cityscape", "bigcity"):
         return None
     from bot.games.cityscape import ENGINE
 
@@ -138,7 +140,9 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                         stall = max(stall, (loop.time() - before - 0.002) * 1000)
 
                 watcher = asyncio.create_task(watch_loop())
-                while len(times) < clicks:
+                while game == "bigcity" and len(times) < clicks:
+                    await _bigcity_game(remote, bot, ann, bob, clicks, times)
+                while game == "cityscape" and len(times) < clicks:
                     ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
                                            {"rounds": 1})
                     lobby = (await remote.call(ix.response, 5)).message
@@ -186,3 +190,62 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
         "p95_ms": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 2),
         "loop_block_ms": round(stall, 2),
     }
+
+
+async def _bigcity_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
+                        bob: dict[str, Any], clicks: int, times: list[float]) -> None:
+    """One two-player Big City game for the benchmark: draws are clicked on the table and
+    builds through the chooser (only the move clicks are timed); other moves go straight to
+    the runtime."""
+    from bot.games.bigcity import ENGINE
+
+    fake = remote.fake
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    channel = fake.channel_id
+    ix = await remote.call(fake.slash, ann, channel, "bigcity", ["new"], {})
+    lobby = (await remote.call(ix.response, 5)).message
+    assert lobby is not None
+    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
+    await remote.call(join.response, 5)
+    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
+    await remote.call(start.response, 5)
+    match = bot.runtime.in_channel(int(channel))
+    assert match is not None and match.state is not None
+    await settle(bot, match.id)
+    while len(times) < clicks and bot.runtime.get(match.id) is not None:
+        state = match.state
+        player = ENGINE.to_act(state)[0]
+        # the harness's own thinking runs off the bot's loop, so it is not counted as a stall
+        action = await asyncio.to_thread(ENGINE.ai_action, state, player)
+        legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, state, player)]
+        index = legal.index(action)
+        base = f"ch:bc:{match.id}:v{match.version}"
+        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+        if action["type"] not in ("draw", "build"):
+            outcome = await bot.runtime.act(match.id, player, action)
+            await bot.after_move(outcome)
+            await settle(bot, match.id)
+            continue
+        message: FakeMessage | None = table  # a draw is clicked on the table
+        if action["type"] == "build":
+            opened = await remote.call(fake.click, users[player], table,
+                                       button_id(table, prefix=f"{base}:cb"))
+            message = (await remote.call(opened.response, 5)).message
+            assert message is not None
+            builds = [i for i, a in enumerate(legal) if a["type"] == "build"]
+            page = builds.index(index) // 25
+            for p in range(1, page + 1):
+                turned = await remote.call(fake.click, users[player], message,
+                                           f"{base}:cb:p{p}")
+                await remote.call(turned.response, 5)
+            picked = await remote.call(fake.select, users[player], message,
+                                       f"{base}:lb:p{page}", [str(index)])
+            await remote.call(picked.response, 5)
+        custom_id = f"{base}:a{index}"
+        began = time.perf_counter()
+        ix = await remote.call(fake.click, users[player], message, custom_id)
+        await remote.call(ix.response, 5)
+        times.append((time.perf_counter() - began) * 1000)
+        await settle(bot, match.id)
+    if bot.runtime.get(match.id) is not None:
+        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)

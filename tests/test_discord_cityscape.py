@@ -140,7 +140,8 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             assert player in users, "computers move by themselves"
             other = bob if users[player] is ann else ann
             # a click by the player who is not on turn, and by a stranger
-            prefix = f"ch:cs:{match_id}:v{match.version}:h1"
+            h = next(h for h in (1, 2, 3, 4, 5) if match.state["blocks_left"][str(h)])
+            prefix = f"ch:cs:{match_id}:v{match.version}:h{h}"
             wrong = await answer(await fake.click(other, table, button_id(table, prefix=prefix)))
             assert wrong.ephemeral and "turn to build, not yours" in text_of(wrong)
             nosy = await answer(await fake.click(eve, table, button_id(table, prefix=prefix)))
@@ -149,7 +150,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             if stale_picker is None:
                 # a picker opened and left unused: it belongs to this board only
                 extra = await answer(await fake.click(users[player], table, button_id(
-                    table, prefix=f"ch:cs:{match_id}:v{match.version}:h1")))
+                    table, prefix=f"ch:cs:{match_id}:v{match.version}:h{h}")))
                 stale_picker = extra.message
                 stale_user = users[player]
             _, done = await build(fake, bot, users[player], match_id, action["height"],

@@ -54,6 +54,9 @@ class Runtime:
         self.turn_seconds = turn_seconds
         self._matches: dict[int, Match] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # Accepted moves whose news has not gone out yet, per match: `act` adds one, the
+        # bot's `after_move` takes it off when the channel has been told (tests wait on it).
+        self.undelivered: dict[int, int] = {}
 
     # -- loading ----------------------------------------------------------------------
 
@@ -261,6 +264,7 @@ class Runtime:
             raise
         if result is not None:
             self._forget(match)
+        self.undelivered[match.id] = self.undelivered.get(match.id, 0) + 1
         return Outcome(match=match, player=player, action=action, events=events,
                        by_computer=by_computer, timed_out=timed_out)
 
@@ -277,6 +281,14 @@ class Runtime:
             action = engine.ai_action(match.state, due[0])
             return await self._act(match_id, due[0], action, expected_version=None,
                                    still_valid=None, by_computer=True, timed_out=False)
+
+    def delivered(self, match_id: int) -> None:
+        """The channel has been told about one more accepted move of this match."""
+        left = self.undelivered.get(match_id, 0) - 1
+        if left > 0:
+            self.undelivered[match_id] = left
+        else:
+            self.undelivered.pop(match_id, None)
 
     def computers_due(self, match: Match) -> bool:
         if match.status != ACTIVE or match.state is None:

@@ -7,10 +7,14 @@ from typing import Protocol, cast
 
 from bot.core.engine import JSON, Engine
 
+from .bigcity import ENGINE as BIGCITY
+from .bigcityz import ENGINE as BIGCITYZ
 from .cityscape import ENGINE as CITYSCAPE
 
 GAMES: dict[str, Engine] = {
     CITYSCAPE.name: CITYSCAPE,
+    BIGCITYZ.name: BIGCITYZ,
+    BIGCITY.name: BIGCITY,
 }
 
 

@@ -1,0 +1,401 @@
+"""Big Cityz in Discord: /bigcityz new and rules, placing a city, objections, reveals.
+
+The table shows the city to place by name only; its facts stay in the engine until the
+reveal. The player on turn presses **Place** and chooses, privately, among exactly the legal
+squares (a menu) or Replace / There's no free square (buttons). Then the table offers
+**Objection** and **No objection** to everyone who may still object, with the closing time
+shown live; the reveal follows as a picture of the city card's back.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.engine import IllegalAction
+from bot.core.records import Match, Seat
+from bot.core.runtime import Outcome, Refusal
+from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz import render as bigcityz_render
+from bot.games.bigcityz.engine import target_label
+from bot.ui.game import GameAdapter, Notice
+from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.replies import NO_MENTIONS, tell
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+MATCH = r"ch:bz:(?P<match>[0-9]{1,15})"
+
+RULES = """\
+**Big Cityz** — 2–6 players, city trivia. First to **36** points; the round is finished so \
+everyone has had as many turns.
+**Your turn.** A city is drawn and named. Put it on a square of a statement board you think \
+is right: a **green** square if the statement is true of the city, a **red** one if false \
+(the rarer answer pays more, 1–6). Or on a **risk field** between two boards: green if both \
+statements are true, red if both are false (8 points, −2 if wrong).
+**Replace.** First you may replace a board holding 3 cities (or 2 while its neighbouring risk \
+fields hold 2): its cities leave and you must place on the new board. When no board can be \
+replaced you may say **There's no free square**: right if no free square would have been \
+correct (8, −2 if wrong).
+**Objections.** Everyone else has two veto markers for the whole game. After a placement \
+each may object once: if the placement is right each objector loses 3, if wrong each gains 3 \
+and the player scores nothing. Markers are spent either way.
+**Reveal.** The card is turned: right scores the square's points. Scores never go below 0."""
+
+
+def _mention(match: Match, player: str) -> str:
+    seat = match.seat(player)
+    if seat is None or seat.cpu:
+        return discord.utils.escape_markdown(match.name_of(player))
+    return f"<@{player}>"
+
+
+def _name(match: Match, player: str) -> str:
+    return discord.utils.escape_markdown(match.name_of(player))
+
+
+def card_stamp(state: dict[str, Any]) -> int:
+    """Changes with every city drawn: ties an objection to the card it was meant for."""
+    return len(state["city_pile"])
+
+
+def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
+    if placement.get("kind") == "no_free_square":
+        return "beside the board (“There's no free square”)"
+    return target_label(state, placement)
+
+
+# -- the table ------------------------------------------------------------------------
+
+
+class BigCityzAdapter(GameAdapter):
+    colour = discord.Colour.from_rgb(214, 120, 40)
+
+    def table_content(self, match: Match) -> str:
+        assert match.state is not None
+        state = match.state
+        view = self.public_view(match)
+        head = f"**Big Cityz** · round {view['round']}"
+        city = (view.get("city") or {}).get("name", "")
+        if state["phase"] == "place":
+            turn = view["turn"]
+            replaced = " (on the new board)" if state.get("replaced_slot") else ""
+            return (f"{head}\n🏙️ **{city}** — {_mention(match, turn)}, where does it go{replaced}?"
+                    " Press **Place**.")
+        if state["phase"] == "veto":
+            placement = state["placement"] or {}
+            waiting = ", ".join(_mention(match, p) for p in view["to_act"]) or "nobody"
+            deadline = int((match.turn_started_at or time.time()) + view["veto_seconds"])
+            return (f"{head}\n🏙️ **{city}** — {_name(match, placement.get('player', ''))} "
+                    f"put it {placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
+                    f" Waiting for: {waiting}.")
+        return f"**Big Cityz** · final\n{_final_line(match, view)}"
+
+    def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
+        assert match.state is not None
+        state = match.state
+        if state["phase"] == "place":
+            return [PlaceButton(match.id, match.version)]
+        if state["phase"] == "veto":
+            stamp = card_stamp(state)
+            return [VetoButton(match.id, stamp, "veto"), VetoButton(match.id, stamp, "noveto")]
+        return []
+
+    def options_text(self, match: Match) -> str:
+        seconds = match.options.get("veto_seconds", 20)
+        level = match.options.get("ai_level", "normal")
+        return f"Objection window: {seconds} s · computer players: {level}"
+
+    def stats_suffix(self, extra: dict[str, int]) -> str:
+        raised = extra.get("objections", 0)
+        if not raised:
+            return ""
+        return f", {raised} objection{'s' if raised != 1 else ''} ({extra.get('objections_justified', 0)} justified)"
+
+    def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
+        assert match.state is not None
+        notices: list[Notice] = []
+        if outcome.timed_out and outcome.player is not None:
+            kind = outcome.action.get("type")
+            did = {"veto": "objected", "no_veto": "did not object",
+                   "replace": f"replaced board {outcome.action.get('slot')}",
+                   "no_free_square": "said “There's no free square”"}.get(str(kind), "placed the city")
+            notices.append(Notice(f"⏰ {_name(match, outcome.player)} ran out of time, so the "
+                                  f"computer player {did} for them."))
+        view = None
+        for event in outcome.events:
+            if event["type"] != "reveal":
+                continue
+            view = view or self.named_view(match, self.engine.view(match.state, None))
+            png = bigcityz_render.render_reveal(view)
+            notices.append(Notice(self._reveal_text(match, event), [("reveal.png", png)]))
+        if match.state["phase"] == "over" and notices:
+            notices[-1].text += "\n" + _final_line(match, self.public_view(match))
+        return notices
+
+    def _reveal_text(self, match: Match, event: dict[str, Any]) -> str:
+        city = event["city"]["name"]
+        placer = event["player"]
+        verdict = "✅ right" if event["right"] else "❌ wrong"
+        facts = ", ".join(
+            f"{_short(c['statement'])}: {'true' if c['true'] else 'false'}" for c in event["checked"])
+        lines = [f"**{city}** — {_name(match, placer)}: {verdict} ({facts})."]
+        changes = [f"{_name(match, p)} {'+' if d > 0 else ''}{d}"
+                   for p, d in event["points"].items() if d]
+        if event["objectors"]:
+            lines.append("Objected: " + ", ".join(_name(match, p) for p in event["objectors"]) + ".")
+        lines.append("Points: " + (", ".join(changes) if changes else "none") + ".")
+        return "\n".join(lines)
+
+
+def _short(statement: str) -> str:
+    from bot.games.bigcityz.content import SHORT_NAMES
+
+    return SHORT_NAMES.get(statement, statement)
+
+
+def _final_line(match: Match, view: dict[str, Any]) -> str:
+    scores = view.get("scores", {})
+    best = max(scores.values()) if scores else 0
+    winners = [p for p in view.get("players", []) if scores.get(p) == best]
+    names = " and ".join(_mention(match, w) for w in winners)
+    if len(winners) == 1:
+        return f"🏆 {names} wins with {best} points!"
+    return f"🏆 Shared win: {names} with {best} points each!"
+
+
+# -- placing --------------------------------------------------------------------------
+
+
+class PlaceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=MATCH + r":v(?P<version>[0-9]{1,9}):place"):
+    def __init__(self, match_id: int, version: int) -> None:
+        super().__init__(discord.ui.Button(label="Place", emoji="📍",
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=f"ch:bz:{match_id}:v{version}:place"))
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PlaceButton:
+        return cls(int(match["match"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await seated(interaction, self.match_id)
+        if found is None:
+            return
+        match, player = found
+        assert match.state is not None
+        if self.version != match.version:
+            await current_board(interaction, match, "That board is out of date.")
+            return
+        if match.state["phase"] != "place" or player not in ENGINE.to_act(match.state):
+            turn = ENGINE.to_act(match.state)
+            who = _name(match, turn[0]) if turn and match.state["phase"] == "place" else None
+            await tell(interaction, f"It's {who}'s turn to place, not yours." if who
+                       else "Nobody is placing right now.")
+            return
+        text, view = chooser(match, player)
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
+    """The private choice: a menu of every free square, and Replace / No free square."""
+    assert match.state is not None
+    legal = ENGINE.legal(match.state, player)
+    view = discord.ui.View(timeout=None)
+    places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
+    if places:
+        view.add_item(PlaceSelect(match.id, match.version, places))
+    for i, a in enumerate(legal):
+        if a.action["type"] != "place":
+            view.add_item(ActionButton(match.id, match.version, i, a.label))
+    city = (ENGINE.view(match.state, None).get("city") or {}).get("name", "the city")
+    note = (" You replaced a board, so it goes on the new one." if match.state.get("replaced_slot")
+            else "")
+    return f"Where does **{city}** go?{note}", view
+
+
+class PlaceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=MATCH + r":v(?P<version>[0-9]{1,9}):pick"):
+    def __init__(self, match_id: int, version: int,
+                 places: list[tuple[int, Any]] | None = None) -> None:
+        options = [discord.SelectOption(label=a.label[:100], value=str(i))
+                   for i, a in (places or [])[:25]] or [discord.SelectOption(label="…", value="0")]
+        super().__init__(discord.ui.Select(placeholder="Put it on…", options=options, row=0,
+                                           custom_id=f"ch:bz:{match_id}:v{version}:pick"))
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PlaceSelect:
+        return cls(int(match["match"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        index = int(values[0]) if len(values) == 1 and values[0].isdigit() else -1
+        await choose(interaction, self.match_id, self.version, index)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=MATCH + r":v(?P<version>[0-9]{1,9}):a(?P<index>[0-9]{1,3})"):
+    """Replace board N / There's no free square: the index of the move in ``legal``."""
+
+    def __init__(self, match_id: int, version: int, index: int, label: str = "Choose") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], row=1,
+                                           style=discord.ButtonStyle.secondary,
+                                           custom_id=f"ch:bz:{match_id}:v{version}:a{index}"))
+        self.match_id, self.version, self.index = match_id, version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActionButton:
+        return cls(int(match["match"]), int(match["version"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda i: choose(i, self.match_id, self.version, self.index))
+
+
+async def choose(interaction: discord.Interaction, match_id: int, version: int, index: int) -> None:
+    found = await seated(interaction, match_id)
+    if found is None:
+        return
+    match, player = found
+    assert match.state is not None
+    if version != match.version:
+        await current_board(interaction, match, "That choice belongs to an earlier board.")
+        return
+    legal = ENGINE.legal(match.state, player)
+    if not 0 <= index < len(legal):
+        await tell(interaction, "That isn't one of your choices right now.")
+        return
+    action = legal[index].action
+    outcome = await play(interaction, match, player, action, expected_version=version)
+    if outcome is None:
+        return
+    assert outcome.match.state is not None
+    if action["type"] == "replace":
+        text, view = chooser(outcome.match, player)
+        await interaction.response.edit_message(
+            content=f"Board {action['slot']} replaced.\n{text}", view=view)
+    else:
+        where = placement_text(outcome.match.state, action) if action["type"] == "place" \
+            else "beside the board (“There's no free square”)"
+        await interaction.response.edit_message(content=f"You put it {where}.", view=None)
+    await cityhall(interaction).after_move(outcome)
+
+
+# -- objections -----------------------------------------------------------------------
+
+
+class VetoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=MATCH + r":c(?P<stamp>[0-9]{1,4}):(?P<answer>veto|noveto)"):
+    """Objection / No objection. Tied to the city card, not the board version, so one
+    player's answer does not make the others' buttons outdated."""
+
+    def __init__(self, match_id: int, stamp: int, answer: str) -> None:
+        label, style = (("Objection", discord.ButtonStyle.danger) if answer == "veto"
+                        else ("No objection", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           emoji="✋" if answer == "veto" else "👍",
+                                           custom_id=f"ch:bz:{match_id}:c{stamp}:{answer}"))
+        self.match_id, self.stamp, self.answer = match_id, stamp, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> VetoButton:
+        return cls(int(match["match"]), int(match["stamp"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await seated(interaction, self.match_id)
+        if found is None:
+            return
+        match, player = found
+
+        def same_card(m: Match) -> bool:
+            return bool(m.state and m.state["phase"] == "veto" and card_stamp(m.state) == self.stamp)
+
+        if not same_card(match):
+            await tell(interaction, "The objections for that city are closed.")
+            return
+        action = {"type": "veto" if self.answer == "veto" else "no_veto"}
+        outcome = await play(interaction, match, player, action, still_valid=same_card)
+        if outcome is None:
+            return
+        left = outcome.match.state["vetoes"][player] if outcome.match.state else 0
+        await tell(interaction, f"Objection raised. You have {left} veto marker"
+                   f"{'s' if left != 1 else ''} left." if self.answer == "veto"
+                   else "No objection from you this time; your markers are kept.")
+        await cityhall(interaction).after_move(outcome)
+
+
+# -- slash commands -------------------------------------------------------------------
+
+
+class BigCityz(commands.Cog):
+    bigcityz = app_commands.Group(name="bigcityz", description="Big Cityz: city trivia with "
+                                  "risk fields and vetoes", guild_only=True)
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+
+    @bigcityz.command(name="new", description="Open a Big Cityz lobby in this channel")
+    @app_commands.describe(veto_seconds="Seconds to object after each placement (default 20)",
+                           computer_level="How much the computer players know (default normal)")
+    @app_commands.choices(computer_level=[app_commands.Choice(name=n.title(), value=n)
+                                          for n in ("easy", "normal", "hard")])
+    async def new(self, interaction: discord.Interaction,
+                  veto_seconds: app_commands.Range[int, 5, 120] | None = None,
+                  computer_level: str | None = None) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await tell(interaction, "Cityhall games are played in server channels.")
+            return
+        options: dict[str, Any] = {}
+        if veto_seconds is not None:
+            options["veto_seconds"] = veto_seconds
+        if computer_level is not None:
+            options["ai_level"] = computer_level
+        host = Seat(str(interaction.user.id), interaction.user.display_name)
+        try:
+            match = await self.bot.runtime.open_lobby(interaction.guild_id,
+                                                      interaction.channel_id,
+                                                      ENGINE.name, host, options)
+        except (Refusal, IllegalAction) as exc:
+            await tell(interaction, str(exc))
+            return
+        payload = await self.bot.tables.payload(match)
+        await interaction.response.send_message(**payload.send_kwargs())
+        message = await interaction.original_response()
+        await self.bot.runtime.set_table_message(match.id, message.id)
+
+    @bigcityz.command(name="rules", description="How to play Big Cityz")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="How to play Big Cityz", description=RULES,
+                              colour=BigCityzAdapter.colour)
+        embed.set_footer(text="City facts: see data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, "
+                              "OpenFlights ODbL, Wikipedia CC BY-SA).")
+        await interaction.response.send_message(embed=embed, ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: CityhallBot) -> None:
+    bot.register(BigCityzAdapter(ENGINE))
+    items = (PlaceButton, PlaceSelect, ActionButton, VetoButton)
+    bot.add_dynamic_items(*items)
+    bot.dynamic_items.extend(items)
+    await bot.add_cog(BigCityz(bot))

@@ -1,0 +1,212 @@
+"""Whole Big Cityz games through Discord: slash commands and clicks only, a restart in the
+middle, a veto window closed by its timer, and the city's facts hidden until the reveal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.app import CityhallBot
+from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz.content import card as city_card
+from bot.ui.play import NOT_SEATED
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import FakeMessage
+from tests.harness import button_id, cityhall_bot, settle
+
+
+async def answer(ix: Any) -> Any:
+    return await ix.response(timeout=5)
+
+
+def text_of(callback: Any) -> str:
+    return str((callback.data or {}).get("content", ""))
+
+
+async def open_game(fake: FakeDiscord, bot: CityhallBot, host: dict, humans: list[dict],
+                    computers: int, **options: Any) -> int:
+    lobby = (await answer(await fake.slash(host, fake.channel_id, "bigcityz", ["new"], options))).message
+    assert lobby is not None
+    for user in humans:
+        await answer(await fake.click(user, lobby, button_id(lobby, "Join")))
+    for _ in range(computers):
+        await answer(await fake.click(host, lobby, button_id(lobby, "Add computer")))
+    started = await answer(await fake.click(host, lobby, button_id(lobby, "Start")))
+    assert started.type == 7
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None
+    await settle(bot, match.id)
+    return match.id
+
+
+def table_of(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> FakeMessage:
+    match = bot.runtime.get(match_id)
+    assert match is not None and match.table_message_id is not None
+    return fake.message(match.table_message_id)
+
+
+def secret_values(state: dict[str, Any]) -> list[str]:
+    """Strings that would give the current city's facts away if seen in public."""
+    city = state.get("current_city")
+    if not city:
+        return []
+    card = city_card(city)
+    out = []
+    if card.get("airport_iata"):
+        out.append(f"({card['airport_iata']})")
+    out.append(f"{card['population']:,}")
+    return out
+
+
+def public_text(fake: FakeDiscord) -> str:
+    parts = []
+    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
+        parts.append(json.dumps([message.content, message.embeds, message.components], default=str))
+    return "\n".join(parts)
+
+
+async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
+                    users: dict[str, dict], stranger: dict | None = None,
+                    object_now: bool = False) -> None:
+    """One human action through the UI, chosen as the computer player would."""
+    match = bot.runtime.get(match_id)
+    assert match is not None and match.state is not None
+    state = match.state
+    due = [p for p in ENGINE.to_act(state) if p in users]
+    assert due, "computers act by themselves"
+    player = due[0]
+    table = table_of(fake, bot, match_id)
+    for secret in secret_values(state):
+        assert secret not in public_text(fake), f"{secret} leaked before the reveal"
+    action = ENGINE.ai_action(state, player)
+    if state["phase"] == "veto":
+        label = "Objection" if action["type"] == "veto" or object_now else "No objection"
+        if stranger is not None:
+            nosy = await answer(await fake.click(stranger, table, button_id(table, label)))
+            assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+        done = await answer(await fake.click(users[player], table, button_id(table, label)))
+        assert done.ephemeral
+        return
+    opened = await answer(await fake.click(users[player], table, button_id(table, "Place")))
+    chooser = opened.message
+    assert opened.ephemeral and chooser is not None and "Where does" in chooser.content
+    legal = [a.action for a in ENGINE.legal(state, player)]
+    index = legal.index(action)
+    prefix = f"ch:bz:{match_id}:v{match.version}:"
+    if action["type"] == "place":
+        done = await answer(await fake.select(users[player], chooser, f"{prefix}pick", [str(index)]))
+    else:
+        done = await answer(await fake.click(users[player], chooser,
+                                             button_id(chooser, prefix=f"{prefix}a{index}")))
+    assert done.type == 7, text_of(done)
+    if action["type"] == "replace":
+        # the same private message now offers the new board's squares
+        match = bot.runtime.get(match_id)
+        assert match is not None and match.state is not None
+        follow = ENGINE.ai_action(match.state, player)
+        legal = [a.action for a in ENGINE.legal(match.state, player)]
+        assert follow["type"] == "place" and follow["slot"] == action["slot"]
+        done = await answer(await fake.select(users[player], chooser,
+                                              f"ch:bz:{match_id}:v{match.version}:pick",
+                                              [str(legal.index(follow))]))
+        assert done.type == 7
+
+
+async def play_until(fake: FakeDiscord, bot: CityhallBot, match_id: int,
+                     users: dict[str, dict], *, turns: int | None = None,
+                     stranger: dict | None = None) -> None:
+    done = 0
+    while bot.runtime.get(match_id) is not None and (turns is None or done < turns):
+        await play_turn(fake, bot, match_id, users, stranger if done % 7 == 0 else None)
+        done += 1
+        await settle(bot, match_id)
+
+
+async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
+                                                     tmp_path: Path) -> None:
+    fake = fake_discord
+    db = tmp_path / "cityhall.sqlite3"
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, db) as bot:
+        match_id = await open_game(fake, bot, ann, [bob], 0)
+        table = table_of(fake, bot, match_id)
+        assert "where does it go" in table.content
+        # Bob objects to Ann's first city, whatever he thinks of it
+        await play_turn(fake, bot, match_id, users)
+        await settle(bot, match_id)
+        await play_turn(fake, bot, match_id, users, object_now=True)
+        await settle(bot, match_id)
+        await play_until(fake, bot, match_id, users, turns=10, stranger=eve)
+    async with cityhall_bot(fake, db) as bot:
+        await settle(bot, match_id)
+        await play_until(fake, bot, match_id, users, stranger=eve)
+        final = await bot.storage.get(match_id)
+        assert final is not None and final.status == "over" and final.state is not None
+        scores = final.state["scores"]
+        assert max(scores.values()) >= 36
+        assert len(set(final.state["turns"].values())) == 1  # everyone had as many turns
+        reveals = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+                   if any(a.filename == "reveal.png" for a in m.attachments)]
+        assert len(reveals) == sum(final.state["turns"].values())
+        assert "🏆" in reveals[-1].content
+        stats = await answer(await fake.slash(ann, fake.channel_id, "stats", [],
+                                              {"game": "bigcityz"}))
+        board = json.dumps(stats.data["embeds"])
+        assert "Ann" in board and "Bob" in board
+        assert "objection" in board  # Bob's objections are counted, and how many were right
+
+
+async def test_six_players_with_computers_and_the_veto_timer(fake_discord: FakeDiscord,
+                                                             tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id = await open_game(fake, bot, ann, [bob], 4, veto_seconds=5)
+        match = bot.runtime.get(match_id)
+        assert match is not None and len(match.seats) == 6
+        # wait for a veto window that waits on a human, and let its timer run out
+        for _ in range(40):
+            match = bot.runtime.get(match_id)
+            assert match is not None and match.state is not None
+            if match.state["phase"] == "veto" and any(p in users for p in ENGINE.to_act(match.state)):
+                break
+            await play_turn(fake, bot, match_id, users)
+            await settle(bot, match_id)
+        else:
+            raise AssertionError("no veto window ever waited on a human")
+        reveals_before = len([m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+                              if any(a.filename == "reveal.png" for a in m.attachments)])
+        table = table_of(fake, bot, match_id)
+        assert "Objections close <t:" in table.content
+        objection = button_id(table, "Objection")
+
+        def revealed() -> bool:
+            return len([m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+                        if any(a.filename == "reveal.png" for a in m.attachments)]) > reveals_before
+
+        await fake.wait_until(revealed, 10, "the veto timer to close the window")
+        await settle(bot, match_id)
+        # an old Objection button after the window closed is answered, not applied
+        late = await answer(await fake.click_raw(ann, fake.channel_id, objection, table))
+        assert late.ephemeral and text_of(late)  # a sentence, never a failed interaction
+        await play_until(fake, bot, match_id, users)
+        final = await bot.storage.get(match_id)
+        assert final is not None and final.status == "over"
+
+
+async def test_rules_and_bad_options(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
+        rules = await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["rules"]))
+        assert rules.ephemeral and "36" in json.dumps(rules.data["embeds"])
+        bad = await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"],
+                                            raw_options=[{"name": "computer_level", "type": 3,
+                                                          "value": "genius"}]))
+        assert bad.ephemeral and text_of(bad)
