@@ -160,13 +160,14 @@ async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
         assert "objection" in board  # Bob's objections are counted, and how many were right
 
 
-async def test_six_players_with_computers_and_the_veto_timer(fake_discord: FakeDiscord,
-                                                             tmp_path: Path) -> None:
+async def test_six_players_with_computers_the_veto_timer_and_a_restart(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
+    db = tmp_path / "db.sqlite3"
     ann = await fake.add_member("Ann")
     bob = await fake.add_member("Bob")
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+    async with cityhall_bot(fake, db) as bot:
         match_id = await open_game(fake, bot, ann, [bob], 4, veto_seconds=5)
         match = bot.runtime.get(match_id)
         assert match is not None and len(match.seats) == 6
@@ -195,9 +196,14 @@ async def test_six_players_with_computers_and_the_veto_timer(fake_discord: FakeD
         # an old Objection button after the window closed is answered, not applied
         late = await answer(await fake.click_raw(ann, fake.channel_id, objection, table))
         assert late.ephemeral and text_of(late)  # a sentence, never a failed interaction
+        await play_until(fake, bot, match_id, users, turns=4)
+    # -- restart: a new client on the same database file ---------------------------------
+    async with cityhall_bot(fake, db) as bot:
+        await settle(bot, match_id)
         await play_until(fake, bot, match_id, users)
         final = await bot.storage.get(match_id)
-        assert final is not None and final.status == "over"
+        assert final is not None and final.status == "over" and final.state is not None
+        assert len(set(final.state["turns"].values())) == 1
 
 
 async def test_rules_and_bad_options(fake_discord: FakeDiscord, tmp_path: Path) -> None:
