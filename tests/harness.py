@@ -107,7 +107,7 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
     """Median and p95 from an injected move click to the interaction response (Cityscape: a
     lot; Big City: a draw from a stack, or the Confirm of a build), and the longest stall of
     the bot's event loop meanwhile."""
-    if game not in ("cityscape", "bigcity"):
+    if game not in ("cityscape", "bigcity", "bigcityz"):
         return None
     from bot.games.cityscape import ENGINE
 
@@ -142,6 +142,8 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                 watcher = asyncio.create_task(watch_loop())
                 while game == "bigcity" and len(times) < clicks:
                     await _bigcity_game(remote, bot, ann, bob, clicks, times)
+                while game == "bigcityz" and len(times) < clicks:
+                    await _bigcityz_game(remote, bot, ann, bob, clicks, times)
                 while game == "cityscape" and len(times) < clicks:
                     ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
                                            {"rounds": 1})
@@ -244,6 +246,54 @@ async def _bigcity_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, A
         custom_id = f"{base}:a{index}"
         began = time.perf_counter()
         ix = await remote.call(fake.click, users[player], message, custom_id)
+        await remote.call(ix.response, 5)
+        times.append((time.perf_counter() - began) * 1000)
+        await settle(bot, match.id)
+    if bot.runtime.get(match.id) is not None:
+        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+
+
+async def _bigcityz_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
+                         bob: dict[str, Any], clicks: int, times: list[float]) -> None:
+    """One two-player Big Cityz game for the benchmark: the placement picked in the private
+    menu and the other player's answer to it are the timed clicks."""
+    from bot.games.bigcityz import ENGINE
+
+    fake = remote.fake
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    channel = fake.channel_id
+    ix = await remote.call(fake.slash, ann, channel, "bigcityz", ["new"], {})
+    lobby = (await remote.call(ix.response, 5)).message
+    assert lobby is not None
+    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
+    await remote.call(join.response, 5)
+    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
+    await remote.call(start.response, 5)
+    match = bot.runtime.in_channel(int(channel))
+    assert match is not None and match.state is not None
+    await settle(bot, match.id)
+    while len(times) < clicks and bot.runtime.get(match.id) is not None:
+        state = match.state
+        player = ENGINE.to_act(state)[0]
+        action = ENGINE.ai_action(state, player)
+        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+        if state["phase"] == "veto":
+            label = "Objection" if action["type"] == "veto" else "No objection"
+            began = time.perf_counter()
+            ix = await remote.call(fake.click, users[player], table, button_id(table, label))
+        elif action["type"] == "place":
+            opened = await remote.call(fake.click, users[player], table, button_id(table, "Place"))
+            chooser = (await remote.call(opened.response, 5)).message
+            assert chooser is not None
+            index = [la.action for la in ENGINE.legal(state, player)].index(action)
+            began = time.perf_counter()
+            ix = await remote.call(fake.select, users[player], chooser,
+                                   f"ch:bz:{match.id}:v{match.version}:pick", [str(index)])
+        else:  # replace / no free square: not timed, straight to the runtime
+            outcome = await bot.runtime.act(match.id, player, action)
+            await bot.after_move(outcome)
+            await settle(bot, match.id)
+            continue
         await remote.call(ix.response, 5)
         times.append((time.perf_counter() - began) * 1000)
         await settle(bot, match.id)
