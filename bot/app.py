@@ -24,7 +24,7 @@ from bot.ui.table import Tables
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", "cogs.cityscape", "cogs.bigcityz", "cogs.bigcity")
+EXTENSIONS = ("cogs.matches", "cogs.cityscape", "cogs.bigcityz", "cogs.bigcity", "cogs.cities")
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.

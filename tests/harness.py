@@ -107,7 +107,7 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
     """Median and p95 from an injected move click to the interaction response (Cityscape: a
     lot; Big City: a draw from a stack, or the Confirm of a build), and the longest stall of
     the bot's event loop meanwhile."""
-    if game not in ("cityscape", "bigcity", "bigcityz"):
+    if game not in ("cityscape", "bigcity", "bigcityz", "cities"):
         return None
     from bot.games.cityscape import ENGINE
 
@@ -144,6 +144,8 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                     await _bigcity_game(remote, bot, ann, bob, clicks, times)
                 while game == "bigcityz" and len(times) < clicks:
                     await _bigcityz_game(remote, bot, ann, bob, clicks, times)
+                while game == "cities" and len(times) < clicks:
+                    await _cities_game(remote, bot, ann, bob, clicks, times)
                 while game == "cityscape" and len(times) < clicks:
                     ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
                                            {"rounds": 1})
@@ -294,6 +296,46 @@ async def _bigcityz_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, 
             await bot.after_move(outcome)
             await settle(bot, match.id)
             continue
+        await remote.call(ix.response, 5)
+        times.append((time.perf_counter() - began) * 1000)
+        await settle(bot, match.id)
+    if bot.runtime.get(match.id) is not None:
+        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+
+
+async def _cities_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
+                       bob: dict[str, Any], clicks: int, times: list[float]) -> None:
+    """One two-player Cities game for the benchmark: taking an item from the table (one
+    click, answered with the private chooser) is the timed click; placements go straight to
+    the runtime."""
+    from bot.games.cities import ENGINE
+
+    fake = remote.fake
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    ix = await remote.call(fake.slash, ann, fake.channel_id, "cities", ["new"], {})
+    lobby = (await remote.call(ix.response, 5)).message
+    assert lobby is not None
+    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
+    await remote.call(join.response, 5)
+    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
+    await remote.call(start.response, 5)
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None and match.state is not None
+    await settle(bot, match.id)
+    while len(times) < clicks and bot.runtime.get(match.id) is not None:
+        state = match.state
+        player = ENGINE.to_act(state)[0]
+        action = await asyncio.to_thread(ENGINE.ai_action, state, player)
+        if action["type"] != "take":
+            outcome = await bot.runtime.act(match.id, player, action)
+            await bot.after_move(outcome)
+            await settle(bot, match.id)
+            continue
+        legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, state, player)]
+        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+        custom_id = f"ch:ct:{match.id}:v{match.version}:a{legal.index(action)}"
+        began = time.perf_counter()
+        ix = await remote.call(fake.click, users[player], table, custom_id)
         await remote.call(ix.response, 5)
         times.append((time.perf_counter() - began) * 1000)
         await settle(bot, match.id)

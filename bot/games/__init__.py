@@ -9,12 +9,14 @@ from bot.core.engine import JSON, Engine
 
 from .bigcity import ENGINE as BIGCITY
 from .bigcityz import ENGINE as BIGCITYZ
+from .cities import ENGINE as CITIES
 from .cityscape import ENGINE as CITYSCAPE
 
 GAMES: dict[str, Engine] = {
     CITYSCAPE.name: CITYSCAPE,
     BIGCITYZ.name: BIGCITYZ,
     BIGCITY.name: BIGCITY,
+    CITIES.name: CITIES,
 }
 
 

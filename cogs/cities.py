@@ -1,0 +1,788 @@
+"""Cities in Discord: /cities new and rules, the table's take buttons and the private choosers.
+
+A turn, for the player whose turn it is:
+
+- the table shows one button per item or group they may take (one click takes it), a row of
+  buttons per board row, and **My neighbourhood** for everyone seated;
+- taking a city tile, feature tiles or building pieces opens a private chooser: a preview of
+  the player's neighbourhood with every legal spot lettered A, B, C… (a tile's rotations
+  each get their own letter), a menu of the same letters (paged past 25) and **Remove it**
+  where the rules allow; the chooser moves on to the next thing to place until the turn is
+  over. If the chooser was closed, the table's **Place…** button opens it again;
+- at setup, the players due choose their starting tile on the table, in reverse turn order.
+
+Custom ids carry no server memory: ``ch:ct:<match>:v<version>:a<index>`` is the index of the
+move in ``ENGINE.legal(state, player)``, exact because at one version the list is the same;
+a click at another version is stale and answered with the current board.
+``…:o<focus>p<page>`` opens the chooser for the ``focus``-th distinct item still to place at
+that page, ``…:s<focus>p<page>`` is its menu (the values are legal-move indices).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.engine import JSON, IllegalAction, LegalAction
+from bot.core.records import Match, Seat
+from bot.core.runtime import Outcome, Refusal
+from bot.games.cities import ENGINE
+from bot.games.cities import render as cities_render
+from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.engine import hood_of
+from bot.games.cities.scoring import card_points, occurrences
+from bot.ui.game import GameAdapter, Notice, display_names, rename_players
+from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
+from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.replies import NO_MENTIONS, tell
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+log = logging.getLogger(__name__)
+
+MATCH = r"ch:ct:(?P<match>[0-9]{1,15})"
+VERSION = r":v(?P<version>[0-9]{1,9})"
+
+# New York City and Rio de Janeiro first: the rulebook suggests them for a first game.
+FIRST_CITIES = ("New York City", "Rio de Janeiro")
+CITY_ORDER = [*FIRST_CITIES, *(n for n in CONTENT.cities if n not in FIRST_CITIES)]
+
+ROW_EMOJI = {"cards": "🃏", "tiles": "🧱", "features": "🌳", "pieces": "🏢"}
+ROW_INDEX = {"cards": 0, "tiles": 1, "features": 2, "pieces": 3}
+PENDING_WORDS = {"tiles": "city tile", "features": "feature tiles", "pieces": "building pieces"}
+
+RULES = """\
+**Cities** — 2–4 players each build a neighbourhood of 2×2 city tiles.
+**Setup.** Choose a starting tile, in reverse turn order. A game has 8 rounds (two players: \
+4 rounds with two workers per row; the long two-player variant: 7 rounds on 3×5 tiles).
+**A round.** The board has four rows: scoring cards, city tiles, feature tiles and building \
+pieces (plus the ⭐ star space: 2 random pieces and first place next round). One item per row \
+is face down until someone takes it.
+**Your turn.** Take one item or group from a row where you still have a worker this round, \
+and use it at once:
+• a **scoring card** is kept face up;
+• a **city tile** goes fully alongside your tiles, any rotation, never beyond 3×3 tiles;
+• each **feature** goes on a free space of its type (water, park, or an empty city space for \
+grey ones), or is removed;
+• each **building piece** goes on a space of its colour (or a wild space), or on its colour \
+up to 4 high, or is removed.
+Achievements on the city board are claimed automatically at the end of your turn: the highest \
+free ring, each achievement once.
+**Scoring.** Achievement rings; every water and park area 1/3/6/10 for 1/2/3/4 different \
+features; 2 per monument; each scoring card for every time it is met. Ties: most achievement \
+points, then most scoring-card points.
+**Here:** one click on the table takes an item; then a private chooser shows your \
+neighbourhood with every legal spot lettered, and a menu of the same letters. **My \
+neighbourhood** shows yours with your cards.
+*The tiles, feature tiles, scoring cards and city boards are Cityhall's own design, not the \
+publisher's.*"""
+
+
+# -- words ------------------------------------------------------------------------------
+
+
+def name(match: Match, player: str) -> str:
+    return discord.utils.escape_markdown(display_names(match).get(player, player))
+
+
+def mention(match: Match, player: str) -> str:
+    seat = match.seat(player)
+    if seat is None or seat.cpu:
+        return name(match, player)
+    return f"<@{player}>"
+
+
+def turn_refusal(match: Match, player: str) -> str:
+    state = match.state
+    assert state is not None
+    due = ENGINE.to_act(state)
+    if state["phase"] == "over" or not due:
+        return "The game is over."
+    if state["phase"] == "start_tiles":
+        return f"{name(match, due[0])} is choosing a starting tile now; your turn comes."
+    return f"It's {name(match, due[0])}'s turn, not yours."
+
+
+def item_words(row: str, item: str) -> str:
+    if row == "cards":
+        card = CONTENT.cards[item]
+        return f"the scoring card {card.name} ({card.vp} VP)"
+    if row == "tiles":
+        return f"city tile {item} ({CONTENT.tiles[item].label()})"
+    if row == "features":
+        return CONTENT.features[item].label
+    return COLOUR_NAMES[item]
+
+
+def took_words(event: JSON) -> str:
+    row, items = event["row"], event["items"]
+    if row == "cards":
+        return item_words(row, items[0]) if items else "an empty card space"
+    if row == "tiles":
+        return item_words(row, items[0]) if items else "an empty tile space"
+    if row == "features":
+        return " and ".join(item_words(row, i) for i in items) or "an empty feature space"
+    pieces = ", ".join(COLOUR_NAMES[c] for c in items) or "nothing"
+    return f"the star and {pieces}" if event.get("star") else f"pieces: {pieces}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def scores_line(match: Match, view: JSON) -> str:
+    scores = view.get("scores") or {}
+    return " · ".join(f"{name(match, p)} {scores[p]}" for p in view["players"] if p in scores)
+
+
+def final_line(match: Match, view: JSON) -> str:
+    winners = view.get("winners") or []
+    scores = view.get("scores") or {}
+    if not winners:
+        return ""
+    score = scores.get(winners[0], 0)
+    names = " and ".join(mention(match, w) for w in winners)
+    if len(winners) == 1:
+        return f"🏆 {names} wins with {score} points!"
+    return f"🏆 Shared win: {names} with {score} points each!"
+
+
+def breakdown_lines(match: Match, view: JSON) -> list[str]:
+    lines = []
+    for player in view["players"]:
+        b = view["breakdown"][player]
+        cards = ", ".join(f"{c['name']} ×{c['occurrences']} = {c['vp']}"
+                          for c in b.get("scoring_cards", [])) or "none"
+        lines.append(
+            f"**{name(match, player)} — {b['total']}**: achievements {b['achievements']}, "
+            f"water {b['water']}, parks {b['park']}, monuments {b['monuments']}, "
+            f"cards {b['cards']} ({cards})")
+    return lines
+
+
+def cards_text(match: Match, player: str) -> str:
+    """A player's scoring cards with what each counts now."""
+    state = match.state
+    assert state is not None
+    held = state["cards_held"].get(player, [])
+    if not held or player not in state["neighbourhoods"]:
+        return "No scoring cards yet."
+    hood = hood_of(state, player)
+    lines = []
+    for card_id in held:
+        card = CONTENT.cards[card_id]
+        lines.append(f"• **{card.name}** ({card.vp} VP each): {card.text} — now "
+                     f"×{occurrences(hood, card)} = {card_points(hood, card)} VP")
+    return "\n".join(lines)
+
+
+# -- screens ----------------------------------------------------------------------------
+
+
+@dataclass
+class Screen:
+    """A private reply: text, components (plain items, wrapped on sending) and the pictures
+    to draw: a preview with lettered choices, or the player's neighbourhood."""
+
+    text: str
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    preview: list[JSON] | None = None
+    hood_of: str | None = None
+    player: str = ""
+
+
+def base_of(match: Match) -> str:
+    return f"ch:ct:{match.id}:v{match.version}"
+
+
+def button(label: str, custom_id: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           row: int | None = None, emoji: str | None = None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=shorten(label, 80), custom_id=custom_id, style=style, row=row,
+                             emoji=emoji)
+
+
+def focus_keys(state: JSON) -> list[str]:
+    """The distinct things still to place (feature ids, piece colours, the tile id)."""
+    pending = state["pending"]
+    return list(dict.fromkeys(pending["items"])) if pending else []
+
+
+def action_key(action: JSON) -> str | None:
+    kind = action["type"]
+    if kind in ("place_feature", "discard_feature"):
+        return str(action["feature"])
+    if kind in ("place_piece", "discard_piece"):
+        return str(action["color"])
+    return None
+
+
+def focus_words(row: str, key: str) -> str:
+    if row == "tiles":
+        return f"your city tile {key} ({CONTENT.tiles[key].label()})"
+    if row == "features":
+        return f"your {CONTENT.features[key].label} feature tile"
+    return f"a {COLOUR_NAMES[key]} piece"
+
+
+def preview_choice(label: str, action: JSON) -> JSON:
+    if action["type"] == "place_tile":
+        return {"label": label, "tile_at": list(action["at"]), "rotation": action["rotation"]}
+    return {"label": label, "space": list(action["space"])}
+
+
+def chooser(match: Match, player: str, focus: int, page: int) -> Screen | str:
+    """Where the thing being placed may go, lettered, with Remove it where allowed."""
+    state = match.state
+    assert state is not None
+    pending = state["pending"]
+    if state["phase"] != "play" or pending is None or pending["player"] != player:
+        return "You have nothing to place right now."
+    legal = ENGINE.legal(state, player)
+    keys = focus_keys(state)
+    row = pending["row"]
+    focus = min(max(focus, 0), len(keys) - 1)
+    key = keys[focus]
+    mine: list[tuple[int, LegalAction]] = []
+    discard: int | None = None
+    for i, la in enumerate(legal):
+        action = la.action
+        if row != "tiles" and action_key(action) != key:
+            continue
+        if action["type"].startswith("discard"):
+            discard = i
+        else:
+            mine.append((i, la))
+    base = base_of(match)
+    items: list[discord.ui.Item[Any]] = []
+    preview: list[JSON] = []
+    rest = list(pending["items"])
+    rest.remove(key)
+    text = f"**Place {focus_words(row, key)}.**"
+    if rest:
+        text += f" Then: {', '.join(item_words(row, i) for i in rest)}."
+    if mine:
+        choices = [Choice(str(i), la.label) for i, la in mine]
+        page = min(max(page, 0), (len(mine) - 1) // PAGE_SIZE)
+        items.extend(paged_menu(choices, page, select_id=lambda p: f"{base}:s{focus}p{p}",
+                                page_id=lambda p: f"{base}:o{focus}p{p}",
+                                placeholder="Choose a lettered spot"))
+        preview = [preview_choice(letters(pos), mine[pos][1].action)
+                   for pos in page_slice(len(mine), page)]
+        text += (" The picture letters every spot it may go"
+                 + (" (each rotation of the tile has its own letter)" if row == "tiles" else "")
+                 + "; pick the same letter in the menu.")
+    else:
+        text += " It has no legal spot in your neighbourhood, so it can only be removed."
+    extra_row = 2
+    if discard is not None:
+        items.append(button("Remove it", f"{base}:a{discard}", style=discord.ButtonStyle.danger,
+                            emoji="🗑️", row=extra_row))
+    for k, other in enumerate(keys):
+        if k != focus:
+            label = (CONTENT.features[other].label if row == "features"
+                     else COLOUR_NAMES[other])
+            items.append(button(f"Place the {label} first", f"{base}:o{k}p0", row=extra_row))
+    return Screen(text, items, preview or None, hood_of=None if preview else player, player=player)
+
+
+def take_items(match: Match) -> list[discord.ui.Item[Any]]:
+    """One button per take (or starting tile) the player due may choose, on the table."""
+    state = match.state
+    assert state is not None
+    due = ENGINE.to_act(state)
+    if not due:
+        return []
+    base = base_of(match)
+    legal = ENGINE.legal(state, due[0])
+    items: list[discord.ui.Item[Any]] = []
+    for i, la in enumerate(legal):
+        action = la.action
+        if action["type"] == "choose_start_tile":
+            tile = action["tile"]
+            items.append(button(f"Start with {tile} · {CONTENT.tiles[tile].label()}",
+                                f"{base}:a{i}", style=discord.ButtonStyle.primary, row=0))
+        elif action["type"] == "take":
+            row = action["row"]
+            emoji = "⭐" if la.label.startswith("Star") else ROW_EMOJI[row]
+            items.append(button(la.label, f"{base}:a{i}", style=discord.ButtonStyle.primary,
+                                row=ROW_INDEX[row], emoji=emoji))
+    return items
+
+
+def hood_screen(match: Match, player: str) -> Screen:
+    state = match.state
+    assert state is not None
+    view = ENGINE.view(state, None)
+    score = view.get("scores", {}).get(player)
+    rings = [a["name"] + f" ({r['vp']} VP)" for a in view["city"]["achievements"]
+             for r in a["rings"] if r["player"] == player]
+    lines = ["**Your neighbourhood**" + (f" · {score} points if the game ended now"
+                                           if score is not None else "")]
+    if player not in state["neighbourhoods"]:
+        lines.append("You have not chosen a starting tile yet.")
+        return Screen("\n".join(lines))
+    lines.append("Achievements: " + (", ".join(rings) if rings else "none yet"))
+    lines.append("Scoring cards:\n" + cards_text(match, player))
+    return Screen("\n".join(lines), hood_of=player)
+
+
+# -- sending screens ----------------------------------------------------------------------
+
+
+def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+    """The DynamicItem for a plain button or select, by its custom id."""
+    custom_id = str(getattr(item, "custom_id", ""))
+    for cls in DYNAMIC_ITEMS:
+        if cls.__discord_ui_compiled_template__.fullmatch(custom_id):
+            return cls(item)
+    raise ValueError(f"no Cities component handles {custom_id!r}")
+
+
+def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(wrap(item))
+    return view
+
+
+def named(match: Match) -> tuple[JSON, dict[str, str]]:
+    assert match.state is not None
+    names = display_names(match)
+    return rename_players(ENGINE.view(match.state, None), names), names
+
+
+def draw_screen(match: Match, screen: Screen) -> list[tuple[str, bytes]]:
+    """The screen's pictures (in a worker thread). A drawing failure loses only the picture."""
+    try:
+        if screen.preview:
+            view, names = named(match)
+            return [("choices.png", cities_render.render_preview(
+                view, names.get(screen.player, screen.player), screen.preview))]
+        if screen.hood_of is not None:
+            view, names = named(match)
+            return [("neighbourhood.png", cities_render.render_neighbourhood(
+                view, names.get(screen.hood_of, screen.hood_of)))]
+    except Exception:
+        log.exception("could not draw a Cities picture; the buttons still work")
+    return []
+
+
+async def build(fn: Any, match: Match, *args: Any) -> tuple[Screen | str, list[tuple[str, bytes]]]:
+    """Build a screen and its pictures in a worker thread, from a snapshot of the match."""
+    def work() -> tuple[Screen | str, list[tuple[str, bytes]]]:
+        snapshot = copy.copy(match)
+        screen = fn(snapshot, *args)
+        return screen, ([] if isinstance(screen, str) else draw_screen(snapshot, screen))
+    return await asyncio.to_thread(work)
+
+
+async def show(interaction: discord.Interaction, screen: Screen | str,
+               pictures: list[tuple[str, bytes]], *, edit: bool | None = None) -> None:
+    """Show a screen privately: edit the private message it came from, or send a new one."""
+    if isinstance(screen, str):
+        screen = Screen(screen)
+    files = [discord.File(io.BytesIO(png), filename) for filename, png in pictures]
+    view = view_of(screen.items)
+    message = interaction.message
+    if edit is None:
+        edit = message is not None and message.flags.ephemeral
+    if edit:
+        await interaction.response.edit_message(content=screen.text, view=view,
+                                                attachments=files, allowed_mentions=NO_MENTIONS)
+    else:
+        kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_MENTIONS,
+                                  "files": files}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(screen.text, **kwargs)
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+class CitiesAdapter(GameAdapter):
+    colour = discord.Colour.from_rgb(70, 150, 90)
+
+    def table_content(self, match: Match) -> str:
+        assert match.state is not None
+        view = self.public_view(match)
+        state = match.state
+        head = f"**Cities** · {view['city']['name']}"
+        if view["variant"] == "3x5":
+            head += " · long variant (3×5)"
+        if view["phase"] == "over":
+            return f"{head} · final\n{final_line(match, view)}\nScores: {scores_line(match, view)}"
+        if view["phase"] == "start_tiles":
+            due = view["to_act"][0]
+            return (f"{head} · setup\n{mention(match, due)}, choose your starting tile below "
+                    "(in reverse turn order).")
+        turn = view["turn"]
+        lines = [f"{head} · round {view['round']} of {view['rounds']}"]
+        pending = state["pending"]
+        if pending is not None:
+            lines.append(f"{mention(match, turn)} is placing the {PENDING_WORDS[pending['row']]} "
+                         "they took — **Place…** opens the chooser again if it was closed.")
+        else:
+            left = view["workers_left"].get(turn, {})
+            rows = [r for r in ("cards", "tiles", "features", "pieces") if left.get(r, 0) > 0]
+            lines.append(f"{mention(match, turn)}, it's your turn: take one item below "
+                         f"(workers left in: {', '.join(rows) or 'no row'}).")
+        lines.append(f"Scores so far: {scores_line(match, view)}")
+        return "\n".join(lines)
+
+    def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
+        assert match.state is not None
+        state = match.state
+        items: list[discord.ui.Item[Any]] = []
+        if state["phase"] in ("start_tiles", "play"):
+            pending = state["pending"]
+            if pending is None:
+                items.extend(take_items(match))
+            else:
+                items.append(button(f"Place… ({PENDING_WORDS[pending['row']]})",
+                                    f"{base_of(match)}:o0p0", style=discord.ButtonStyle.primary,
+                                    emoji="📍", row=0))
+        items.append(button("My neighbourhood", f"ch:ct:{match.id}:hood",
+                            style=discord.ButtonStyle.success, emoji="🏙️", row=4))
+        return [wrap(item) for item in items]
+
+    def options_text(self, match: Match) -> str:
+        city = match.options.get("city") or "chosen at random"
+        text = f"City board: {city}"
+        if match.options.get("variant") == "3x5":
+            text += "\nLong two-player variant: 7 rounds on a 3×5 neighbourhood"
+        return text
+
+    def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
+        notices: list[Notice] = []
+        state = match.state
+        assert state is not None
+        player = outcome.player
+        events = outcome.events
+        turn_over = player is not None and (
+            state["turn"] != player or state["phase"] == "over"
+            or any(e["type"] == "round_ended" for e in events))
+        if outcome.timed_out and player is not None and turn_over:
+            took = next((e for e in events if e["type"] == "took"), None)
+            did = f" (it took {took_words(took)})" if took else ""
+            notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
+                                  f"player finished their turn for them{did}."))
+        claims = [e for e in events if e["type"] == "achievement_claimed"]
+        if claims:
+            who = str(claims[0]["player"])
+            got = ", ".join(f"**{e['name']}** ({e['vp']} VP)" for e in claims)
+            images: list[tuple[str, bytes]] = []
+            try:
+                view, names = named(match)
+                images.append(("neighbourhood.png", cities_render.render_neighbourhood(
+                    view, names.get(who, who))))
+            except Exception:
+                log.exception("could not draw a neighbourhood for a notice")
+            notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", images))
+        extras: list[tuple[str, bytes]] = []
+        if any(e["type"] in ("round_ended", "game_over") for e in events):
+            try:
+                view, _names = named(match)
+                extras = [(n if n.endswith(".png") else f"{n}.png", png)
+                          for n, png in cities_render.render_extras(view, events)]
+            except Exception:
+                log.exception("could not draw the extras of a Cities move")
+        for event in events:
+            if event["type"] == "round_ended" and state["phase"] != "over":
+                lines = [f"**Round {event['round']} is over.** {name(match, event['first_player'])} "
+                         f"has the star and starts round {event['round'] + 1}."]
+                shown = [item_words(r["row"], r["item"]) for r in event["removed"] if "row" in r]
+                hidden = sum(1 for r in event["removed"] if r.get("face_down"))
+                if shown or hidden:
+                    gone = shown + ([plural(hidden, "face-down item")] if hidden else [])
+                    lines.append("Removed from the game: " + ", ".join(gone) + ".")
+                notices.append(Notice("\n".join(lines),
+                                      [x for x in extras if not x[0].startswith("final")]))
+            elif event["type"] == "game_over":
+                view = self.public_view(match)
+                lines = ["**Cities is over — the final scoring:**", *breakdown_lines(match, view),
+                         final_line(match, view)]
+                images = [x for x in extras if x[0].startswith("final")] or extras
+                if not images:
+                    try:
+                        named_view, _ = named(match)
+                        images = [("final.png", cities_render.render_final(named_view))]
+                    except Exception:
+                        log.exception("could not draw the final Cities picture")
+                notices.append(Notice("\n".join(lines)[:2000], images))
+        return notices
+
+
+# -- components ---------------------------------------------------------------------------
+
+
+class _Component:
+    """Shared parsing of ``ch:ct:<match>:v<version>:…`` ids."""
+
+    match_id: int
+    version: int
+
+    async def fresh_turn(self, interaction: discord.Interaction) -> tuple[Match, str] | None:
+        found = await seated(interaction, self.match_id)
+        if found is None:
+            return None
+        match, player = found
+        if self.version != match.version:
+            await current_board(interaction, match, "That button belongs to an earlier board.")
+            return None
+        assert match.state is not None
+        if player not in ENGINE.to_act(match.state):
+            await tell(interaction, turn_refusal(match, player))
+            return None
+        return match, player
+
+
+class ActButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=MATCH + VERSION + r":a(?P<index>[0-9]{1,4})"):
+    """One legal move by its index: take an item, choose a starting tile, remove a thing."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
+        assert found is not None
+        self.match_id, self.version = int(found["match"]), int(found["version"])
+        self.index = int(found["index"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActButton:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await self.fresh_turn(interaction)
+        if found is None:
+            return
+        match, player = found
+        assert match.state is not None
+        legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
+        if self.index >= len(legal):
+            await tell(interaction, "That choice is not available any more.")
+            return
+        await apply_and_answer(interaction, match, player, legal[self.index].action, self.version)
+
+
+class OpenButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=MATCH + VERSION + r":o(?P<focus>[0-9]{1,2})p(?P<page>[0-9]{1,3})"):
+    """Opens (or pages, or switches) the private chooser of what the player is placing."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
+        assert found is not None
+        self.match_id, self.version = int(found["match"]), int(found["version"])
+        self.focus, self.page = int(found["focus"]), int(found["page"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> OpenButton:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await self.fresh_turn(interaction)
+        if found is None:
+            return
+        match, player = found
+        screen, pictures = await build(chooser, match, player, self.focus, self.page)
+        await show(interaction, screen, pictures)
+
+
+class PlaceSelect(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=MATCH + VERSION + r":s(?P<focus>[0-9]{1,2})p(?P<page>[0-9]{1,3})"):
+    """The lettered menu of spots: a pick places the thing there."""
+
+    def __init__(self, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
+        assert found is not None
+        self.match_id, self.version = int(found["match"]), int(found["version"])
+        self.focus, self.page = int(found["focus"]), int(found["page"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PlaceSelect:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 4:
+            await tell(interaction, "Pick one of the lettered spots in the menu.")
+            return
+        found = await self.fresh_turn(interaction)
+        if found is None:
+            return
+        match, player = found
+        assert match.state is not None
+        legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
+        index = int(values[0])
+        keys = focus_keys(match.state)
+        if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
+                or (match.state["pending"]["row"] != "tiles"
+                    and (self.focus >= len(keys)
+                         or action_key(legal[index].action) != keys[self.focus]))):
+            await tell(interaction, "Pick one of the lettered spots in the menu.")
+            return
+        await apply_and_answer(interaction, match, player, legal[index].action, self.version)
+
+
+class HoodButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":hood"):
+    """Anyone seated: their own neighbourhood, privately, with their scoring cards."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
+        assert found is not None
+        self.match_id = int(found["match"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HoodButton:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await seated(interaction, self.match_id)
+        if found is None:
+            return
+        match, player = found
+        screen, pictures = await build(hood_screen, match, player)
+        await show(interaction, screen, pictures, edit=False)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActButton, OpenButton, PlaceSelect, HoodButton)
+
+
+def did_words(player: str, outcome: Outcome) -> list[str]:
+    """What the player's move did, in sentences addressed to them."""
+    did = []
+    for event in outcome.events:
+        kind = event["type"]
+        if kind == "took" and event["player"] == player:
+            did.append(f"You took {took_words(event)}.")
+        elif kind == "start_tile_chosen" and event["player"] == player:
+            did.append(f"You start with {item_words('tiles', event['tile'])}.")
+        elif kind == "tile_placed":
+            did.append(f"Tile {event['tile']} placed at {event['at']}, turned {event['rotation']}°.")
+        elif kind == "feature_placed":
+            did.append(f"{CONTENT.features[event['feature']].label} placed on {event['space']}.")
+        elif kind == "feature_removed":
+            did.append(f"{CONTENT.features[event['feature']].label} removed from the game.")
+        elif kind == "piece_placed":
+            did.append(f"{COLOUR_NAMES[event['color']].capitalize()} piece placed on "
+                       f"{event['space']} (height {event['height']}).")
+        elif kind == "piece_removed":
+            did.append(f"A {COLOUR_NAMES[event['color']]} piece removed from the game.")
+        elif kind == "achievement_claimed" and event["player"] == player:
+            did.append(f"🏅 You claimed {event['name']} ({event['vp']} VP).")
+    return did
+
+
+def done_screen(match: Match, player: str, outcome: Outcome) -> Screen:
+    """What the player did, once their turn is over, with their neighbourhood."""
+    did = did_words(player, outcome)
+    did.append("Your turn is over." if (match.state or {}).get("phase") != "start_tiles"
+               else "Done.")
+    return Screen(" ".join(did), hood_of=player if player in (match.state or {}).get(
+        "neighbourhoods", {}) else None)
+
+
+async def apply_and_answer(interaction: discord.Interaction, match: Match, player: str,
+                           action: JSON, version: int) -> None:
+    outcome = await play(interaction, match, player, action, expected_version=version)
+    if outcome is None:
+        return
+    after = outcome.match
+    state = after.state
+    assert state is not None
+    pending = state["pending"]
+    if state["phase"] == "play" and pending is not None and pending["player"] == player:
+        screen, pictures = await build(chooser, after, player, 0, 0)
+        if isinstance(screen, Screen):
+            screen.text = " ".join([*did_words(player, outcome), screen.text])
+    else:
+        screen, pictures = await build(done_screen, after, player, outcome)
+    await show(interaction, screen, pictures)
+    await cityhall(interaction).after_move(outcome)
+
+
+# -- slash commands -----------------------------------------------------------------------
+
+
+class Cities(commands.Cog):
+    cities = app_commands.Group(name="cities", description="Cities: draft tiles, features and "
+                                "buildings into your neighbourhood", guild_only=True)
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+
+    @cities.command(name="new", description="Open a Cities lobby in this channel")
+    @app_commands.describe(city="The city board with its achievements (default: at random)",
+                           long_variant="Two players only: 7 rounds on a 3×5 neighbourhood")
+    @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
+    async def new(self, interaction: discord.Interaction, city: str | None = None,
+                  long_variant: bool = False) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await tell(interaction, "Cityhall games are played in server channels.")
+            return
+        if city is not None and city not in CONTENT.cities:
+            await tell(interaction, "Choose one of the listed city boards.")
+            return
+        options: JSON = {}
+        if city is not None:
+            options["city"] = city
+        if long_variant:
+            options["variant"] = "3x5"
+        host = Seat(str(interaction.user.id), interaction.user.display_name)
+        try:
+            match = await self.bot.runtime.open_lobby(interaction.guild_id,
+                                                      interaction.channel_id,
+                                                      ENGINE.name, host, options)
+        except (Refusal, IllegalAction) as exc:
+            await tell(interaction, str(exc))
+            return
+        payload = await self.bot.tables.payload(match)
+        await interaction.response.send_message(**payload.send_kwargs())
+        message = await interaction.original_response()
+        await self.bot.runtime.set_table_message(match.id, message.id)
+
+    @cities.command(name="rules", description="How to play Cities")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="How to play Cities", description=RULES,
+                              colour=CitiesAdapter.colour)
+        await interaction.response.send_message(embed=embed, ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: CityhallBot) -> None:
+    bot.register(CitiesAdapter(ENGINE))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.dynamic_items.extend(DYNAMIC_ITEMS)
+    await bot.add_cog(Cities(bot))

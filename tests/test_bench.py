@@ -1,0 +1,28 @@
+"""`python -m bot bench --json` runs and reports every game (figures are not asserted:
+performance is measured by the benchmark, never by timed tests)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_reports_images_and_clicks_for_every_game() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot", "bench", "--json", "--quick"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report["games"]) == set(GAMES)
+    for game, entry in report["games"].items():
+        assert set(entry["images"]) == {"start", "middle", "end"}, game
+        for figures in entry["images"].values():
+            assert figures["bytes"] > 1000 and figures["p95_ms"] >= figures["median_ms"] > 0
+        click = entry["click"]
+        assert click is not None, f"{game} has no click benchmark"
+        assert click["clicks"] >= 10 and click["p95_ms"] >= click["median_ms"] > 0
