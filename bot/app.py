@@ -6,7 +6,7 @@ import asyncio
 import io
 import logging
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
 import discord
@@ -117,6 +117,16 @@ class CityhallBot(commands.Bot):
 
     def register(self, adapter: GameAdapter) -> None:
         self.adapters[adapter.engine.name] = adapter
+
+    async def add_game(self, adapter: GameAdapter,
+                       items: Iterable[type[discord.ui.DynamicItem[Any]]],
+                       cog: commands.Cog) -> None:
+        """What a game's cog module does in ``setup``: its table, its buttons, its commands."""
+        self.register(adapter)
+        items = tuple(items)
+        self.add_dynamic_items(*items)
+        self.dynamic_items.extend(items)
+        await self.add_cog(cog)
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell the channel about an accepted move and plan what happens next."""

@@ -34,9 +34,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.engine import JSON, IllegalAction, LegalAction
-from bot.core.records import Match, Seat
-from bot.core.runtime import Outcome, Refusal
+from bot.core.engine import JSON, LegalAction
+from bot.core.records import Match
+from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity import render as bigcity_render
 from bot.games.bigcity.city import City
@@ -44,6 +44,7 @@ from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_lab
 from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.ui.game import GameAdapter, Notice, display_names, rename_players
+from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
@@ -1253,37 +1254,17 @@ class BigCity(commands.Cog):
                   must_exchange_useless: bool = False, single_streetcar_line: bool = False,
                   limited_streetcar_line: bool = False,
                   limited_card_drawing: bool = False) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, "Cityhall games are played in server channels.")
-            return
         chosen = {"trade_cards": trade_cards, "must_exchange_useless": must_exchange_useless,
                   "single_streetcar_line": single_streetcar_line,
                   "limited_streetcar_line": limited_streetcar_line,
                   "limited_card_drawing": limited_card_drawing}
         options = {k: True for k, on in chosen.items() if on}
-        host = Seat(str(interaction.user.id), interaction.user.display_name)
-        try:
-            match = await self.bot.runtime.open_lobby(interaction.guild_id,
-                                                      interaction.channel_id,
-                                                      ENGINE.name, host, options)
-        except (Refusal, IllegalAction) as exc:
-            await tell(interaction, str(exc))
-            return
-        payload = await self.bot.tables.payload(match)
-        await interaction.response.send_message(**payload.send_kwargs())
-        message = await interaction.original_response()
-        await self.bot.runtime.set_table_message(match.id, message.id)
+        await open_lobby(interaction, ENGINE.name, options)
 
     @bigcity.command(name="rules", description="How to play Big City")
     async def rules(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="How to play Big City", description=RULES,
-                              colour=BigCityAdapter.colour)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await send_rules(interaction, "How to play Big City", RULES, BigCityAdapter.colour)
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.register(BigCityAdapter(ENGINE))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    bot.dynamic_items.extend(DYNAMIC_ITEMS)
-    await bot.add_cog(BigCity(bot))
+    await bot.add_game(BigCityAdapter(ENGINE), DYNAMIC_ITEMS, BigCity(bot))

@@ -17,20 +17,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.engine import IllegalAction
-from bot.core.records import Match, Seat
-from bot.core.runtime import Outcome, Refusal
+from bot.core.records import Match
+from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz import render as bigcityz_render
 from bot.games.bigcityz.engine import target_label
 from bot.ui.game import GameAdapter, Notice
+from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, tell
+from bot.ui.replies import tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 MATCH = r"ch:bz:(?P<match>[0-9]{1,15})"
+FOOTER = ("City facts: see data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
+          "Wikipedia CC BY-SA).")
 
 RULES = """\
 **Big Cityz** — 2–6 players, city trivia. First to **36** points; the round is finished so \
@@ -362,40 +364,19 @@ class BigCityz(commands.Cog):
     async def new(self, interaction: discord.Interaction,
                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
                   computer_level: str | None = None) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, "Cityhall games are played in server channels.")
-            return
         options: dict[str, Any] = {}
         if veto_seconds is not None:
             options["veto_seconds"] = veto_seconds
         if computer_level is not None:
             options["ai_level"] = computer_level
-        host = Seat(str(interaction.user.id), interaction.user.display_name)
-        try:
-            match = await self.bot.runtime.open_lobby(interaction.guild_id,
-                                                      interaction.channel_id,
-                                                      ENGINE.name, host, options)
-        except (Refusal, IllegalAction) as exc:
-            await tell(interaction, str(exc))
-            return
-        payload = await self.bot.tables.payload(match)
-        await interaction.response.send_message(**payload.send_kwargs())
-        message = await interaction.original_response()
-        await self.bot.runtime.set_table_message(match.id, message.id)
+        await open_lobby(interaction, ENGINE.name, options)
 
     @bigcityz.command(name="rules", description="How to play Big Cityz")
     async def rules(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="How to play Big Cityz", description=RULES,
-                              colour=BigCityzAdapter.colour)
-        embed.set_footer(text="City facts: see data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, "
-                              "OpenFlights ODbL, Wikipedia CC BY-SA).")
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await send_rules(interaction, "How to play Big Cityz", RULES, BigCityzAdapter.colour,
+                         footer=FOOTER)
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.register(BigCityzAdapter(ENGINE))
-    items = (PlaceButton, PlaceSelect, ActionButton, VetoButton)
-    bot.add_dynamic_items(*items)
-    bot.dynamic_items.extend(items)
-    await bot.add_cog(BigCityz(bot))
+    await bot.add_game(BigCityzAdapter(ENGINE),
+                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz(bot))

@@ -32,15 +32,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.engine import JSON, IllegalAction, LegalAction
-from bot.core.records import Match, Seat
-from bot.core.runtime import Outcome, Refusal
+from bot.core.engine import JSON, LegalAction
+from bot.core.records import Match
+from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities import render as cities_render
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
 from bot.ui.game import GameAdapter, Notice, display_names, rename_players
+from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
@@ -749,9 +750,6 @@ class Cities(commands.Cog):
     @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
     async def new(self, interaction: discord.Interaction, city: str | None = None,
                   long_variant: bool = False) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, "Cityhall games are played in server channels.")
-            return
         if city is not None and city not in CONTENT.cities:
             await tell(interaction, "Choose one of the listed city boards.")
             return
@@ -760,29 +758,12 @@ class Cities(commands.Cog):
             options["city"] = city
         if long_variant:
             options["variant"] = "3x5"
-        host = Seat(str(interaction.user.id), interaction.user.display_name)
-        try:
-            match = await self.bot.runtime.open_lobby(interaction.guild_id,
-                                                      interaction.channel_id,
-                                                      ENGINE.name, host, options)
-        except (Refusal, IllegalAction) as exc:
-            await tell(interaction, str(exc))
-            return
-        payload = await self.bot.tables.payload(match)
-        await interaction.response.send_message(**payload.send_kwargs())
-        message = await interaction.original_response()
-        await self.bot.runtime.set_table_message(match.id, message.id)
+        await open_lobby(interaction, ENGINE.name, options)
 
     @cities.command(name="rules", description="How to play Cities")
     async def rules(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="How to play Cities", description=RULES,
-                              colour=CitiesAdapter.colour)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await send_rules(interaction, "How to play Cities", RULES, CitiesAdapter.colour)
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.register(CitiesAdapter(ENGINE))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    bot.dynamic_items.extend(DYNAMIC_ITEMS)
-    await bot.add_cog(Cities(bot))
+    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities(bot))

@@ -15,15 +15,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.engine import IllegalAction
-from bot.core.records import Match, Seat
-from bot.core.runtime import Outcome, Refusal
+from bot.core.records import Match
+from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape import render as cityscape_render
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
 from bot.ui.game import GameAdapter, Notice
+from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, tell
+from bot.ui.replies import tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -423,34 +423,15 @@ class Cityscape(commands.Cog):
     @app_commands.describe(rounds="Rounds to play (default: one per player, four with two)")
     async def new(self, interaction: discord.Interaction,
                   rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, "Cityhall games are played in server channels.")
-            return
         options = {} if rounds is None else {"rounds": rounds}
-        host = Seat(str(interaction.user.id), interaction.user.display_name)
-        try:
-            match = await self.bot.runtime.open_lobby(interaction.guild_id,
-                                                      interaction.channel_id,
-                                                      ENGINE.name, host, options)
-        except (Refusal, IllegalAction) as exc:  # a busy channel, or an option refused
-            await tell(interaction, str(exc))
-            return
-        payload = await self.bot.tables.payload(match)
-        await interaction.response.send_message(**payload.send_kwargs())
-        message = await interaction.original_response()
-        await self.bot.runtime.set_table_message(match.id, message.id)
+        await open_lobby(interaction, ENGINE.name, options)
 
     @cityscape.command(name="rules", description="How to play Cityscape")
     async def rules(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="How to play Cityscape", description=RULES,
-                              colour=CityscapeAdapter.colour)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await send_rules(interaction, "How to play Cityscape", RULES, CityscapeAdapter.colour)
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.register(CityscapeAdapter(ENGINE))
-    items = (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm)
-    bot.add_dynamic_items(*items)
-    bot.dynamic_items.extend(items)
-    await bot.add_cog(Cityscape(bot))
+    await bot.add_game(CityscapeAdapter(ENGINE),
+                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm),
+                       Cityscape(bot))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.engine import IllegalAction
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
@@ -130,3 +131,33 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
             button.item.disabled = True
         view.add_item(button)
     return TablePayload(content="", png=None, view=view, embed=embed)
+
+
+async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
+    """``/<game> new``: open a lobby in this channel with the clicker as host and post it,
+    or say in a sentence why not (a busy channel, an option the game refuses)."""
+    bot: CityhallBot = interaction.client  # type: ignore[assignment]
+    if interaction.guild_id is None or interaction.channel_id is None:
+        await tell(interaction, "Cityhall games are played in server channels.")
+        return
+    host = Seat(str(interaction.user.id), interaction.user.display_name)
+    try:
+        match = await bot.runtime.open_lobby(interaction.guild_id, interaction.channel_id, game,
+                                             host, options)
+    except (Refusal, IllegalAction) as exc:
+        await tell(interaction, str(exc))
+        return
+    payload = await bot.tables.payload(match)
+    await interaction.response.send_message(**payload.send_kwargs())
+    message = await interaction.original_response()
+    await bot.runtime.set_table_message(match.id, message.id)
+
+
+async def send_rules(interaction: discord.Interaction, title: str, text: str,
+                     colour: discord.Colour, footer: str | None = None) -> None:
+    """``/<game> rules``: the summary, for the asker only."""
+    embed = discord.Embed(title=title, description=text, colour=colour)
+    if footer:
+        embed.set_footer(text=footer)
+    await interaction.response.send_message(embed=embed, ephemeral=True,
+                                            allowed_mentions=NO_MENTIONS)
