@@ -2,9 +2,12 @@
 
 For each game: render + PNG encode time (median and 95th percentile) and size of the table
 picture at the start, middle and end of a seeded computer game; then, through the Discord
-test harness (a real discord.py client against the fake Discord server on 127.0.0.1), the
-time from an injected click to the interaction response, with the longest stall of the
-event loop seen meanwhile.
+test harness (a real discord.py client against the fake Discord server on 127.0.0.1, the
+fake on its own thread and event loop, its request validation off), the time from an injected click to the interaction
+response, and how long the bot's event loop was blocked meanwhile: the longest single
+callback in CPU time of the loop's thread (renders run in worker threads, so they never
+count), and the wall-clock stall, which also includes waiting for the GIL while the
+in-process fake handles requests.
 """
 
 from __future__ import annotations
@@ -115,7 +118,9 @@ def _table(report: JSON) -> str:
         if click:
             lines.append(f"  click -> response  median {click['median_ms']:6.2f} ms   "
                          f"p95 {click['p95_ms']:6.2f} ms   ({click['clicks']} clicks)")
-            lines.append(f"  longest event-loop stall {click['loop_block_ms']:.2f} ms")
+            lines.append(f"  longest event-loop block by the bot {click['loop_block_ms']:.2f} ms "
+                         f"(CPU time of one callback; wall-clock stall incl. the in-process "
+                         f"fake server: {click['loop_stall_wall_ms']:.2f} ms)")
         else:
             lines.append("  click -> response  (harness not available)")
         lines.append("")
