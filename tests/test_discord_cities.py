@@ -374,10 +374,14 @@ async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path:
     ann = await fake.add_member("Ann")
     players = Players(fake, {str(ann["id"]): ann})
     draw = quick_table()
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
         await open_lobby(fake, ann, {"city": "Rio de Janeiro"}, [], 2)
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None
+        await settle(bot, match.id)
+        await finish(bot, players, match.id, until_round=4, draw_table=draw)
+    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
         await settle(bot, match.id)
         await finish(bot, players, match.id, draw_table=draw)
         state = await check_final(fake, bot, match.id)
@@ -394,10 +398,14 @@ async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: 
     ann = await fake.add_member("Ann")
     players = Players(fake, {str(ann["id"]): ann})
     draw = quick_table()
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
         await open_lobby(fake, ann, {}, [], 3)
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None
+        await settle(bot, match.id)
+        await finish(bot, players, match.id, until_round=5, draw_table=draw)
+    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
         await settle(bot, match.id)
         await finish(bot, players, match.id, draw_table=draw)
         state = await check_final(fake, bot, match.id)
@@ -410,12 +418,16 @@ async def test_the_long_two_player_variant(fake_discord: FakeDiscord, tmp_path: 
     ann = await fake.add_member("Ann")
     players = Players(fake, {str(ann["id"]): ann})
     draw = quick_table()
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
         players.browse = True
         lobby = await open_lobby(fake, ann, {"city": "Venice", "long_variant": True}, [], 1)
         assert "3×5" in lobby.content
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None
+        await settle(bot, match.id)
+        await finish(bot, players, match.id, until_round=4, draw_table=draw)
+    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
         await settle(bot, match.id)
         await finish(bot, players, match.id, draw_table=draw)
         state = await check_final(fake, bot, match.id)
