@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from bot.app import CityhallBot
 from bot.config import Settings
 from bot.core.discord_api import reset_api_base, use_api_base
+from bot.core.records import Match
 from tests.fakediscord import FakeDiscord, find_button
 from tests.fakediscord.models import FakeMessage
 from tests.fakediscord.runner import running_bot
@@ -95,6 +96,23 @@ class FakeInThread:
         self.loop.close()
 
 
+async def _two_player_table(remote: FakeInThread, bot: CityhallBot, game: str,
+                            ann: dict[str, Any], bob: dict[str, Any],
+                            options: dict[str, Any]) -> Match:
+    """Ann opens a lobby with /<game> new, Bob joins, Ann starts: the running match."""
+    fake = remote.fake
+    ix = await remote.call(fake.slash, ann, fake.channel_id, game, ["new"], options)
+    lobby = (await remote.call(ix.response, 5)).message
+    assert lobby is not None
+    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
+    await remote.call(join.response, 5)
+    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
+    await remote.call(start.response, 5)
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None
+    return match
+
+
 async def _call(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     return await fn(*args)
 
@@ -130,7 +148,6 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                 ann = await remote.call(fake.add_member, "Ann")
                 bob = await remote.call(fake.add_member, "Bob")
                 users = {str(ann["id"]): ann, str(bob["id"]): bob}
-                channel = fake.channel_id
                 stop = asyncio.Event()
 
                 async def watch_loop() -> None:
@@ -150,16 +167,8 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                 while game == "cities" and len(times) < clicks:
                     await _cities_game(remote, bot, ann, bob, clicks, times)
                 while game == "cityscape" and len(times) < clicks:
-                    ix = await remote.call(fake.slash, ann, channel, "cityscape", ["new"],
-                                           {"rounds": 1})
-                    lobby = (await remote.call(ix.response, 5)).message
-                    assert lobby is not None
-                    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
-                    await remote.call(join.response, 5)
-                    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
-                    await remote.call(start.response, 5)
-                    match = bot.runtime.in_channel(int(channel))
-                    assert match is not None and match.state is not None
+                    match = await _two_player_table(remote, bot, "cityscape", ann, bob, {"rounds": 1})
+                    assert match.state is not None
                     for side, owner in match.state["sides"].items():
                         outcome = await bot.runtime.act(match.id, owner, {
                             "type": "set_goals", "side": side, "codes": [2, 3, 5, 6]})
@@ -236,16 +245,8 @@ async def _bigcity_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, A
 
     fake = remote.fake
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    channel = fake.channel_id
-    ix = await remote.call(fake.slash, ann, channel, "bigcity", ["new"], {})
-    lobby = (await remote.call(ix.response, 5)).message
-    assert lobby is not None
-    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
-    await remote.call(join.response, 5)
-    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
-    await remote.call(start.response, 5)
-    match = bot.runtime.in_channel(int(channel))
-    assert match is not None and match.state is not None
+    match = await _two_player_table(remote, bot, "bigcity", ann, bob, {})
+    assert match.state is not None
     await settle(bot, match.id)
     while len(times) < clicks and bot.runtime.get(match.id) is not None:
         state = match.state
@@ -294,16 +295,8 @@ async def _bigcityz_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, 
 
     fake = remote.fake
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    channel = fake.channel_id
-    ix = await remote.call(fake.slash, ann, channel, "bigcityz", ["new"], {})
-    lobby = (await remote.call(ix.response, 5)).message
-    assert lobby is not None
-    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
-    await remote.call(join.response, 5)
-    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
-    await remote.call(start.response, 5)
-    match = bot.runtime.in_channel(int(channel))
-    assert match is not None and match.state is not None
+    match = await _two_player_table(remote, bot, "bigcityz", ann, bob, {})
+    assert match.state is not None
     await settle(bot, match.id)
     while len(times) < clicks and bot.runtime.get(match.id) is not None:
         state = match.state
@@ -343,15 +336,8 @@ async def _cities_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, An
 
     fake = remote.fake
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    ix = await remote.call(fake.slash, ann, fake.channel_id, "cities", ["new"], {})
-    lobby = (await remote.call(ix.response, 5)).message
-    assert lobby is not None
-    join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
-    await remote.call(join.response, 5)
-    start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
-    await remote.call(start.response, 5)
-    match = bot.runtime.in_channel(int(fake.channel_id))
-    assert match is not None and match.state is not None
+    match = await _two_player_table(remote, bot, "cities", ann, bob, {})
+    assert match.state is not None
     await settle(bot, match.id)
     while len(times) < clicks and bot.runtime.get(match.id) is not None:
         state = match.state
