@@ -210,14 +210,6 @@ class Storage:
                         mine[key] = mine.get(key, 0) + value
         return totals
 
-    async def games_played(self, guild_id: int) -> dict[str, int]:
-        async with self._db.execute(
-            "SELECT game, COUNT(DISTINCT match_id) AS n FROM results WHERE guild_id=?"
-            " GROUP BY game",
-            (guild_id,),
-        ) as cur:
-            return {r["game"]: r["n"] for r in await cur.fetchall()}
-
 
 def _columns(match: Match) -> tuple[Any, ...]:
     return (
