@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         return run()
 
     if command == "simulate":
-        from bot.core.simulate import simulate
         from bot.games import GAMES
+        from bot.tools.simulate import simulate
 
         if args.game not in GAMES:
             parser.error(f"unknown game {args.game!r}; known: {', '.join(sorted(GAMES))}")
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if command == "replay":
-        from bot.core.replay import ReplayError, replay
+        from bot.tools.replay import ReplayError, replay
 
         try:
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if command == "bench":
-        from bot.bench import main as bench_main
+        from bot.tools.bench import main as bench_main
 
         return bench_main(as_json=args.json, quick=args.quick)
 

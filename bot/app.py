@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import logging
 import sys
@@ -15,16 +16,17 @@ from discord.ext import commands
 from bot.config import ConfigError, Settings
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
-from bot.core.records import ACTIVE
+from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Outcome, Runtime
 from bot.core.storage import Storage
+from bot.games import RECORDS
 from bot.ui.game import GameAdapter
-from bot.ui.replies import USER_MENTIONS
-from bot.ui.table import Tables
+from bot.ui.replies import NO_MENTIONS, USER_MENTIONS
+from bot.ui.table import Tables, channel_gone
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", "cogs.cityscape", "cogs.bigcityz", "cogs.bigcity", "cogs.cities")
+EXTENSIONS = ("cogs.matches", *(record.cog for record in RECORDS))
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.
@@ -72,6 +74,8 @@ class CityhallBot(commands.Bot):
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._restore_task: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.storage: Storage
         self.runtime: Runtime
         self.driver: Driver
@@ -80,7 +84,8 @@ class CityhallBot(commands.Bot):
         if self.settings.api_base:
             await gateway_from_api(self)
         self.storage = await Storage.open(self.settings.database_path)
-        self.runtime = Runtime(self.storage, turn_seconds=self.settings.turn_seconds)
+        self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
+                               turn_seconds=self.settings.turn_seconds)
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -88,12 +93,25 @@ class CityhallBot(commands.Bot):
         if restored:
             log.info("Restored %d unfinished match(es).", len(restored))
         for match in restored:
-            # The process may have died between saving a move and showing it: re-draw
-            # every table so its buttons match the saved state.
-            if match.table_message_id is not None:
-                self._background(self.tables.refresh(match.id))
+            if match.table_version is not None:
+                self.tables.shown[match.id] = match.table_version
             if match.status == ACTIVE:
                 self.driver.kick(match.id)
+        # Buttons work as soon as the gateway is up (their custom ids say everything and
+        # the matches are in memory). Only tables that may be behind the saved state (the
+        # process died between saving a move and showing it) are re-drawn, one at a time
+        # in the background, so players' clicks never queue behind a restore.
+        behind = [m.id for m in restored if m.status == ACTIVE and m.table_message_id
+                  and m.table_version != m.version]
+        if behind:
+            log.info("Re-drawing %d table(s) that may be behind.", len(behind))
+            self._restore_task = asyncio.create_task(self._redraw(behind),
+                                                     name="cityhall-restore")
+        self._sweeper = asyncio.create_task(self._sweep_lobbies(), name="cityhall-lobbies")
+        # What is loaded now lives as long as the process: keep the collector off it, so
+        # full collections stay short.
+        gc.collect()
+        gc.freeze()
         await self.sync_commands()
         if self.application_id:
             log.info("Invite Cityhall to a server: %s", invite_url(self.application_id))
@@ -110,10 +128,67 @@ class CityhallBot(commands.Bot):
             log.info("Synced %d global slash commands (they can take up to an hour to "
                      "appear; set DEV_GUILD_ID for instant ones on one server).", len(synced))
 
-    def _background(self, coro: Coroutine[Any, Any, None]) -> None:
+    def background(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` on its own, kept until done, its failure logged."""
         task = asyncio.create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work failed", exc_info=task.exception())
+
+    async def _redraw(self, match_ids: list[int]) -> None:
+        # Paced well under Discord's global 50 requests/s, leaving room for live games.
+        for match_id in match_ids:
+            await self.tables.refresh(match_id)
+            await asyncio.sleep(0.1)
+
+    async def _sweep_lobbies(self) -> None:
+        """Close lobbies nobody started in time, with a word in the lobby message."""
+        while True:
+            now = self.runtime.clock()
+            for match in self.runtime.unfinished():
+                if match.status == LOBBY and now >= self.runtime.lobby_deadline(match):
+                    try:
+                        expired = await self.runtime.expire_lobby(match.id)
+                    except Exception:
+                        log.exception("could not close lobby %s", match.id)
+                        continue
+                    if expired is not None:
+                        self.background(self._tell_expired(expired))
+            await asyncio.sleep(min(30.0, self.runtime.limits.lobby_seconds / 4))
+
+    async def _tell_expired(self, match: Match) -> None:
+        if match.table_message_id is None:
+            return
+        title = self.adapters[match.game].engine.title
+        minutes = round(self.runtime.limits.lobby_seconds / 60)
+        message = self.get_partial_messageable(match.channel_id).get_partial_message(
+            match.table_message_id)
+        try:
+            await message.edit(content=f"This {title} lobby closed because nobody started it "
+                                       f"within {minutes} minutes. Open a new one with "
+                                       f"/{match.game} new.",
+                               embed=None, view=None, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.info("Could not mark lobby %s as closed: %s", match.id, exc)
+
+    async def render_table(self, match: Match) -> bytes:
+        """The public table picture, drawn off the event loop."""
+        adapter = self.adapters[match.game]
+        return await asyncio.to_thread(adapter.render_table, match)
+
+    def publish(self, outcome: Outcome) -> None:
+        """Tell the channel about a committed move, whatever happened to the click's answer."""
+        self.background(self.after_move(outcome))
+
+    async def channel_lost(self, match: Match, exc: discord.HTTPException) -> None:
+        """The channel is gone or out of reach: end the match as abandoned (nothing on
+        /stats, computer players stop)."""
+        why = f"channel unavailable ({exc.status} {exc.code}: {exc.text})"
+        await self.runtime.abandon(match.id, why)
 
     def register(self, adapter: GameAdapter) -> None:
         self.adapters[adapter.engine.name] = adapter
@@ -146,8 +221,18 @@ class CityhallBot(commands.Bot):
             files = [discord.File(io.BytesIO(png), name) for name, png in notice.images]
             try:
                 await channel.send(notice.text, files=files, allowed_mentions=USER_MENTIONS)
-            except discord.HTTPException:
-                log.exception("could not post a notice for match %s", match.id)
+            except discord.HTTPException as exc:
+                if channel_gone(exc):
+                    await self.channel_lost(match, exc)
+                    return
+                if files and exc.code == 50013:
+                    await self.tables.pictures_refused(match)
+                    try:
+                        await channel.send(notice.text, allowed_mentions=USER_MENTIONS)
+                    except discord.HTTPException:
+                        log.warning("could not post a notice for match %s", match.id)
+                else:
+                    log.warning("could not post a notice for match %s: %s", match.id, exc)
         if notices and match.status == ACTIVE:
             # Notices pushed the table up the channel: bring it back to the bottom.
             await self.tables.repost(match)
@@ -155,9 +240,17 @@ class CityhallBot(commands.Bot):
             await self.tables.refresh(match.id)
 
     async def close(self) -> None:
+        for task in (self._restore_task, self._sweeper):
+            if task is not None:
+                task.cancel()
         driver = getattr(self, "driver", None)
         if driver is not None:
             await driver.close()
+        if self._tasks:
+            # Moves already committed are still being shown: give them a moment.
+            _done, pending = await asyncio.wait(set(self._tasks), timeout=5.0)
+            for task in pending:
+                task.cancel()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

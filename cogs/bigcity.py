@@ -43,10 +43,11 @@ from bot.games.bigcity.city import City
 from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
 from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
+from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
-from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
 
 if TYPE_CHECKING:
@@ -801,7 +802,7 @@ def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
 
 
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for item in items:
         view.add_item(wrap(item))
     return view
@@ -1224,7 +1225,6 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         mine = dataclasses.replace(outcome, match=copy.copy(outcome.match))
         await show(interaction, outcome.match, await asyncio.to_thread(after_screen, mine, player))
-        await cityhall(interaction).after_move(outcome)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

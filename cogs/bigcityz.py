@@ -22,9 +22,10 @@ from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz import render as bigcityz_render
 from bot.games.bigcityz.engine import target_label
+from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice
 from bot.ui.lobby import open_lobby, send_rules
-from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import tell
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
     """The private choice: a menu of every free square, and Replace / No free square."""
     assert match.state is not None
     legal = ENGINE.legal(match.state, player)
-    view = discord.ui.View(timeout=None)
+    view = Components()
     places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
     if places:
         view.add_item(PlaceSelect(match.id, match.version, places))
@@ -296,7 +297,6 @@ async def choose(interaction: discord.Interaction, match_id: int, version: int, 
         where = placement_text(outcome.match.state, action) if action["type"] == "place" \
             else "beside the board (“There's no free square”)"
         await interaction.response.edit_message(content=f"You put it {where}.", view=None)
-    await cityhall(interaction).after_move(outcome)
 
 
 # -- objections -----------------------------------------------------------------------
@@ -343,7 +343,6 @@ class VetoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await tell(interaction, f"Objection raised. You have {left} veto marker"
                    f"{'s' if left != 1 else ''} left." if self.answer == "veto"
                    else "No objection from you this time; your markers are kept.")
-        await cityhall(interaction).after_move(outcome)
 
 
 # -- slash commands -------------------------------------------------------------------

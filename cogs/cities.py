@@ -40,10 +40,11 @@ from bot.games.cities import render as cities_render
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
+from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
-from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
 
 if TYPE_CHECKING:
@@ -352,7 +353,7 @@ def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     if not items:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for item in items:
         view.add_item(wrap(item))
     return view
@@ -731,7 +732,6 @@ async def apply_and_answer(interaction: discord.Interaction, match: Match, playe
     else:
         screen, pictures = await build(done_screen, after, player, outcome)
     await show(interaction, screen, pictures)
-    await cityhall(interaction).after_move(outcome)
 
 
 # -- slash commands -----------------------------------------------------------------------

@@ -20,9 +20,10 @@ from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape import render as cityscape_render
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
+from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice
 from bot.ui.lobby import open_lobby, send_rules
-from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import tell
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 def lot_picker(match: Match, height: int) -> tuple[str, discord.ui.View]:
     assert match.state is not None
     heights = {lot: sum(blocks) for lot, blocks in match.state["lots"].items()}
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for row, digit in enumerate("4321"):
         for column in "ABCD":
             lot = column + digit
@@ -241,7 +242,6 @@ class LotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.edit_message(
             content=f"You built a {self.height}-high block on {self.lot}; that building is now "
                     f"{built['building']} high.", view=None)
-        await cityhall(interaction).after_move(outcome)
 
 
 # -- secret goals ---------------------------------------------------------------------
@@ -302,7 +302,7 @@ def my_goals_text(match: Match, player: str) -> str:
 def goal_picker(match: Match, side: str, draft: str) -> tuple[str, discord.ui.View]:
     assert match.state is not None
     round_ = match.state["round"]
-    view = discord.ui.View(timeout=None)
+    view = Components()
     for line in range(4):
         view.add_item(GoalSelect(match.id, round_, side, line, draft))
     view.add_item(GoalConfirm(match.id, round_, side, draft))
@@ -406,7 +406,6 @@ class GoalConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(
                 content=f"{saved} They stay secret until the round is scored; "
                         "**My goals** shows them again.", view=None)
-        await cityhall(interaction).after_move(outcome)
 
 
 # -- slash commands -------------------------------------------------------------------

@@ -119,8 +119,8 @@ def test_the_public_table_after_the_game() -> None:
 def test_the_shared_replay_and_simulate_runners_drive_big_city(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bot.core.replay import replay as run_replay
-    from bot.core.simulate import simulate
+    from bot.tools.replay import replay as run_replay
+    from bot.tools.simulate import simulate
 
     monkeypatch.setitem(GAMES, "bigcity", ENGINE)
     spec = {

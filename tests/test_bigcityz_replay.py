@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.core.replay import replay
-from bot.core.simulate import simulate
+from bot.tools.replay import replay
+from bot.tools.simulate import simulate
 from bot.games import GAMES
 from bot.games.bigcityz import ENGINE
 

@@ -48,7 +48,7 @@ def test_replay_from_stdin_plays_a_whole_game() -> None:
     # a finished computer game, fed back through the replay runner, ends the same way
     summary = _run("simulate", "cityscape", "--players", "2", "--seed", "3", "--option", "rounds=1")
     assert summary.returncode == 0, summary.stderr
-    from bot.core.simulate import simulate
+    from bot.tools.simulate import simulate
 
     game = simulate("cityscape", 2, 3, None, {"rounds": 1})
     spec = {k: game[k] for k in ("game", "players", "seed", "options", "actions")}

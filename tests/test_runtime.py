@@ -12,6 +12,7 @@ from bot.core.engine import IllegalAction
 from bot.core.records import ACTIVE, OVER, Seat
 from bot.core.runtime import Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
+from bot.games import GAMES
 
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 
@@ -25,7 +26,7 @@ class Clock:
 
 
 async def _runtime(path: Path, clock: Clock | None = None) -> Runtime:
-    runtime = Runtime(await Storage.open(path), clock=clock or Clock(), turn_seconds=60)
+    runtime = Runtime(await Storage.open(path), GAMES, clock=clock or Clock(), turn_seconds=60)
     await runtime.load()
     return runtime
 

@@ -99,8 +99,11 @@ class Driver:
                 break
             for outcome in outcomes:
                 await self._deliver(outcome)
+        # The match is over (or gone): drop its bookkeeping. No await since the last check,
+        # so no kick can slip in between.
         self._tasks.pop(match_id, None)
         self._waiting.pop(match_id, None)
+        self._wake.pop(match_id, None)
 
     async def _deliver(self, outcome: Outcome) -> None:
         try:

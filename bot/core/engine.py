@@ -91,3 +91,14 @@ def timer_seconds(engine: Engine, state: JSON) -> float | None:
     """
     own = getattr(engine, "timer_seconds", None)
     return None if own is None else own(state)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How a game registers with the bot: its engine (rules and computer player), the module
+    of its pure renderer, and the discord.py extension of its cog. ``bot/core`` imports no
+    game; the bot hands these records to the runtime."""
+
+    engine: Engine
+    renderer: str
+    cog: str

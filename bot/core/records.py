@@ -9,6 +9,7 @@ LOBBY = "lobby"
 ACTIVE = "active"
 OVER = "over"
 ENDED = "ended"  # ended early by the host or a moderator, or cancelled in the lobby
+ABANDONED = "abandoned"  # its channel is gone or the bot lost access to it
 UNFINISHED = (LOBBY, ACTIVE)
 
 
@@ -43,6 +44,7 @@ class Match:
     version: int = 0
     table_message_id: int | None = None
     turn_started_at: float | None = None
+    table_version: int | None = None  # the version the table message shows, when known
     created_at: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -1,23 +1,27 @@
 """The match runtime: lobbies, seats, and every move of every game, saved before answered.
 
-It knows engines and storage but nothing of Discord: the cogs call it with player ids and
-actions and get back the saved match and what happened, or an exception whose text is a
-sentence for the player.
+It knows engines and storage but nothing of Discord (and no game: the games are handed in
+as a mapping from name to engine): the cogs call it with player ids and actions and get
+back the saved match and what happened, or an exception whose text is a sentence for the
+player.
+
+Every change is made on a copy of the match, committed, and only then copied into the one
+in memory, so nobody ever reads (or draws, or answers with) a state that is not on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import logging
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from bot.games import GAMES
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from .engine import JSON, Engine, IllegalAction, timer_seconds
-from .records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
+from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .storage import ChannelBusy, ResultRow, Storage
 
 log = logging.getLogger(__name__)
@@ -31,6 +35,16 @@ class Refusal(Exception):
 
 class StaleBoard(Refusal):
     """The click came from an earlier board than the current one."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one user or one server may hold open at once (abuse limits)."""
+
+    lobbies_per_user: int = 3          # open lobbies a user hosts in one server
+    matches_per_server: int = 100      # unfinished matches (lobbies included) in one server
+    lobby_seconds: float = 15 * 60     # a lobby nobody starts expires after this
+    restart_grace: float = 60.0        # after a restart, nobody is timed out sooner than this
 
 
 @dataclass
@@ -47,11 +61,14 @@ class Outcome:
 
 
 class Runtime:
-    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time,
-                 turn_seconds: float = 180.0) -> None:
+    def __init__(self, storage: Storage, games: Mapping[str, Engine], *,
+                 clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
+                 limits: Limits = Limits()) -> None:
         self.storage = storage
+        self.games = dict(games)
         self.clock = clock
         self.turn_seconds = turn_seconds
+        self.limits = limits
         self._matches: dict[int, Match] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         # Accepted moves whose news has not gone out yet, per match: `act` adds one, the
@@ -62,7 +79,15 @@ class Runtime:
 
     async def load(self) -> list[Match]:
         """Bring every unfinished match back after a start or restart."""
-        matches = await self.storage.unfinished()
+        matches = [m for m in await self.storage.unfinished() if m.game in self.games]
+        now = self.clock()
+        for match in matches:
+            # A restart is not the players' fault: nobody due is timed out before they had
+            # a moment to see the table again (kept in memory only).
+            deadline = self.deadline(match)
+            if deadline is not None and match.turn_started_at is not None \
+                    and deadline < now + self.limits.restart_grace:
+                match.turn_started_at += now + self.limits.restart_grace - deadline
         self._matches = {m.id: m for m in matches}
         return matches
 
@@ -80,19 +105,35 @@ class Runtime:
         return list(self._matches.values())
 
     def engine(self, match: Match) -> Engine:
-        return GAMES[match.game]
+        return self.games[match.game]
 
-    def lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _locked(self, match_id: int) -> AsyncIterator[None]:
+        """The match's lock: its moves, lobby changes and timers run one at a time."""
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            yield
+        if match_id not in self._matches and not lock.locked():
+            # Finished: drop the bookkeeping (a late waiter still holds the old lock and
+            # will find the match gone).
+            self._locks.pop(match_id, None)
 
     # -- the lobby ----------------------------------------------------------------------
 
     async def open_lobby(self, guild_id: int, channel_id: int, game: str, host: Seat,
                          options: JSON) -> Match:
-        engine = GAMES[game]
+        engine = self.games[game]
         busy = self.in_channel(channel_id)
         if busy is not None:
-            raise Refusal(_busy_sentence(busy))
+            raise Refusal(self._busy_sentence(busy))
+        in_server = [m for m in self._matches.values() if m.guild_id == guild_id]
+        if len(in_server) >= self.limits.matches_per_server:
+            raise Refusal(f"This server already has {len(in_server)} games open, the most "
+                          "Cityhall runs in one server at once. Finish or end one first.")
+        hosted = [m for m in in_server if m.host_id == host.id and m.status == LOBBY]
+        if len(hosted) >= self.limits.lobbies_per_user:
+            raise Refusal(f"You already have {len(hosted)} open lobbies in this server; "
+                          "start or cancel one of them first.")
         # Check the options now, with placeholder players, so a bad option is refused at
         # /new rather than at Start.
         engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
@@ -109,7 +150,7 @@ class Runtime:
         return match
 
     async def join(self, match_id: int, seat: Seat) -> Match:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._lobby(match_id)
             engine = self.engine(match)
             if match.seat(seat.id):
@@ -117,23 +158,23 @@ class Runtime:
             if len(match.seats) >= engine.max_players:
                 raise Refusal(f"{engine.title} is for at most {engine.max_players} players; "
                               "the table is full.")
-            match.seats.append(seat)
-            await self.storage.save(match)
-            return match
+            new = self._copy(match)
+            new.seats.append(seat)
+            return await self._commit(new)
 
     async def leave(self, match_id: int, player_id: str) -> Match:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._lobby(match_id)
             if not match.seat(player_id):
                 raise Refusal("You are not in this game.")
             if player_id == match.host_id:
                 raise Refusal("You are the host: use Cancel to close the lobby instead.")
-            match.seats = [s for s in match.seats if s.id != player_id]
-            await self.storage.save(match)
-            return match
+            new = self._copy(match)
+            new.seats = [s for s in match.seats if s.id != player_id]
+            return await self._commit(new)
 
     async def add_computer(self, match_id: int, by: str) -> Match:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._lobby(match_id)
             engine = self.engine(match)
             if by != match.host_id:
@@ -144,24 +185,24 @@ class Runtime:
             taken = {s.id for s in match.seats}
             number = next(i for i in range(1, 100) if f"cpu{i}" not in taken)
             name = f"{CPU_NAMES[(number - 1) % len(CPU_NAMES)]} (computer)"
-            match.seats.append(Seat(id=f"cpu{number}", name=name, cpu=True))
-            await self.storage.save(match)
-            return match
+            new = self._copy(match)
+            new.seats.append(Seat(id=f"cpu{number}", name=name, cpu=True))
+            return await self._commit(new)
 
     async def remove_computer(self, match_id: int, by: str) -> Match:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._lobby(match_id)
             if by != match.host_id:
                 raise Refusal("Only the host can remove computer players.")
             cpus = [s for s in match.seats if s.cpu]
             if not cpus:
                 raise Refusal("There is no computer player to remove.")
-            match.seats.remove(cpus[-1])
-            await self.storage.save(match)
-            return match
+            new = self._copy(match)
+            new.seats.remove(cpus[-1])
+            return await self._commit(new)
 
     async def start(self, match_id: int, by: str) -> Match:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._lobby(match_id)
             engine = self.engine(match)
             if by != match.host_id:
@@ -174,33 +215,61 @@ class Runtime:
                 state = engine.new(match.player_ids, match.options, match.seed)
             except IllegalAction as exc:
                 raise Refusal(str(exc)) from None
-            match.state = state
-            match.status = ACTIVE
-            match.version = 1
-            match.turn_started_at = self.clock()
-            await self.storage.save(match)
-            return match
+            new = self._copy(match)
+            new.state = state
+            new.status = ACTIVE
+            new.version = 1
+            new.turn_started_at = self.clock()
+            return await self._commit(new)
 
     async def end(self, match_id: int, by: str, *, can_manage: bool) -> Match:
         """End a match early (host or moderator). Nothing goes to the results table."""
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._matches.get(match_id)
             if match is None:
                 raise Refusal("That game has already finished.")
             if by != match.host_id and not can_manage:
                 raise Refusal("Only the host or someone with Manage Messages can end this game.")
-            match.status = ENDED
-            match.extra["ended_by"] = by
-            await self.storage.save(match)
-            self._forget(match)
-            return match
+            new = self._copy(match)
+            new.status = ENDED
+            new.extra["ended_by"] = by
+            return await self._commit(new)
+
+    async def abandon(self, match_id: int, why: str) -> Match | None:
+        """The channel is gone (deleted, or the bot lost access): stop the match for good.
+        Nothing goes to the results table; computer players stop."""
+        async with self._locked(match_id):
+            match = self._matches.get(match_id)
+            if match is None:
+                return None
+            new = self._copy(match)
+            new.status = ABANDONED
+            new.extra["abandoned"] = why
+            log.info("Match %s in channel %s abandoned: %s", match_id, match.channel_id, why)
+            return await self._commit(new)
+
+    async def expire_lobby(self, match_id: int) -> Match | None:
+        """Close a lobby nobody started in time; None if it is no longer a waiting lobby."""
+        async with self._locked(match_id):
+            match = self._matches.get(match_id)
+            if match is None or match.status != LOBBY \
+                    or self.clock() < self.lobby_deadline(match):
+                return None
+            new = self._copy(match)
+            new.status = ENDED
+            new.extra["expired"] = True
+            return await self._commit(new)
+
+    def lobby_deadline(self, match: Match) -> float:
+        return match.created_at + self.limits.lobby_seconds
 
     async def set_table_message(self, match_id: int, message_id: int | None) -> None:
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._matches.get(match_id)
             if match is not None and match.table_message_id != message_id:
-                match.table_message_id = message_id
-                await self.storage.save(match)
+                new = self._copy(match)
+                new.table_message_id = message_id
+                await self._commit(new)
 
     # -- playing ------------------------------------------------------------------------
 
@@ -220,7 +289,7 @@ class Runtime:
         ``expected_version`` (or ``still_valid``) ties a click to the board it was made on:
         a click on an earlier board raises StaleBoard and changes nothing.
         """
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             return await self._act(match_id, player, action, expected_version=expected_version,
                                    still_valid=still_valid, by_computer=by_computer,
                                    timed_out=timed_out)
@@ -239,38 +308,32 @@ class Runtime:
         engine = self.engine(match)
         before_to_act = set(engine.to_act(match.state))
         state, events = engine.apply(match.state, player, action)  # IllegalAction: no change
-        old = (match.state, match.version, match.status, match.turn_started_at)
-        match.state = state
-        match.version += 1
+        new = self._copy(match)
+        new.state = state
+        new.version += 1
         after_to_act = set(engine.to_act(state))
         if not after_to_act <= before_to_act:
             # Someone new is up: their clock starts now. Others keep their own.
-            match.turn_started_at = self.clock()
+            new.turn_started_at = self.clock()
         result = engine.result(state)
         rows: list[ResultRow] = []
         if result is not None:
-            match.status = OVER
+            new.status = OVER
             rows = [
                 ResultRow(player_id=s.id, name=s.name, cpu=s.cpu,
                           score=int(result.scores.get(s.id, 0)), won=s.id in result.winners,
                           extra=dict(result.extra.get("per_player", {}).get(s.id, {})))
-                for s in match.seats
+                for s in new.seats
             ]
-        try:
-            await self.storage.save(match, action=action, player=player,
-                                    by_computer=by_computer, results=rows)
-        except Exception:
-            match.state, match.version, match.status, match.turn_started_at = old
-            raise
-        if result is not None:
-            self._forget(match)
-        self.undelivered[match.id] = self.undelivered.get(match.id, 0) + 1
-        return Outcome(match=match, player=player, action=action, events=events,
+        saved = await self._commit(new, action=action, player=player, by_computer=by_computer,
+                                   results=rows)
+        self.undelivered[saved.id] = self.undelivered.get(saved.id, 0) + 1
+        return Outcome(match=saved, player=player, action=action, events=events,
                        by_computer=by_computer, timed_out=timed_out)
 
     async def step_computer(self, match_id: int) -> Outcome | None:
         """Let the first computer player who is due make its move, if any."""
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._matches.get(match_id)
             if match is None or match.status != ACTIVE or match.state is None:
                 return None
@@ -307,7 +370,7 @@ class Runtime:
 
     async def time_out(self, match_id: int) -> list[Outcome]:
         """Play for every human whose time ran out (the computer player decides)."""
-        async with self.lock(match_id):
+        async with self._locked(match_id):
             match = self._matches.get(match_id)
             if match is None:
                 return []
@@ -357,12 +420,31 @@ class Runtime:
             raise Refusal("The game has not started yet.")
         return match
 
+    @staticmethod
+    def _copy(match: Match) -> Match:
+        # States are replaced whole by the engines, never changed in place: a shallow copy
+        # of them is enough; the small mutable parts are copied.
+        return replace(match, seats=list(match.seats), options=dict(match.options),
+                       extra=copy.deepcopy(match.extra))
+
+    async def _commit(self, new: Match, **save: object) -> Match:
+        """Save ``new`` and only then let it replace the match in memory."""
+        await self.storage.save(new, **save)  # type: ignore[arg-type]
+        current = self._matches.get(new.id)
+        if current is not None:
+            # Updated in place, so whoever holds the match sees the committed state.
+            current.__dict__.update(new.__dict__)
+            new = current
+        if new.status not in (LOBBY, ACTIVE):
+            self._forget(new)
+        return new
+
     def _forget(self, match: Match) -> None:
         self._matches.pop(match.id, None)
 
-
-def _busy_sentence(match: Match) -> str:
-    title = GAMES[match.game].title if match.game in GAMES else match.game
-    stage = "a lobby" if match.status == LOBBY else "a game"
-    return (f"This channel already has {stage} of {title} running. Finish it, or ask its host "
-            "to use /game end, before starting another (or start one in a thread).")
+    def _busy_sentence(self, match: Match) -> str:
+        engine = self.games.get(match.game)
+        title = engine.title if engine else match.game
+        stage = "a lobby" if match.status == LOBBY else "a game"
+        return (f"This channel already has {stage} of {title} running. Finish it, or ask its "
+                "host to use /game end, before starting another (or start one in a thread).")

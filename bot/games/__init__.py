@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Protocol, cast
 
-from bot.core.engine import JSON, Engine
+from bot.core.engine import JSON, Engine, GameRecord
 
 from .bigcity import ENGINE as BIGCITY
 from .bigcityz import ENGINE as BIGCITYZ
@@ -18,6 +18,12 @@ GAMES: dict[str, Engine] = {
     BIGCITY.name: BIGCITY,
     CITIES.name: CITIES,
 }
+
+# One registration record per game, in the order the bot loads them.
+RECORDS: tuple[GameRecord, ...] = tuple(
+    GameRecord(engine=engine, renderer=f"bot.games.{name}.render", cog=f"cogs.{name}")
+    for name, engine in GAMES.items()
+)
 
 
 def get(name: str) -> Engine:

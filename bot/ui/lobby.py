@@ -12,6 +12,7 @@ from bot.core.engine import IllegalAction
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
+from .components import Components
 from .replies import NO_MENTIONS, oops, tell
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     )
     if options := adapter.options_text(match):
         embed.add_field(name="Options", value=options, inline=False)
-    view = discord.ui.View(timeout=None)
+    view = Components()
     full = len(match.seats) >= engine.max_players
     for op in OPS:
         button = LobbyButton(match.id, op)

@@ -2,6 +2,11 @@
 
 A click is refused with a sentence when the game is over, the clicker is not seated, the
 board is out of date or the rules say no; in every case nothing changes.
+
+A move that was committed is published (table, notices, the next computer move) when the
+click's handler is done, whatever happened to its answer: ``play`` notes the outcome on the
+interaction and ``guarded`` publishes it, so no handler has to remember to, and a failed
+answer (Discord down, the interaction expired) never leaves a channel one move behind.
 """
 
 from __future__ import annotations
@@ -77,20 +82,43 @@ async def play(
     """Apply a player's move; on refusal tell them why and return None."""
     bot = cityhall(interaction)
     try:
-        return await bot.runtime.act(match.id, player, action, expected_version=expected_version,
-                                     still_valid=still_valid)
+        outcome = await bot.runtime.act(match.id, player, action,
+                                        expected_version=expected_version,
+                                        still_valid=still_valid)
     except StaleBoard as exc:
         await current_board(interaction, match, str(exc))
     except (IllegalAction, Refusal) as exc:
         await tell(interaction, str(exc))
+    else:
+        committed(interaction).append(outcome)
+        return outcome
     return None
+
+
+def committed(interaction: discord.Interaction) -> list[Outcome]:
+    """Moves this interaction committed that are still to be published."""
+    outcomes: list[Outcome] = interaction.extras.setdefault(_COMMITTED, [])
+    return outcomes
+
+
+_COMMITTED = "cityhall_committed"
+SAVED_BUT = ("Your move was saved, but I could not answer here. The table shows it; "
+             "/game status shows it too.")
 
 
 async def guarded(interaction: discord.Interaction,
                   handler: Callable[[discord.Interaction], Awaitable[None]]) -> None:
-    """Run a click handler; a bug becomes an apology, never "This interaction failed"."""
+    """Run a click handler; a bug becomes an apology, never "This interaction failed", and
+    whatever the handler committed is published afterwards in every case."""
     try:
         await handler(interaction)
     except Exception:
         log.exception("a click failed")
-        await oops(interaction)
+        if interaction.extras.get(_COMMITTED):
+            await tell(interaction, SAVED_BUT)
+        else:
+            await oops(interaction)
+    finally:
+        bot = cityhall(interaction)
+        for outcome in interaction.extras.pop(_COMMITTED, []):
+            bot.publish(outcome)

@@ -1,8 +1,9 @@
 """The table message: one per match, re-drawn after every move.
 
-Rendering runs in a worker thread so a picture never holds up other channels' clicks.
-Refreshes of one match are serialised and coalesced: whoever publishes reads the latest
-state, so a burst of moves ends with the newest board on screen.
+Rendering runs off the event loop (the bot's renderer) so a picture never holds up other
+channels' clicks. Refreshes of one match are serialised and coalesced: whoever publishes
+reads the latest saved state, so a burst of moves ends with the newest board on screen and a
+channel never gets more edits than its moves need.
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.core.records import ACTIVE, LOBBY, Match
 
+from .components import Components
 from .replies import NO_MENTIONS, USER_MENTIONS
 
 if TYPE_CHECKING:
@@ -57,26 +61,60 @@ class TablePayload:
         }
 
 
+def channel_gone(exc: discord.HTTPException) -> bool:
+    """The channel was deleted or the bot can no longer see it: the match cannot go on."""
+    return exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
+
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+
+NO_PICTURES = ("I can't attach pictures in this channel (I'm missing the **Attach Files** "
+               "permission), so the table is shown without its picture. A server admin can "
+               "give me that permission here; the game goes on meanwhile.")
+
+
 class Tables:
+    """Publishes tables: coalesced per match (newest state wins), retried with backoff when
+    Discord fails, without the picture where the bot may not attach files, and the match
+    abandoned when its channel is gone."""
+
+    RETRY_DELAYS = (1.0, 4.0, 15.0)
+    SHOWN_KEPT = 4096  # finished matches whose shown version is remembered (tests, bench)
+
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         # The state version each match's table message shows now (tests and the benchmark
         # wait on it; it also tells a refresh apart from a no-op).
-        self.shown: dict[int, int] = {}
+        self.shown: OrderedDict[int, int] = OrderedDict()
+        # Channels where the bot may not attach files (told once, then tables go without).
+        self.no_pictures: set[int] = set()
 
-    async def payload(self, match: Match) -> TablePayload:
+    def mark_shown(self, match: Match, version: int) -> None:
+        self.shown[match.id] = version
+        self.shown.move_to_end(match.id)
+        while len(self.shown) > self.SHOWN_KEPT:
+            self.shown.popitem(last=False)
+        if match.status != LOBBY:
+            self.bot.background(self.bot.storage.mark_shown(match.id, version))
+
+    async def payload(self, match: Match, *, picture: bool = True) -> TablePayload:
         from .lobby import lobby_payload
 
         if match.status == LOBBY:
             return lobby_payload(self.bot, match)
         adapter = self.bot.adapters[match.game]
-        png = await asyncio.to_thread(adapter.render_table, match)
+        png = None
+        if picture and match.channel_id not in self.no_pictures:
+            png = await self.bot.render_table(match)
         items = adapter.table_items(match) if match.status == ACTIVE else []
         view = None
         if items:
-            view = discord.ui.View(timeout=None)
+            view = Components()
             for item in items:
                 view.add_item(item)
         return TablePayload(adapter.table_content(match), png, view)
@@ -84,25 +122,70 @@ class Tables:
     async def refresh(self, match_id: int) -> None:
         """Re-draw the table message in place with the match's latest state."""
         self._dirty.add(match_id)
-        async with self._locks.setdefault(match_id, asyncio.Lock()):
-            if match_id not in self._dirty:
-                return  # a refresh that started after our change already showed it
-            self._dirty.discard(match_id)
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            if match_id in self._dirty:
+                self._dirty.discard(match_id)
+                await self._publish(match_id)
+        if self.bot.runtime.get(match_id) is None and not lock.locked():
+            self._locks.pop(match_id, None)  # finished: nothing more to publish
+
+    async def _publish(self, match_id: int) -> None:
+        for delay in (*self.RETRY_DELAYS, None):
+            # Newest state wins: each attempt draws what is saved now.
             match = await self.bot.runtime.fetch(match_id)
             if match is None or match.table_message_id is None:
                 return
-            payload = await self.payload(match)
-            message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
-                match.table_message_id)
-            version = match.version
             try:
-                await message.edit(**payload.edit_kwargs())
-                self.shown[match_id] = version
-            except discord.NotFound:
-                # Someone deleted the table: post a fresh one so the game can go on.
-                await self.repost(match)
-            except discord.HTTPException:
-                log.exception("could not refresh the table of match %s", match_id)
+                await self._edit(match)
+                return
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_MESSAGE:
+                    # Someone deleted the table: post a fresh one so the game can go on.
+                    await self.repost(match)
+                else:
+                    await self.bot.channel_lost(match, exc)
+                return
+            except discord.Forbidden as exc:
+                if channel_gone(exc):
+                    await self.bot.channel_lost(match, exc)
+                    return
+                if exc.code == MISSING_PERMISSIONS and match.channel_id not in self.no_pictures:
+                    await self.pictures_refused(match)
+                    continue  # at once, without the picture
+                log.warning("Not allowed to show the table of match %s in channel %s: %s",
+                            match.id, match.channel_id, exc.text)
+                return
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
+                if delay is None:
+                    log.warning("Gave up showing the table of match %s after retries: %s",
+                                match.id, exc)
+                    return
+                log.info("Table of match %s not shown (%s); trying again in %.0f s.",
+                         match.id, exc, delay)
+                await asyncio.sleep(delay)
+
+    async def _edit(self, match: Match) -> None:
+        assert match.table_message_id is not None
+        payload = await self.payload(match)
+        message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
+            match.table_message_id)
+        await message.edit(**payload.edit_kwargs())
+        self.mark_shown(match, match.version)
+
+    async def pictures_refused(self, match: Match) -> None:
+        """Attach Files is missing here: say so once, in words, and go on without pictures."""
+        if match.channel_id in self.no_pictures:
+            return
+        self.no_pictures.add(match.channel_id)
+        log.warning("Missing Attach Files in channel %s: tables go without pictures there.",
+                    match.channel_id)
+        channel = self.bot.get_partial_messageable(match.channel_id)
+        try:
+            await channel.send(NO_PICTURES, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("Could not tell channel %s about the missing permission: %s",
+                        match.channel_id, exc)
 
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
@@ -111,13 +194,25 @@ class Tables:
         channel = self.bot.get_partial_messageable(match.channel_id)
         try:
             message = await channel.send(**payload.send_kwargs())
-        except discord.HTTPException:
-            log.exception("could not post the table of match %s", match.id)
+        except discord.Forbidden as exc:
+            if channel_gone(exc):
+                await self.bot.channel_lost(match, exc)
+                return None
+            if exc.code == MISSING_PERMISSIONS and payload.png is not None:
+                await self.pictures_refused(match)
+                return await self.repost(match)
+            log.warning("Could not post the table of match %s: %s", match.id, exc)
+            return None
+        except discord.NotFound as exc:
+            await self.bot.channel_lost(match, exc)
+            return None
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
+            log.warning("Could not post the table of match %s: %s", match.id, exc)
             return None
         await self.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
         match.table_message_id = message.id
-        self.shown[match.id] = version
+        self.mark_shown(match, version)
         return message
 
     async def retire(self, match: Match, note: str = "This board moved further down ⬇️") -> None:
@@ -127,5 +222,5 @@ class Tables:
         old = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
         # Already gone or not editable: then there is nothing to retire.
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
             await old.edit(content=note, view=None, allowed_mentions=NO_MENTIONS)

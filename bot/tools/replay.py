@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.engine import JSON, IllegalAction
 from bot.games import GAMES
-
-from .engine import JSON, IllegalAction
 
 
 class ReplayError(Exception):

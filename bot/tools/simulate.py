@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.core.engine import JSON
 from bot.games import GAMES, renderer
-
-from .engine import JSON
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 

@@ -24,7 +24,7 @@ from typing import Any
 from bot.core.engine import JSON
 from bot.games import GAMES, renderer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 TARGETS = {"image_p95_ms": 25.0, "image_max_bytes": 300_000, "click_p95_ms": 60.0,
            "loop_block_ms": 25.0}
 PLAYERS = {"cityscape": 3, "bigcityz": 4, "bigcity": 3, "cities": 3}

@@ -1,0 +1,1 @@
+"""Offline runners behind the command line: replay, simulate, bench, loadtest."""
