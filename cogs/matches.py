@@ -80,7 +80,6 @@ class Matches(commands.Cog):
         embed = discord.Embed(title="Cityhall leaderboards", colour=discord.Colour.gold())
         for name in [game] if game else sorted(GAMES):
             rows = await self.bot.storage.leaderboard(interaction.guild_id, name)
-            extras = await self.bot.storage.extra_totals(interaction.guild_id, name)
             adapter = self.bot.adapters.get(name)
             if not rows:
                 value = "No finished games yet."
@@ -89,7 +88,7 @@ class Matches(commands.Cog):
                     f"**{i}.** {discord.utils.escape_markdown(r.name)} — {r.games} "
                     f"game{'s' if r.games != 1 else ''}, {r.wins} win{'s' if r.wins != 1 else ''},"
                     f" best {r.best}"
-                    + (adapter.stats_suffix(extras.get(r.player_id, {})) if adapter else "")
+                    + (adapter.stats_suffix(r.extra or {}) if adapter else "")
                     for i, r in enumerate(rows, 1)
                 )
             embed.add_field(name=GAMES[name].title, value=value[:1024], inline=False)

@@ -175,8 +175,9 @@ class Writer:
 
     MAX_BATCH = 256
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, busy_timeout: float = 10.0) -> None:
         self.path = path
+        self.busy_timeout = busy_timeout
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="cityhall-db-writer",
                                         daemon=True)
@@ -187,8 +188,9 @@ class Writer:
 
     def start(self) -> None:
         # Open and migrate here, in the caller's thread, so a bad file fails at once.
+        # How long a write waits for another process's lock before it fails.
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                               timeout=10.0)
+                               timeout=self.busy_timeout)
         try:
             _prepare(conn)
         except BaseException:
@@ -283,7 +285,6 @@ def _prepare(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=10000")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StorageError(f"it was written by a newer Cityhall (schema {version}; this one "
@@ -394,7 +395,7 @@ class Storage:
         self._db = reader
 
     @classmethod
-    async def open(cls, path: str | Path) -> Storage:
+    async def open(cls, path: str | Path, *, busy_timeout: float = 10.0) -> Storage:
         """Open (creating or upgrading) the database; StorageError names what is wrong."""
         name = str(path)
         if name != ":memory:":
@@ -403,7 +404,7 @@ class Storage:
             except OSError as exc:
                 raise StorageError(f"Cannot create the folder for {name}: "
                                    f"{exc.strerror or exc}.") from exc
-        writer = Writer(name)
+        writer = Writer(name, busy_timeout)
         try:
             await asyncio.to_thread(writer.start)
         except (sqlite3.Error, StorageError, OSError) as exc:
@@ -546,16 +547,6 @@ class Storage:
                            json.loads(r["extra"]))
             for r in rows
         ]
-
-    async def extra_totals(self, guild_id: int, game: str) -> dict[str, dict[str, int]]:
-        """Per player, the sum of each number a game keeps in its results' ``extra``
-        (Big Cityz: objections raised and how many were justified)."""
-        async with self._db.execute(
-            "SELECT player_id, extra FROM player_totals WHERE guild_id=? AND game=?",
-            (guild_id, game),
-        ) as cur:
-            rows = await cur.fetchall()
-        return {row["player_id"]: json.loads(row["extra"]) for row in rows}
 
 
 def _columns(match: Match) -> tuple[Any, ...]:

@@ -1,0 +1,265 @@
+"""Saved means saved: concurrent matches never share a fate, a kill -9 loses no acknowledged
+move, and a finished game is archived small but complete."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.records import LOBBY, OVER, Match, Seat
+from bot.core.runtime import Runtime
+from bot.core.storage import SCHEMA_V1, ChannelBusy, Storage, StorageError
+from bot.games import GAMES
+from bot.tools.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
+CITYSCAPE = GAMES["cityscape"]
+
+
+@pytest.fixture
+async def runtime(tmp_path: Path) -> AsyncIterator[Runtime]:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        yield Runtime(storage, GAMES, turn_seconds=3600)
+    finally:
+        await storage.close()
+
+
+async def _started(runtime: Runtime, channel: int, *seats: Seat) -> Match:
+    match = await runtime.open_lobby(10, channel, "cityscape", seats[0], {"rounds": 1})
+    for seat in seats[1:]:
+        await runtime.join(match.id, seat)
+    return await runtime.start(match.id, seats[0].id)
+
+
+async def _next_move(runtime: Runtime, match_id: int) -> tuple[str, dict[str, object]]:
+    match = runtime.get(match_id)
+    assert match is not None and match.state is not None
+    player = CITYSCAPE.to_act(match.state)[0]
+    return player, CITYSCAPE.ai_action(match.state, player)
+
+
+def _on_disk(path: Path, match_id: int) -> tuple[int, list[int]]:
+    with sqlite3.connect(path) as conn:
+        version = conn.execute("SELECT version FROM matches WHERE id=?", (match_id,)).fetchone()[0]
+        seqs = [r[0] for r in conn.execute(
+            "SELECT seq FROM actions WHERE match_id=? ORDER BY seq", (match_id,))]
+    return version, seqs
+
+
+async def test_a_refused_new_game_cannot_roll_back_another_channels_move(
+        runtime: Runtime, tmp_path: Path) -> None:
+    """The bug this replaced: saves of different matches interleaved in one transaction, and
+    a refused /new's rollback took another match's move with it after it was answered."""
+    storage = runtime.storage
+    match = await _started(runtime, 20, ANN, BOB)
+    player, action = await _next_move(runtime, match.id)
+
+    # Hold the writer inside a transaction, so that the move and the refused /new are
+    # queued together and committed by the same transaction.
+    running, release = threading.Event(), threading.Event()
+
+    def hold(_conn: sqlite3.Connection) -> None:
+        running.set()
+        release.wait(10)
+
+    held = asyncio.ensure_future(storage.write(hold))
+    await asyncio.to_thread(running.wait, 10)
+    commits = storage.commits
+    move = asyncio.ensure_future(runtime.act(match.id, player, action))
+    busy = Match(id=0, guild_id=10, channel_id=20, game="cityscape", status=LOBBY,
+                 host_id="3", seats=[Seat("3", "Cy")], options={}, seed=1)
+    refused = asyncio.ensure_future(storage.create_match(busy))
+    for _ in range(100):
+        await asyncio.sleep(0.01)  # let both reach the writer's queue
+    release.set()
+    await held
+    outcome = await move
+    with pytest.raises(ChannelBusy):
+        await refused
+    assert storage.commits == commits + 2  # the hold, then the move and the refusal together
+
+    # What a fresh process would find: the answered move, with its action row.
+    version, seqs = _on_disk(tmp_path / "db.sqlite3", match.id)
+    assert version == outcome.match.version == 2
+    assert seqs == [2]
+
+
+async def test_a_failed_commit_changes_nothing_in_memory(tmp_path: Path) -> None:
+    """Another process holds the database: the move fails with a sentence-able error and the
+    match in memory stays at what is on disk."""
+    path = tmp_path / "db.sqlite3"
+    storage = await Storage.open(path, busy_timeout=0.2)
+    try:
+        runtime = Runtime(storage, GAMES, turn_seconds=3600)
+        match = await _started(runtime, 20, ANN, BOB)
+        before = json.dumps(match.state)
+        player, action = await _next_move(runtime, match.id)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await runtime.act(match.id, player, action)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        current = runtime.get(match.id)
+        assert current is not None and current.version == 1
+        assert json.dumps(current.state) == before
+        # and the same move goes through once the lock is gone
+        outcome = await runtime.act(match.id, player, action)
+        assert outcome.match.version == 2
+    finally:
+        await storage.close()
+
+
+async def test_many_matches_saving_at_once_each_keep_every_move(runtime: Runtime,
+                                                                tmp_path: Path) -> None:
+    matches = [await _started(runtime, channel, ANN, BOB) for channel in range(30, 42)]
+
+    async def play(match_id: int, moves: int) -> list[int]:
+        versions = []
+        for _ in range(moves):
+            player, action = await _next_move(runtime, match_id)
+            versions.append((await runtime.act(match_id, player, action)).match.version)
+        return versions
+
+    commits = runtime.storage.commits
+    played = await asyncio.gather(*(play(m.id, 10) for m in matches))
+    # group commit: far fewer transactions than moves
+    assert runtime.storage.commits - commits < 12 * 10
+    for match, versions in zip(matches, played, strict=True):
+        assert versions == list(range(2, 12))
+        assert _on_disk(tmp_path / "db.sqlite3", match.id) == (11, list(range(2, 12)))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, seed: int) -> None:
+    """24 matches moving at once and /new refusals in busy channels; the process is killed
+    at a random moment. Every move it acknowledged is on disk, in order, exactly once; the
+    only move that may be on disk without an acknowledgement is the one in flight."""
+    path = tmp_path / "db.sqlite3"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.durability_child", str(path), str(seed), cwd=str(ROOT),
+        stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert process.stdout is not None
+    assert (await asyncio.wait_for(process.stdout.readline(), 30)).strip() == b"started"
+    await asyncio.sleep(random.Random(seed).uniform(0.3, 1.2))
+    process.send_signal(signal.SIGKILL)
+    rest = (await process.stdout.read()).decode().splitlines()
+    await process.wait()
+    acked: dict[int, int] = {}
+    refusals = 0
+    created: list[int] = []
+    for line in rest:
+        if line.startswith("ack "):
+            _, match_id, version = line.split()
+            acked[int(match_id)] = max(acked.get(int(match_id), 1), int(version))
+        elif line == "refused":
+            refusals += 1
+        elif line.startswith("CREATED "):
+            created.append(int(line.split()[1]))
+    assert acked and refusals, "the child did too little before the kill to prove anything"
+    storage = await Storage.open(path)  # what the next process finds
+    try:
+        with sqlite3.connect(path) as conn:
+            for channel in created:  # a lobby got in only where the game had finished
+                statuses = [r[0] for r in conn.execute(
+                    "SELECT status FROM matches WHERE channel_id=? ORDER BY id", (channel,))]
+                assert statuses[0] == OVER and statuses[1:] == [LOBBY], statuses
+        for match_id, version in acked.items():
+            saved = await storage.get(match_id)
+            assert saved is not None
+            on_disk, seqs = _on_disk(path, match_id)
+            assert on_disk == saved.version
+            assert on_disk in (version, version + 1), (match_id, version, on_disk)
+            if saved.status != OVER:
+                assert seqs == list(range(2, on_disk + 1))
+            logged = await storage.actions(match_id)
+            assert len(logged) == on_disk - 1
+            # the log replays to the saved state
+            spec = {"game": "cityscape", "players": [s.id for s in saved.seats],
+                    "seed": saved.seed, "options": saved.options,
+                    "actions": [{"player": p, **a} for p, a in logged]}
+            replayed = replay(spec)
+            assert not replayed["rejected"]
+            assert saved.state is not None
+            assert replayed["state"] == CITYSCAPE.view(saved.state, None)
+    finally:
+        await storage.close()
+
+
+async def test_a_finished_game_is_archived_small_and_still_replays(runtime: Runtime,
+                                                                   tmp_path: Path) -> None:
+    match = await _started(runtime, 50, ANN, BOB)
+    log: list[tuple[str, dict[str, object]]] = []
+    while runtime.get(match.id) is not None:
+        player, action = await _next_move(runtime, match.id)
+        log.append((player, action))
+        await runtime.act(match.id, player, action)
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM actions WHERE match_id=?",
+                            (match.id,)).fetchone()[0] == 0
+        state_column, = conn.execute("SELECT state FROM matches WHERE id=?",
+                                     (match.id,)).fetchone()
+        archived = conn.execute("SELECT length(actions) + length(state) FROM archive"
+                                " WHERE match_id=?", (match.id,)).fetchone()[0]
+    assert state_column is None
+    assert archived < 5000  # the whole game, compressed
+    assert await runtime.storage.actions(match.id) == log
+    final = await runtime.storage.get(match.id)
+    assert final is not None and final.status == OVER and final.state is not None
+    assert final.state["phase"] == "over"
+    # /stats reads the totals kept when the game ended
+    board = await runtime.storage.leaderboard(10, "cityscape")
+    assert sorted(r.name for r in board) == ["Ann", "Bob"]
+    assert all(r.games == 1 for r in board) and sum(r.wins for r in board) >= 1
+
+
+async def test_an_older_database_is_upgraded_with_its_stats_and_games(tmp_path: Path) -> None:
+    """A database written before schema 2: totals are built from its results and its finished
+    games are archived, so /stats and replay keep working after the upgrade."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(SCHEMA_V1)
+        conn.execute("INSERT INTO matches (id, guild_id, channel_id, game, status, host_id,"
+                     " seats, options, seed, state, version, extra, created_at, updated_at)"
+                     " VALUES (1, 10, 20, 'cityscape', 'over', '1', '[]', '{}', 5, '{\"a\":1}',"
+                     " 3, '{}', 0, 0)")
+        for seq in (2, 3):
+            conn.execute("INSERT INTO actions VALUES (1, ?, '1', '{\"type\":\"x\"}', 0, 0)",
+                         (seq,))
+        for player, won, score in (("1", 1, 40), ("2", 0, 30)):
+            conn.execute("INSERT INTO results VALUES (1, 10, 'cityscape', ?, ?, 0, ?, ?,"
+                         " '{\"objections\": 2}', 0)", (player, f"P{player}", score, won))
+    storage = await Storage.open(path)
+    try:
+        board = await storage.leaderboard(10, "cityscape")
+        assert [(r.name, r.games, r.wins, r.best, r.extra) for r in board] == [
+            ("P1", 1, 1, 40, {"objections": 2}), ("P2", 1, 0, 30, {"objections": 2})]
+        assert await storage.actions(1) == [("1", {"type": "x"}), ("1", {"type": "x"})]
+        old = await storage.get(1)
+        assert old is not None and old.state == {"a": 1}
+    finally:
+        await storage.close()
+
+
+async def test_a_database_from_a_newer_cityhall_is_refused_in_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version=99")
+    with pytest.raises(StorageError, match=r"new\.sqlite3.*newer Cityhall"):
+        await Storage.open(path)
