@@ -9,7 +9,6 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import threading
 from collections.abc import AsyncIterator
@@ -165,8 +164,8 @@ async def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, seed
     created: list[int] = []
     for line in rest:
         if line.startswith("ack "):
-            _, match_id, version = line.split()
-            acked[int(match_id)] = max(acked.get(int(match_id), 1), int(version))
+            _, number, seen = line.split()
+            acked[int(number)] = max(acked.get(int(number), 1), int(seen))
         elif line == "refused":
             refusals += 1
         elif line.startswith("CREATED "):
