@@ -1,0 +1,118 @@
+"""Limits a busy bot needs: lobbies per user, games per server, lobbies that expire, a
+channel that is gone, and a restart that does not time anybody out."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.records import ABANDONED, ACTIVE, ENDED, Seat
+from bot.core.runtime import Limits, Refusal, Runtime
+from bot.core.storage import Storage
+from bot.games import GAMES
+
+ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_a_user_holds_only_a_few_open_lobbies_per_server(storage: Storage) -> None:
+    runtime = Runtime(storage, GAMES, limits=Limits(lobbies_per_user=2))
+    await runtime.open_lobby(10, 1, "cityscape", ANN, {})
+    await runtime.open_lobby(10, 2, "cities", ANN, {})
+    with pytest.raises(Refusal, match="already have 2 open lobbies in this server"):
+        await runtime.open_lobby(10, 3, "bigcity", ANN, {})
+    # another server, or another user, is not affected
+    await runtime.open_lobby(11, 4, "cityscape", ANN, {})
+    await runtime.open_lobby(10, 5, "cityscape", BOB, {})
+    # a started game is no longer a waiting lobby: room for a new one
+    first = runtime.in_channel(1)
+    assert first is not None
+    await runtime.join(first.id, BOB)
+    await runtime.start(first.id, ANN.id)
+    await runtime.open_lobby(10, 3, "bigcity", ANN, {})
+
+
+async def test_a_server_has_a_cap_on_unfinished_games(storage: Storage) -> None:
+    runtime = Runtime(storage, GAMES, limits=Limits(matches_per_server=3))
+    for channel, host in ((1, ANN), (2, BOB), (3, Seat("3", "Cy"))):
+        await runtime.open_lobby(10, channel, "cityscape", host, {})
+    with pytest.raises(Refusal, match="already has 3 games open"):
+        await runtime.open_lobby(10, 4, "cityscape", Seat("4", "Di"), {})
+    await runtime.open_lobby(11, 5, "cityscape", Seat("4", "Di"), {})  # other servers go on
+    lobby = runtime.in_channel(1)
+    assert lobby is not None
+    await runtime.end(lobby.id, ANN.id, can_manage=False)
+    await runtime.open_lobby(10, 4, "cityscape", Seat("4", "Di"), {})
+
+
+async def test_a_lobby_nobody_starts_expires_and_stays_closed_after_a_restart(
+        storage: Storage, tmp_path: Path) -> None:
+    clock = Clock()
+    runtime = Runtime(storage, GAMES, clock=clock, limits=Limits(lobby_seconds=900))
+    lobby = await runtime.open_lobby(10, 1, "cityscape", ANN, {})
+    lobby.created_at = clock.now  # the storage stamps wall-clock time; this test's clock rules
+    clock.now += 899
+    assert await runtime.expire_lobby(lobby.id) is None  # not yet
+    clock.now += 2
+    expired = await runtime.expire_lobby(lobby.id)
+    assert expired is not None and expired.status == ENDED and expired.extra["expired"]
+    assert runtime.in_channel(1) is None
+    with pytest.raises(Refusal, match="already finished"):
+        await runtime.join(lobby.id, BOB)
+    again = Runtime(storage, GAMES)
+    assert await again.load() == []  # nothing to restore
+    await again.open_lobby(10, 1, "cityscape", BOB, {})  # the channel is free
+
+
+async def test_an_abandoned_game_stops_and_records_nothing(storage: Storage) -> None:
+    runtime = Runtime(storage, GAMES, turn_seconds=60)
+    lobby = await runtime.open_lobby(10, 1, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    match = await runtime.start(lobby.id, ANN.id)
+    gone = await runtime.abandon(match.id, "channel deleted")
+    assert gone is not None and gone.status == ABANDONED
+    assert runtime.get(match.id) is None
+    assert await runtime.step_computer(match.id) is None  # computer players stop
+    assert await runtime.abandon(match.id, "again") is None
+    saved = await storage.get(match.id)
+    assert saved is not None and saved.status == ABANDONED
+    assert await storage.leaderboard(10, "cityscape") == []
+    assert await Runtime(storage, GAMES).load() == []
+
+
+async def test_a_restart_gives_the_player_on_turn_time_to_see_the_table(
+        storage: Storage) -> None:
+    clock = Clock()
+    runtime = Runtime(storage, GAMES, clock=clock, turn_seconds=120,
+                      limits=Limits(restart_grace=60))
+    lobby = await runtime.open_lobby(10, 1, "cityscape", ANN, {})
+    await runtime.join(lobby.id, BOB)
+    match = await runtime.start(lobby.id, ANN.id)
+    assert runtime.deadline(match) == 1120.0
+    clock.now = 5000.0  # the bot was down long past the deadline
+    again = Runtime(storage, GAMES, clock=clock, turn_seconds=120,
+                    limits=Limits(restart_grace=60))
+    restored = await again.load()
+    assert [m.status for m in restored] == [ACTIVE]
+    assert again.deadline(restored[0]) == 5060.0
+    assert await again.time_out(match.id) == []  # nobody is played for at once
+    clock.now = 5061.0
+    assert len(await again.time_out(match.id)) >= 1
