@@ -17,7 +17,7 @@ from bot.config import ConfigError, Settings
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.records import ACTIVE, LOBBY, Match
-from bot.core.runtime import Outcome, Runtime
+from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.storage import Storage
 from bot.games import RECORDS
 from bot.ui.game import GameAdapter
@@ -84,8 +84,11 @@ class CityhallBot(commands.Bot):
         if self.settings.api_base:
             await gateway_from_api(self)
         self.storage = await Storage.open(self.settings.database_path)
+        limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
+                        matches_per_server=self.settings.games_per_server,
+                        lobby_seconds=self.settings.lobby_minutes * 60)
         self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
-                               turn_seconds=self.settings.turn_seconds)
+                               turn_seconds=self.settings.turn_seconds, limits=limits)
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -22,6 +22,10 @@ class Settings:
     turn_seconds: float
     cpu_delay: float
     log_level: str
+    lobbies_per_user: int = 3
+    games_per_server: int = 100
+    lobby_minutes: float = 15.0
+    render_workers: int | None = None  # None: one per core; 0: draw in threads
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -39,6 +43,10 @@ class Settings:
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
             log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
+            lobbies_per_user=_count(env, "MAX_LOBBIES_PER_USER", 3, minimum=1) or 3,
+            games_per_server=_count(env, "MAX_GAMES_PER_SERVER", 100, minimum=1) or 100,
+            lobby_minutes=_float(env, "LOBBY_MINUTES", 15.0, minimum=1.0, unit="minutes"),
+            render_workers=_count(env, "RENDER_WORKERS", None, minimum=0),
         )
 
 
@@ -51,14 +59,24 @@ def _int(env: dict[str, str], name: str) -> int | None:
     return int(raw)
 
 
-def _float(env: dict[str, str], name: str, default: float, *, minimum: float) -> float:
+def _float(env: dict[str, str], name: str, default: float, *, minimum: float,
+           unit: str = "seconds") -> float:
     raw = (env.get(name) or "").strip()
     if not raw:
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}.") from None
+        raise ConfigError(f"{name} must be a number of {unit}, not {raw!r}.") from None
     if value < minimum:
-        raise ConfigError(f"{name} must be at least {minimum:g} seconds.")
+        raise ConfigError(f"{name} must be at least {minimum:g} {unit}.")
     return value
+
+
+def _count(env: dict[str, str], name: str, default: int | None, *, minimum: int) -> int | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < minimum:
+        raise ConfigError(f"{name} must be a whole number, at least {minimum}, not {raw!r}.")
+    return int(raw)
