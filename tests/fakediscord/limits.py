@@ -107,15 +107,13 @@ class Window:
     per: float
     start: float | None = None
     count: int = 0
-    # The 429s answered while this window was full: when the first went out, and the
-    # connections that already heard "wait" (a request on one of them is a violation).
+    # When this window answered its first 429 (requests still arriving well after that
+    # come from a client that did not wait).
     blocked_since: float | None = None
-    warned: set[int] = field(default_factory=set)
 
     def roll(self, now: float) -> None:
         if self.start is None or now >= self.start + self.per:
-            self.start, self.count = now, 0
-            self.blocked_since, self.warned = None, set()
+            self.start, self.count, self.blocked_since = now, 0, None
 
     def reset_after(self, now: float) -> float:
         return max(0.0, (self.start if self.start is not None else now) + self.per - now)
@@ -129,6 +127,8 @@ class Bucket:
     window: Window
     attempts: list[float] = field(default_factory=list)  # monotonic times of every request
     accepted: int = 0
+    # Requests over the limit: answered 429 when limits are on, counted anyway when off
+    # (so a test with rate_limits=False still learns what Discord would have refused).
     limited: int = 0
 
     @property
@@ -136,7 +136,10 @@ class Bucket:
         return len(self.attempts)
 
     def peak(self, window: float | None = None) -> int:
-        """The most requests the bot sent in any ``window`` s (default: the bucket's period)."""
+        """The most requests sent in any sliding ``window`` s (default: the bucket's period).
+
+        Discord's windows are fixed, so a client that obeys them can reach up to twice the
+        limit in a sliding window; ``limited`` is the count to check against the limit."""
         return peak_count(self.attempts, self.window.per if window is None else window)
 
 
@@ -150,8 +153,9 @@ class RateLimitHit:
     retry_after: float
     is_global: bool
     at: float
-    # The client came back before retry_after elapsed although it had already been told
-    # to wait (same connection, or later than the grace period after the first 429).
+    # Sent into a window that had already answered 429 more than the grace period earlier:
+    # the client did not wait for retry_after (discord.py's requests that were already in
+    # flight when the first 429 went out arrive within the grace period).
     violation: bool = False
     injected: bool = False
 
@@ -178,18 +182,26 @@ class RateLimiter:
         enabled: bool = True,
         global_limit: Limit = GLOBAL_LIMIT,
         bucket_limits: Mapping[str, Limit] | None = None,
-        violation_grace: float = 0.1,
+        violation_grace: float = 0.25,
+        scale: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.enabled = enabled
-        self.global_limit = global_limit
-        self.bucket_limits: dict[str, Limit] = {**DEFAULT_BUCKET_LIMITS, **(bucket_limits or {})}
-        self.default_limit = DEFAULT_LIMIT
+        # Every window's length is multiplied by ``scale``: 0.1 keeps Discord's counts (and
+        # so discord.py's pacing and 429 paths) but runs ten times faster in long tests.
+        self.scale = scale
+        self.global_limit: Limit = (global_limit[0], global_limit[1] * scale)
+        self.bucket_limits: dict[str, Limit] = {
+            name: (limit, per * scale)
+            for name, (limit, per) in {**DEFAULT_BUCKET_LIMITS, **(bucket_limits or {})}.items()
+        }
+        self.default_limit: Limit = (DEFAULT_LIMIT[0], DEFAULT_LIMIT[1] * scale)
         self.violation_grace = violation_grace
         self.clock = clock
         self.buckets: dict[str, Bucket] = {}
-        self.global_window = Window(*global_limit)
+        self.global_window = Window(*self.global_limit)
         self.global_attempts: list[float] = []
+        self.global_limited = 0  # over the global limit (see Bucket.limited)
         self.hits: list[RateLimitHit] = []
 
     def limit_for(self, name: str) -> Limit:
@@ -203,8 +215,9 @@ class RateLimiter:
                 bucket.window.limit, bucket.window.per = limit, per
 
     def set_global_limit(self, limit: int, per: float = 1.0) -> None:
+        """Change the global limit; the current window starts afresh."""
         self.global_limit = (limit, per)
-        self.global_window.limit, self.global_window.per = limit, per
+        self.global_window = Window(limit, per)
 
     def bucket(self, name: str, major: str = "") -> Bucket | None:
         return self.buckets.get(f"{name}:{major}")
@@ -213,8 +226,7 @@ class RateLimiter:
         """The most globally-counted requests seen in any ``window`` s."""
         return peak_count(self.global_attempts, window)
 
-    def check(self, method: str, path: str, template: str, params: Mapping[str, str],
-              connection: int) -> Verdict:
+    def check(self, method: str, path: str, template: str, params: Mapping[str, str]) -> Verdict:
         now = self.clock()
         name = bucket_name(method, template)
         major = "+".join(params[p] for p in _MAJOR_PARAMS if p in params)
@@ -230,15 +242,17 @@ class RateLimiter:
             self.global_attempts.append(now)
             gwin = self.global_window
             gwin.roll(now)
-            if self.enabled and gwin.count >= gwin.limit:
-                bucket.limited += 1
-                hit = self._reject(gwin, method, path, "global", now, connection, is_global=True)
-                return Verdict(self._limited_headers(hit, None), hit)
+            if gwin.count >= gwin.limit:
+                self.global_limited += 1
+                if self.enabled:
+                    hit = self._reject(gwin, method, path, "global", now, is_global=True)
+                    return Verdict(self._limited_headers(hit, None), hit)
 
-        if self.enabled and window.count >= window.limit:
+        if window.count >= window.limit:
             bucket.limited += 1
-            hit = self._reject(window, method, path, key, now, connection, is_global=False)
-            return Verdict(self._limited_headers(hit, bucket), hit)
+            if self.enabled:
+                hit = self._reject(window, method, path, key, now, is_global=False)
+                return Verdict(self._limited_headers(hit, bucket), hit)
 
         if not exempt_from_global(template):
             self.global_window.count += 1
@@ -248,14 +262,11 @@ class RateLimiter:
             return Verdict({})
         return Verdict(self._bucket_headers(bucket, now))
 
-    def _reject(self, window: Window, method: str, path: str, key: str, now: float, connection: int,
+    def _reject(self, window: Window, method: str, path: str, key: str, now: float,
                 *, is_global: bool) -> RateLimitHit:
         if window.blocked_since is None:
             window.blocked_since = now
-            violation = False
-        else:
-            violation = connection in window.warned or now - window.blocked_since > self.violation_grace
-        window.warned.add(connection)
+        violation = now - window.blocked_since > self.violation_grace
         # Rounded up so a client that sleeps exactly retry_after lands in the next window.
         retry_after = math.ceil(window.reset_after(now) * 1000) / 1000
         hit = RateLimitHit(method, path, key, retry_after, is_global, now, violation=violation)
@@ -264,7 +275,8 @@ class RateLimiter:
 
     def _bucket_headers(self, bucket: Bucket, now: float) -> dict[str, str]:
         window = bucket.window
-        reset_after = window.reset_after(now)
+        # Rounded up: a client that waits exactly this long must find the window reset.
+        reset_after = math.ceil(window.reset_after(now) * 1000) / 1000
         return {
             "X-RateLimit-Limit": str(window.limit),
             "X-RateLimit-Remaining": str(max(0, window.limit - window.count)),

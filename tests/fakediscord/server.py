@@ -33,6 +33,7 @@ from .limits import (
     DEFAULT_MESSAGES,
     GLOBAL_LIMIT,
     STATUS_TEXT,
+    Bucket,
     Fault,
     Limit,
     RateLimiter,
@@ -151,6 +152,10 @@ def _empty() -> web.Response:
     return web.Response(status=204)
 
 
+def _rate_limit_scale_default() -> float:
+    return float(os.environ.get("FAKEDISCORD_RATE_LIMIT_SCALE", "") or 1.0)
+
+
 def _rate_limits_default() -> bool:
     # FAKEDISCORD_RATE_LIMITS=0 turns limits off for a whole run (to compare durations);
     # a single test uses @pytest.mark.fakediscord(rate_limits=False).
@@ -198,7 +203,8 @@ class FakeDiscord:
     rate_limits: bool = field(default_factory=_rate_limits_default)
     global_rate_limit: Limit = GLOBAL_LIMIT
     bucket_limits: Mapping[str, Limit] = field(default_factory=dict)
-    violation_grace: float = 0.1
+    violation_grace: float = 0.25
+    rate_limit_scale: float = field(default_factory=_rate_limit_scale_default)
 
     # Everything tests inspect.
     requests: list[RecordedRequest] = field(default_factory=list, init=False)
@@ -230,7 +236,8 @@ class FakeDiscord:
         self._base_url = ""
         self.ready = asyncio.Event()
         self.limiter = RateLimiter(enabled=self.rate_limits, global_limit=self.global_rate_limit,
-                                   bucket_limits=self.bucket_limits, violation_grace=self.violation_grace)
+                                   bucket_limits=self.bucket_limits, violation_grace=self.violation_grace,
+                                   scale=self.rate_limit_scale)
         self._removed_channels: set[str] = set()
         self._revoked: dict[str, int] = {}  # channel id -> permission bits the test took away
 
@@ -1012,6 +1019,16 @@ class FakeDiscord:
             raise _HTTPError(403, 50001, "Missing Access", expected=expected)
         raise _HTTPError(403, 50013, "Missing Permissions", expected=expected)
 
+    def bucket(self, name: str, major: str | int = "") -> Bucket | None:
+        """Counts of one rate-limit bucket, e.g. ``bucket("edit_message", channel_id)``:
+        ``hits``, ``accepted``, ``limited``, ``peak()`` (most requests in one window)."""
+        return self.limiter.bucket(name, str(major))
+
+    @property
+    def global_peak(self) -> int:
+        """The most globally-limited requests the bot sent within one second."""
+        return self.limiter.global_peak(1.0)
+
     @property
     def rate_limited(self) -> list[RateLimitHit]:
         """Every 429 the fake answered (limits and injected), oldest first."""
@@ -1307,7 +1324,11 @@ class FakeDiscord:
                         # Latency before Discord sees the request: a late interaction callback
                         # still misses its 3 s deadline, and the client's own timeouts can fire.
                         await asyncio.sleep(fault.delay)
-                verdict = self.limiter.check(method, path, route.template, ctx.params, id(request.transport))
+                if fault is not None and fault.status == 429:
+                    # A limit the fake does not model: it must not use up a bucket it does.
+                    response = self._fault_response(fault, method, path)
+                    break
+                verdict = self.limiter.check(method, path, route.template, ctx.params)
                 limit_headers = verdict.headers
                 if verdict.hit is not None:
                     response = self._rate_limited_response(verdict.hit, verdict.headers)
@@ -1320,7 +1341,9 @@ class FakeDiscord:
             else:
                 raise _HTTPError(404, 0, f"404: Not Found (the fake does not implement {method} {path})")
         except _HTTPError as exc:
-            if exc.expected:
+            # An error on a request a fault touched (e.g. a callback held past the 3 s
+            # deadline) is the fault's doing, not the bot's.
+            if exc.expected or record.injected:
                 record.injected = True
                 self.expected_errors.append(RecordedError(method, path, exc.status, exc.code, exc.message))
             else:
