@@ -1,4 +1,18 @@
-"""FakeDiscord: a local stand-in for Discord's REST API v10 and gateway, for bot tests."""
+"""FakeDiscord: a local stand-in for Discord's REST API v10 and gateway, for bot tests.
+
+It also says no the way Discord does (details and defaults in README.md beside this file):
+
+* rate limits, on by default: 50 requests/s globally (interaction callbacks and the
+  interaction webhook exempt) and per-route buckets keyed by channel / guild / webhook
+  token (5 messages and 5 edits per 5 s per channel, ...), with X-RateLimit-* headers and
+  429s that discord.py waits out. Options: ``rate_limits``, ``global_rate_limit``,
+  ``bucket_limits``, ``rate_limit_scale``, ``violation_grace``; inspect
+  ``rate_limited``, ``rate_limit_violations``, ``bucket(name, major)``, ``global_peak``;
+* faults: ``fail(method, path_regex, status, code, message, times=1, delay=None,
+  retry_after=None)`` -> ``Fault`` (``.hits``, ``.cancel()``), ``slow(...)``,
+  ``delete_channel(id)``, ``revoke(id, "attach_files")`` / ``grant``,
+  ``drop_gateway(close_code)``. Their answers land in ``expected_errors``, not ``errors``.
+"""
 
 from __future__ import annotations
 
