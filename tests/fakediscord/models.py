@@ -40,6 +40,18 @@ CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
+PERMISSIONS: dict[str, int] = {
+    name.lower(): bits for name, bits in {
+        "CREATE_INSTANT_INVITE": CREATE_INSTANT_INVITE, "ADMINISTRATOR": ADMINISTRATOR,
+        "ADD_REACTIONS": ADD_REACTIONS, "VIEW_CHANNEL": VIEW_CHANNEL, "SEND_MESSAGES": SEND_MESSAGES,
+        "MANAGE_MESSAGES": MANAGE_MESSAGES, "EMBED_LINKS": EMBED_LINKS, "ATTACH_FILES": ATTACH_FILES,
+        "READ_MESSAGE_HISTORY": READ_MESSAGE_HISTORY, "USE_EXTERNAL_EMOJIS": USE_EXTERNAL_EMOJIS,
+        "CONNECT": CONNECT, "SPEAK": SPEAK, "CHANGE_NICKNAME": CHANGE_NICKNAME,
+        "USE_APPLICATION_COMMANDS": USE_APPLICATION_COMMANDS, "MANAGE_THREADS": MANAGE_THREADS,
+        "CREATE_PUBLIC_THREADS": CREATE_PUBLIC_THREADS, "CREATE_PRIVATE_THREADS": CREATE_PRIVATE_THREADS,
+        "SEND_MESSAGES_IN_THREADS": SEND_MESSAGES_IN_THREADS,
+    }.items()
+}
 
 EVERYONE_PERMISSIONS = (
     CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS
@@ -309,6 +321,10 @@ class RecordedRequest:
     files: list[UploadedFile]
     route: str | None  # the OpenAPI path template, when the spec knows the path
     status: int = 0
+    # Rate-limit (and Retry-After / Via) headers of the fake's answer.
+    headers: dict[str, str] = field(default_factory=dict)
+    # Answered by a fault the test injected (fail/slow/delete_channel/revoke), not by the bot's doing.
+    injected: bool = False
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} -> {self.status}"

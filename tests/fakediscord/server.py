@@ -1,10 +1,25 @@
-"""FakeDiscord: a local stand-in for Discord's REST API v10 and gateway, for bot tests."""
+"""FakeDiscord: a local stand-in for Discord's REST API v10 and gateway, for bot tests.
+
+It also says no the way Discord does (details and defaults in README.md beside this file):
+
+* rate limits, on by default: 50 requests/s globally (interaction callbacks and the
+  interaction webhook exempt) and per-route buckets keyed by channel / guild / webhook
+  token (5 messages and 5 edits per 5 s per channel, ...), with X-RateLimit-* headers and
+  429s that discord.py waits out. Options: ``rate_limits``, ``global_rate_limit``,
+  ``bucket_limits``, ``rate_limit_scale``, ``violation_grace``; inspect
+  ``rate_limited``, ``rate_limit_violations``, ``bucket(name, major)``, ``global_peak``;
+* faults: ``fail(method, path_regex, status, code, message, times=1, delay=None,
+  retry_after=None)`` -> ``Fault`` (``.hits``, ``.cancel()``), ``slow(...)``,
+  ``delete_channel(id)``, ``revoke(id, "attach_files")`` / ``grant``,
+  ``drop_gateway(close_code)``. Their answers land in ``expected_errors``, not ``errors``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -28,8 +43,25 @@ from .interactions import (
     check_option_value,
     walk_subcommands,
 )
+from .limits import (
+    DEFAULT_MESSAGES,
+    GLOBAL_LIMIT,
+    STATUS_TEXT,
+    Bucket,
+    Fault,
+    Limit,
+    RateLimiter,
+    RateLimitHit,
+    rate_limit_body,
+    rate_limit_headers,
+)
 from .models import (
+    ADD_REACTIONS,
+    ADMINISTRATOR,
+    ATTACH_FILES,
     BOT_PERMISSIONS,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -40,6 +72,10 @@ from .models import (
     INTENT_GUILDS,
     INTENT_MESSAGE_CONTENT,
     MANAGE_MESSAGES,
+    PERMISSIONS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     FakeAttachment,
     FakeGuild,
     FakeMessage,
@@ -70,9 +106,13 @@ _EDIT_FLAGS = (1 << 2) | (1 << 15)
 
 
 class _HTTPError(Exception):
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None,
+                 *, expected: bool = False) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        # A consequence of a fault the test set up (deleted channel, revoked permission):
+        # recorded in expected_errors, not errors, so the teardown check does not fail on it.
+        self.expected = expected
 
 
 @dataclass
@@ -96,6 +136,7 @@ Handler = Callable[["FakeDiscord", _Ctx], Awaitable[web.StreamResponse]]
 @dataclass
 class _Route:
     method: str
+    template: str
     regex: re.Pattern[str]
     handler: Handler
     bot_auth: bool
@@ -108,7 +149,7 @@ def _route(method: str, template: str, *, bot_auth: bool = True) -> Callable[[Ha
     pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
 
     def register(fn: Handler) -> Handler:
-        _ROUTES.append(_Route(method, re.compile(pattern), fn, bot_auth))
+        _ROUTES.append(_Route(method, template, re.compile(pattern), fn, bot_auth))
         return fn
 
     return register
@@ -123,6 +164,16 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 def _empty() -> web.Response:
     return web.Response(status=204)
+
+
+def _rate_limit_scale_default() -> float:
+    return float(os.environ.get("FAKEDISCORD_RATE_LIMIT_SCALE", "") or 1.0)
+
+
+def _rate_limits_default() -> bool:
+    # FAKEDISCORD_RATE_LIMITS=0 turns limits off for a whole run (to compare durations);
+    # a single test uses @pytest.mark.fakediscord(rate_limits=False).
+    return os.environ.get("FAKEDISCORD_RATE_LIMITS", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
 @dataclass
@@ -145,7 +196,11 @@ class FakeDiscord:
     * inspection: ``messages``, ``channel_messages``, ``last_message``, ``message``,
       ``commands``, ``requests``, ``errors``, ``validation_errors``,
       ``failed_interactions``, ``wait_until``, ``assert_clean``;
-    * gateway: ``sessions``, ``gateway_received``, ``reconnect`` (op 7 -> RESUME).
+    * gateway: ``sessions``, ``gateway_received``, ``reconnect`` (op 7 -> RESUME),
+      ``drop_gateway`` (close the socket with a close code);
+    * limits and faults (see the module docstring): ``rate_limits``, ``limiter``,
+      ``rate_limited``, ``rate_limit_violations``, ``fail``, ``slow``, ``delete_channel``,
+      ``revoke``, ``grant``, ``expected_errors``.
     """
 
     token: str = "fake-token"
@@ -158,6 +213,12 @@ class FakeDiscord:
     bot_permissions: int = BOT_PERMISSIONS
     host: str = "127.0.0.1"
     port: int = 0
+    # Discord's rate limits (on unless FAKEDISCORD_RATE_LIMITS=0); requests are counted either way.
+    rate_limits: bool = field(default_factory=_rate_limits_default)
+    global_rate_limit: Limit = GLOBAL_LIMIT
+    bucket_limits: Mapping[str, Limit] = field(default_factory=dict)
+    violation_grace: float = 0.25
+    rate_limit_scale: float = field(default_factory=_rate_limit_scale_default)
 
     # Everything tests inspect.
     requests: list[RecordedRequest] = field(default_factory=list, init=False)
@@ -171,6 +232,9 @@ class FakeDiscord:
     channels: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
     sessions: dict[str, gw.Session] = field(default_factory=dict, init=False)
     gateway_received: list[dict[str, Any]] = field(default_factory=list, init=False)
+    expected_errors: list[RecordedError] = field(default_factory=list, init=False)
+    faults: list[Fault] = field(default_factory=list, init=False)
+    gateway_drops: list[int] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         if self.host != "127.0.0.1":
@@ -185,6 +249,11 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._base_url = ""
         self.ready = asyncio.Event()
+        self.limiter = RateLimiter(enabled=self.rate_limits, global_limit=self.global_rate_limit,
+                                   bucket_limits=self.bucket_limits, violation_grace=self.violation_grace,
+                                   scale=self.rate_limit_scale)
+        self._removed_channels: set[str] = set()
+        self._revoked: dict[str, int] = {}  # channel id -> permission bits the test took away
 
         owner_id = self.snowflake()
         self.owner = self._new_user("owner", owner_id)
@@ -444,13 +513,20 @@ class FakeDiscord:
             lines.append("fake.errors: " + "; ".join(map(str, self.errors[-5:])))
         if self.validation_errors:
             lines.append("fake.validation_errors: " + "; ".join(self.validation_errors[-5:]))
+        if self.rate_limited:
+            lines.append("fake.rate_limited: " + "; ".join(map(str, self.rate_limited[-5:])))
         if self.requests:
             lines.append("last requests: " + ", ".join(map(str, self.requests[-5:])))
         return ("\n" + "\n".join(lines)) if lines else ""
 
-    def assert_clean(self, *, errors: bool = True, validation: bool = True, failed: bool = True) -> None:
-        """AssertionError listing validation errors, HTTP errors and failed interactions."""
+    def assert_clean(self, *, errors: bool = True, validation: bool = True, failed: bool = True,
+                     violations: bool = True) -> None:
+        """AssertionError listing validation errors, HTTP errors, failed interactions and
+        rate-limit violations. 429s the client waited out and the answers of injected
+        faults (``expected_errors``) are not problems."""
         problems = []
+        if violations and self.rate_limit_violations:
+            problems += ["rate limit: " + str(h) for h in self.rate_limit_violations]
         if validation and self.validation_errors:
             problems += ["validation: " + e for e in self.validation_errors]
         if errors and self.errors:
@@ -488,6 +564,8 @@ class FakeDiscord:
 
     def _interaction_payload(self, itype: int, user: dict[str, Any], channel_id: str | int) -> dict[str, Any]:
         channel = self._channel(channel_id)
+        if channel.get("_deleted"):
+            raise FakeDiscordError(f"channel {channel['id']} was deleted")
         guild_id = channel.get("guild_id")
         payload: dict[str, Any] = {
             "id": self.snowflake(),
@@ -511,7 +589,7 @@ class FakeDiscord:
                 guild_locale=guild.locale,
                 guild={"id": guild_id, "locale": guild.locale, "features": []},
                 member=guild.member_payload(user["id"], with_permissions=True),
-                app_permissions=str(guild.permissions_of(self.application_id)),
+                app_permissions=str(self.bot_permissions_in(channel["id"])),
                 authorizing_integration_owners={"0": guild_id},
                 context=0,
             )
@@ -816,6 +894,165 @@ class FakeDiscord:
             if session.connection is not None:
                 await session.connection.send({"op": gw.RECONNECT, "d": None})
 
+    async def drop_gateway(self, code: int = 4000, *, invalidate: bool | None = None) -> int:
+        """Close every bot's gateway socket with close ``code``; returns how many were closed.
+
+        discord.py reconnects and RESUMEs after resumable codes (4000, 4008, 1001, ...) and
+        gives up after 4004 / 4010-4014. ``invalidate`` (default: for 4007 and 4009, as
+        Discord does) forgets the sessions, so the RESUME gets INVALID_SESSION and the bot
+        IDENTIFYs again.
+        """
+        if invalidate is None:
+            invalidate = code in (4007, 4009)
+        closed = 0
+        for session_id, session in list(self.sessions.items()):
+            conn = session.connection
+            if conn is None:
+                continue
+            session.connection = None
+            if invalidate:
+                del self.sessions[session_id]
+            self.gateway_drops.append(code)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.ws.close(code=code, message=b"fake: connection dropped"), 2.0)
+            closed += 1
+        self._touch()
+        return closed
+
+    # -- faults ---------------------------------------------------------------------------
+
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        code: int | None = None,
+        message: str | None = None,
+        *,
+        times: int | None = 1,
+        delay: float | None = None,
+        retry_after: float | None = None,
+        is_global: bool = False,
+    ) -> Fault:
+        r"""Answer the next ``times`` requests matching ``method`` and ``path`` with an error.
+
+        ``method`` is an HTTP method or "*"; ``path`` a regex searched in the path after
+        /api/v10 (e.g. r"/channels/\d+/messages$"). ``times=None`` fails until
+        ``fault.cancel()``. ``code`` / ``message`` default to Discord's for the status;
+        ``retry_after`` / ``is_global`` shape a 429; ``delay`` holds the request first.
+        The answers are recorded in ``expected_errors`` (and ``fault.hits``), never in
+        ``errors``, so the fake_discord teardown check does not fail on them.
+        """
+        code = code if code is not None else {403: 50013, 404: 10003}.get(status, 0)
+        text = message if message is not None else (DEFAULT_MESSAGES.get(code) or STATUS_TEXT.get(status, ""))
+        fault = Fault(method.upper(), re.compile(path), status, code, text, times=times, delay=delay,
+                      retry_after=retry_after, is_global=is_global)
+        self.faults.append(fault)
+        return fault
+
+    def slow(self, method: str, path: str, delay: float, *, times: int | None = 1) -> Fault:
+        """Hold the next ``times`` matching requests for ``delay`` s, then answer normally."""
+        fault = Fault(method.upper(), re.compile(path), None, times=times, delay=delay)
+        self.faults.append(fault)
+        return fault
+
+    async def delete_channel(self, channel_id: str | int) -> None:
+        """The channel (and its threads) is deleted: CHANNEL_DELETE / THREAD_DELETE is
+        dispatched and every later call on it answers 404 Unknown Channel (10003)."""
+        channel = self._channel(channel_id)
+        gone = [channel] + [t for t in self.channels.values() if t.get("parent_id") == channel["id"]
+                            and "thread_metadata" in t and not t.get("_deleted")]
+        for item in gone:
+            item["_deleted"] = True
+            self._removed_channels.add(item["id"])
+        for item in reversed(gone):
+            event = "THREAD_DELETE" if "thread_metadata" in item else "CHANNEL_DELETE"
+            await self._dispatch(event, self._public(item), guild_id=item.get("guild_id"), intent=INTENT_GUILDS)
+
+    async def revoke(self, channel_id: str | int, permission: int | str) -> None:
+        """Deny the bot ``permission`` in a channel (a member overwrite + CHANNEL_UPDATE).
+
+        ``permission`` is a bit mask or a name like "attach_files" / "send_messages". The
+        channel endpoints then answer as Discord does: 403 Missing Permissions (50013), or
+        403 Missing Access (50001) without view_channel.
+        """
+        await self._set_denied(channel_id, self._revoked.get(str(channel_id), 0) | _permission_bits(permission))
+
+    async def grant(self, channel_id: str | int, permission: int | str) -> None:
+        """Undo ``revoke`` for ``permission``."""
+        await self._set_denied(channel_id, self._revoked.get(str(channel_id), 0) & ~_permission_bits(permission))
+
+    async def _set_denied(self, channel_id: str | int, denied: int) -> None:
+        channel = self._channel(channel_id)
+        self._revoked[channel["id"]] = denied
+        overwrites = [o for o in channel.get("permission_overwrites") or []
+                      if not (o.get("type") == 1 and o.get("id") == self.application_id)]
+        if denied:
+            overwrites.append({"id": self.application_id, "type": 1, "allow": "0", "deny": str(denied)})
+        channel["permission_overwrites"] = overwrites
+        event = "THREAD_UPDATE" if "thread_metadata" in channel else "CHANNEL_UPDATE"
+        await self._dispatch(event, self._public(channel), guild_id=channel.get("guild_id"), intent=INTENT_GUILDS)
+
+    def bot_permissions_in(self, channel_id: str | int) -> int:
+        """The bot's permissions in a channel: its roles, then the channel's overwrites."""
+        channel = self._channel(channel_id)
+        guild = self.guilds.get(channel.get("guild_id") or "")
+        if guild is None:
+            return EVERYONE_PERMISSIONS
+        perms = guild.permissions_of(self.application_id)
+        if perms & ADMINISTRATOR:
+            return perms
+        source = channel
+        if "thread_metadata" in channel and channel.get("parent_id") in self.channels:
+            source = self.channels[channel["parent_id"]]  # threads take the parent's overwrites
+        member = guild.members.get(self.application_id) or {}
+        overwrites = source.get("permission_overwrites") or []
+        allow = deny = 0
+        for ow in overwrites:
+            if ow.get("id") == guild.id:
+                perms = (perms & ~int(ow.get("deny", 0))) | int(ow.get("allow", 0))
+        for ow in overwrites:
+            if ow.get("type") == 0 and ow.get("id") in member.get("roles", []):
+                allow |= int(ow.get("allow", 0))
+                deny |= int(ow.get("deny", 0))
+        perms = (perms & ~deny) | allow
+        for ow in overwrites:
+            if ow.get("type") == 1 and ow.get("id") == self.application_id:
+                perms = (perms & ~int(ow.get("deny", 0))) | int(ow.get("allow", 0))
+        return perms
+
+    def _require(self, channel: dict[str, Any], needed: int) -> None:
+        """403 as Discord answers when the bot lacks ``needed`` in ``channel``."""
+        perms = self.bot_permissions_in(channel["id"])
+        missing = needed & ~perms
+        if not missing and perms & VIEW_CHANNEL:
+            return
+        # Only the test's revoke() takes permissions away from the bot in the fake.
+        expected = bool((missing | (VIEW_CHANNEL & ~perms)) & self._revoked.get(channel["id"], 0))
+        if not perms & VIEW_CHANNEL:
+            raise _HTTPError(403, 50001, "Missing Access", expected=expected)
+        raise _HTTPError(403, 50013, "Missing Permissions", expected=expected)
+
+    def bucket(self, name: str, major: str | int = "") -> Bucket | None:
+        """Counts of one rate-limit bucket, e.g. ``bucket("edit_message", channel_id)``:
+        ``hits``, ``accepted``, ``limited``, ``peak()`` (most requests in one window)."""
+        return self.limiter.bucket(name, str(major))
+
+    @property
+    def global_peak(self) -> int:
+        """The most globally-limited requests the bot sent within one second."""
+        return self.limiter.global_peak(1.0)
+
+    @property
+    def rate_limited(self) -> list[RateLimitHit]:
+        """Every 429 the fake answered (limits and injected), oldest first."""
+        return self.limiter.hits
+
+    @property
+    def rate_limit_violations(self) -> list[RateLimitHit]:
+        """429s for requests sent although the client had been told to wait."""
+        return [h for h in self.limiter.hits if h.violation]
+
     # -- gateway ------------------------------------------------------------------------
 
     async def _dispatch(self, event: str, data: dict[str, Any], *, guild_id: str | None = None,
@@ -861,8 +1098,8 @@ class FakeDiscord:
             "unavailable": False,
             "member_count": len(guild.members),
             "members": members,
-            "channels": list(guild.channels.values()),
-            "threads": list(guild.threads.values()),
+            "channels": [c for c in guild.channels.values() if not c.get("_deleted")],
+            "threads": [t for t in guild.threads.values() if not t.get("_deleted")],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -1066,6 +1303,8 @@ class FakeDiscord:
         query = {k: v for k, v in request.query.items()}
         record = RecordedRequest(method, path, query, None, [], None)
         self.requests.append(record)
+        limit_headers: dict[str, str] = {}
+        response: web.StreamResponse
         try:
             try:
                 body, files, multipart = await self._read_body(request)
@@ -1091,12 +1330,38 @@ class FakeDiscord:
                 if route.bot_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise _HTTPError(401, 0, "401: Unauthorized")
                 ctx = _Ctx(request, method, path, m.groupdict(), query, body, files, record)
+                fault = next((f for f in self.faults if f.matches(method, path)), None)
+                if fault is not None:
+                    fault.hits.append(record)
+                    record.injected = True
+                    if fault.delay:
+                        # Latency before Discord sees the request: a late interaction callback
+                        # still misses its 3 s deadline, and the client's own timeouts can fire.
+                        await asyncio.sleep(fault.delay)
+                if fault is not None and fault.status == 429:
+                    # A limit the fake does not model: it must not use up a bucket it does.
+                    response = self._fault_response(fault, method, path)
+                    break
+                verdict = self.limiter.check(method, path, route.template, ctx.params)
+                limit_headers = verdict.headers
+                if verdict.hit is not None:
+                    response = self._rate_limited_response(verdict.hit, verdict.headers)
+                    break
+                if fault is not None and fault.status is not None:
+                    response = self._fault_response(fault, method, path)
+                    break
                 response = await route.handler(self, ctx)
                 break
             else:
                 raise _HTTPError(404, 0, f"404: Not Found (the fake does not implement {method} {path})")
         except _HTTPError as exc:
-            self._record_error(method, path, exc.status, exc.code, exc.message)
+            # An error on a request a fault touched (e.g. a callback held past the 3 s
+            # deadline) is the fault's doing, not the bot's.
+            if exc.expected or record.injected:
+                record.injected = True
+                self.expected_errors.append(RecordedError(method, path, exc.status, exc.code, exc.message))
+            else:
+                self._record_error(method, path, exc.status, exc.code, exc.message)
             payload: dict[str, Any] = {"message": exc.message, "code": exc.code}
             if exc.errors:
                 payload["errors"] = exc.errors
@@ -1104,9 +1369,32 @@ class FakeDiscord:
         except Exception as exc:  # a bug in the fake: report it, and avoid discord.py's 5xx retries
             self._record_error(method, path, 400, -1, f"fake internal error: {exc!r}")
             response = _json({"message": f"fake internal error: {exc!r}", "code": 0}, 400)
+        for name, value in limit_headers.items():
+            response.headers.setdefault(name, value)
+        record.headers = dict(limit_headers)
         record.status = response.status
         self._touch()
         return response
+
+    def _rate_limited_response(self, hit: RateLimitHit, headers: Mapping[str, str]) -> web.Response:
+        response = _json(rate_limit_body(hit.retry_after, is_global=hit.is_global), 429)
+        response.headers.update(headers)
+        return response
+
+    def _fault_response(self, fault: Fault, method: str, path: str) -> web.Response:
+        status = fault.status or 500
+        self.expected_errors.append(RecordedError(method, path, status, fault.code, fault.message))
+        if status == 429:
+            retry_after = 1.0 if fault.retry_after is None else fault.retry_after
+            self.limiter.hits.append(RateLimitHit(method, path, "injected", retry_after, fault.is_global,
+                                                  time.monotonic(), injected=True))
+            response = _json(rate_limit_body(retry_after, is_global=fault.is_global), 429)
+            response.headers.update(rate_limit_headers(retry_after, is_global=fault.is_global))
+            return response
+        if status in (502, 503, 504):
+            # What Discord's front end answers when the API behind it is down: not JSON.
+            return web.Response(status=status, text=fault.message, content_type="text/html")
+        return _json({"message": fault.message, "code": fault.code}, status)
 
     # -- REST: users, application, gateway ------------------------------------------------
 
@@ -1386,6 +1674,7 @@ class FakeDiscord:
         ix = self.interactions.get(ctx.params["interaction_id"])
         if ix is None or ix.token != ctx.params["token"]:
             raise _HTTPError(404, 10062, "Unknown interaction")
+        self._check_not_removed(ix.channel_id)
         body = ctx.body if isinstance(ctx.body, dict) else {}
         cb_type = body.get("type")
         if ix.callback is not None:
@@ -1447,8 +1736,13 @@ class FakeDiscord:
                 if ix.callback is None:
                     # The interaction webhook only exists once the interaction is acknowledged.
                     raise _HTTPError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)")
+                self._check_not_removed(ix.channel_id)
                 return ix
         raise _HTTPError(404, 10015, "Unknown Webhook")
+
+    def _check_not_removed(self, channel_id: str) -> None:
+        if channel_id in self._removed_channels:
+            raise _HTTPError(404, 10003, "Unknown Channel", expected=True)
 
     def _webhook_message(self, ctx: _Ctx) -> tuple[FakeInteraction, FakeMessage]:
         ix = self._webhook_interaction(ctx)
@@ -1501,9 +1795,12 @@ class FakeDiscord:
     # -- REST: channels -----------------------------------------------------------------
 
     def _rest_channel(self, ctx: _Ctx) -> dict[str, Any]:
-        channel = self.channels.get(ctx.params["channel_id"])
+        channel_id = ctx.params["channel_id"]
+        channel = self.channels.get(channel_id)
         if channel is None or channel.get("_deleted"):
-            raise _HTTPError(404, 10003, "Unknown Channel")
+            raise _HTTPError(404, 10003, "Unknown Channel", expected=channel_id in self._removed_channels)
+        if channel.get("guild_id"):
+            self._require(channel, 0)
         return channel
 
     def _rest_message(self, ctx: _Ctx) -> FakeMessage:
@@ -1547,7 +1844,9 @@ class FakeDiscord:
 
     @_route("POST", "/channels/{channel_id}/typing")
     async def _typing(self, ctx: _Ctx) -> web.StreamResponse:
-        self._rest_channel(ctx)
+        channel = self._rest_channel(ctx)
+        if channel.get("guild_id"):
+            self._require(channel, SEND_MESSAGES)
         return _empty()
 
     @_route("GET", "/channels/{channel_id}/messages")
@@ -1567,6 +1866,9 @@ class FakeDiscord:
     @_route("POST", "/channels/{channel_id}/messages")
     async def _create_message(self, ctx: _Ctx) -> web.StreamResponse:
         channel = self._rest_channel(ctx)
+        if channel.get("guild_id"):
+            needed = SEND_MESSAGES_IN_THREADS if "thread_metadata" in channel else SEND_MESSAGES
+            self._require(channel, needed | (ATTACH_FILES if ctx.files else 0))
         body = ctx.body if isinstance(ctx.body, dict) else {}
         if body.get("flags", 0) and body["flags"] & FLAG_EPHEMERAL:
             raise _HTTPError(400, 50035, "Invalid Form Body: channel messages cannot be ephemeral")
@@ -1583,22 +1885,24 @@ class FakeDiscord:
         msg = self._rest_message(ctx)
         if msg.author["id"] != self.application_id:
             raise _HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        if ctx.files and msg.guild_id:
+            self._require(self.channels[msg.channel_id], ATTACH_FILES)
         await self._edit_message(msg, ctx.body if isinstance(ctx.body, dict) else {}, ctx.files)
         return _json(msg.to_payload())
 
     @_route("DELETE", "/channels/{channel_id}/messages/{message_id}")
     async def _delete_channel_message(self, ctx: _Ctx) -> web.StreamResponse:
         msg = self._rest_message(ctx)
-        guild = self.guilds.get(msg.guild_id or "")
-        if (msg.author["id"] != self.application_id and guild is not None
-                and not guild.permissions_of(self.application_id) & MANAGE_MESSAGES):
-            raise _HTTPError(403, 50013, "Missing Permissions")
+        if msg.author["id"] != self.application_id and msg.guild_id:
+            self._require(self.channels[msg.channel_id], MANAGE_MESSAGES)
         await self._delete_message(msg)
         return _empty()
 
     @_route("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me")
     async def _add_reaction(self, ctx: _Ctx) -> web.StreamResponse:
         msg = self._rest_message(ctx)
+        if msg.guild_id:
+            self._require(self.channels[msg.channel_id], ADD_REACTIONS)
         emoji = unquote(ctx.params["emoji"])
         msg.reactions.setdefault(emoji, set()).add(self.application_id)
         return _empty()
@@ -1625,7 +1929,9 @@ class FakeDiscord:
     async def _create_thread(self, ctx: _Ctx) -> web.StreamResponse:
         parent = self._rest_channel(ctx)
         body = ctx.body if isinstance(ctx.body, dict) else {}
-        return await self._new_thread(ctx, parent, private=body.get("type") == 12)
+        private = body.get("type") == 12
+        self._require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
+        return await self._new_thread(ctx, parent, private=private)
 
     @_route("POST", "/channels/{channel_id}/messages/{message_id}/threads")
     async def _create_thread_from_message(self, ctx: _Ctx) -> web.StreamResponse:
@@ -1679,6 +1985,15 @@ class FakeDiscord:
 
 def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+def _permission_bits(permission: int | str) -> int:
+    if isinstance(permission, int):
+        return permission
+    bits = PERMISSIONS.get(permission.lower())
+    if bits is None:
+        raise FakeDiscordError(f"unknown permission {permission!r}; known: {sorted(PERMISSIONS)}")
+    return bits
 
 
 __all__ = ["FakeDiscord", "FakeDiscordError", "FakeInteraction", "InteractionCallback"]
