@@ -227,6 +227,7 @@ class CityhallBot(commands.Bot):
         channel = self.get_partial_messageable(match.channel_id)
         for notice in notices:
             files = [discord.File(io.BytesIO(png), name) for name, png in notice.images]
+            await self.tables.pacing.wait("send", match.channel_id)
             try:
                 await channel.send(notice.text, files=files, allowed_mentions=USER_MENTIONS)
             except discord.HTTPException as exc:

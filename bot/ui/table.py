@@ -22,6 +22,7 @@ import discord
 from bot.core.records import ACTIVE, LOBBY, Match
 
 from .components import Components
+from .pacing import ChannelPacing
 from .replies import NO_MENTIONS, USER_MENTIONS
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ class Tables:
         self.shown: OrderedDict[int, int] = OrderedDict()
         # Channels where the bot may not attach files (told once, then tables go without).
         self.no_pictures: set[int] = set()
+        self.pacing = ChannelPacing()
 
     def mark_shown(self, match: Match, version: int) -> None:
         self.shown[match.id] = version
@@ -167,6 +169,12 @@ class Tables:
 
     async def _edit(self, match: Match) -> None:
         assert match.table_message_id is not None
+        await self.pacing.wait("edit", match.channel_id)
+        # What is saved by now is what goes out: frames the channel could not show in time
+        # were skipped while waiting.
+        match = await self.bot.runtime.fetch(match.id) or match
+        if match.table_message_id is None:
+            return
         payload = await self.payload(match)
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
@@ -181,6 +189,7 @@ class Tables:
         log.warning("Missing Attach Files in channel %s: tables go without pictures there.",
                     match.channel_id)
         channel = self.bot.get_partial_messageable(match.channel_id)
+        await self.pacing.wait("send", match.channel_id)
         try:
             await channel.send(NO_PICTURES, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
@@ -189,6 +198,7 @@ class Tables:
 
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
+        await self.pacing.wait("send", match.channel_id)
         version = match.version
         payload = await self.payload(match)
         channel = self.bot.get_partial_messageable(match.channel_id)
@@ -221,6 +231,7 @@ class Tables:
             return
         old = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
+        await self.pacing.wait("edit", match.channel_id)
         # Already gone or not editable: then there is nothing to retire.
         with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
             await old.edit(content=note, view=None, allowed_mentions=NO_MENTIONS)
