@@ -99,7 +99,7 @@ class Move:
         return f"{self.player} {json.dumps(self.action, sort_keys=True)} on v{self.after} ({how})"
 
 
-class Killed(Exception):  # noqa: N818 - not an error: the harness pulled the plug
+class Killed(Exception):
     """The bot was killed while ``ix`` was in flight."""
 
     def __init__(self, ix: FakeInteraction | None) -> None:
@@ -299,8 +299,11 @@ class KillSession:
             if saved.status != "active":
                 found.append(saved)
                 return True
-            if saved.table_message_id is None:
+            if saved.table_message_id is None or saved.state is None:
                 return False
+            cpus = {str(s["id"]) for s in saved.seats if s.get("cpu")}
+            if cpus & set(GAMES[saved.game].to_act(saved.state)):
+                return False  # the computer's move comes first
             message = self.fake.messages.get(str(saved.table_message_id))
             if message is None or not ready(saved, message):
                 return False
@@ -385,11 +388,11 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def plan_kills(rng: random.Random, clicks: int, kills: int, start: int = 3) -> set[int]:
-    """``kills`` distinct click numbers spread over a game of about ``clicks`` clicks."""
-    span = max(kills, clicks - start)
-    step = span / kills
-    return {start + int(i * step + rng.uniform(0, step)) for i in range(kills)}
+def plan_kills(rng: random.Random, kills: int, first: int, last: int) -> set[int]:
+    """``kills`` distinct click numbers from ``first`` to ``last``, one in each of as many
+    equal stretches, at a random place within it."""
+    step = (last - first + 1) / kills
+    return {first + int(i * step + rng.uniform(0, step)) for i in range(kills)}
 
 
 Driver = Callable[[KillSession, Saved], Awaitable[None]]
