@@ -161,12 +161,19 @@ class KillSession:
         self.moves: list[Move] = []
         self.clicks = 0
         self.kill_at: set[int] = set()  # click numbers whose click is followed by a kill
-        self.kill_delay = (0.0, 0.25)  # seconds after sending that click
+        # seconds from sending that click to the kill: often too soon for the bot to have
+        # saved the move, often after it answered, sometimes in between
+        self.kill_delays = ((0.0, 0.02), (0.0, 0.3))
         self.kills: list[str] = []  # what each kill interrupted, for failure messages
         self.killed_interactions: list[FakeInteraction] = []
         self.restarts = 0
         self.match_id = 0
         self.logs: list[str] = []
+        # After each restart: was the first move made from the table message, and applied?
+        self.since_restart: str | None = None
+        self.table_worked_after_restart = 0
+        self.over_at_restart = 0
+        self.killed_before_a_move = 0
 
     # -- the process ----------------------------------------------------------------------
 
@@ -238,10 +245,15 @@ class KillSession:
         else:
             ix = await self.fake.select(user, message, custom_id, list(values))
         self.clicks += 1
+        if self.since_restart == "fresh":
+            self.since_restart = "chooser" if message.ephemeral else "table"
         if commit is not None:
             self.moves.append(commit)
         if self.clicks in self.kill_at:
-            await asyncio.sleep(self.rng.uniform(*self.kill_delay))
+            if self.since_restart is not None:
+                self.killed_before_a_move += 1
+                self.since_restart = None
+            await asyncio.sleep(self.rng.uniform(*self.rng.choice(self.kill_delays)))
             what = f"click {self.clicks} {custom_id!r}" + (
                 f" making {commit.describe()}" if commit else "")
             await self.kill(what)
@@ -258,10 +270,16 @@ class KillSession:
             commit.seq = self._find(commit)
             assert commit.seq is not None, \
                 f"the bot answered {commit.describe()} but its database does not have it"
+            if self.since_restart == "table":
+                self.table_worked_after_restart += 1
+            self.since_restart = None
         return reply
 
     async def kill_now(self, what: str) -> None:
         """Kill while no click is in flight (e.g. while a veto window waits)."""
+        if self.since_restart is not None:
+            self.killed_before_a_move += 1
+            self.since_restart = None
         await self.kill(what)
         raise Killed(None)
 
@@ -280,6 +298,10 @@ class KillSession:
         """After a kill: start a new process on the same database, and settle the ledger's
         move that was in flight (if the bot answered it, the database must have it)."""
         await self.restart()
+        self.since_restart = "fresh"
+        if self.db.match(self.match_id).status != "active":
+            self.over_at_restart += 1
+            self.since_restart = None
         in_flight = [m for m in self.moves if m.killed and m.seq is None]
         for move in in_flight[-1:]:
             move.seq = self._find(move)
@@ -360,15 +382,21 @@ class KillSession:
             assert bool(r["won"]) == (r["player_id"] in result.winners)
         assert set(self.fake.failed_interactions) <= set(self.killed_interactions), \
             "an interaction failed that no kill interrupted"
+        # the table's buttons work after a restart: the first move after it began there
+        # (unless another kill came first) and the bot applied it
+        assert self.table_worked_after_restart >= 1
+        assert self.table_worked_after_restart + self.over_at_restart \
+            + self.killed_before_a_move == self.restarts
         return final
 
     def report(self) -> str:
         answered = sum(m.answered for m in self.moves)
         in_flight = [m for m in self.moves if m.killed]
         return (f"seed {self.seed}: {len(self.kills)} kills, {self.clicks} clicks, "
-                f"{answered} moves answered, in flight at a kill: "
-                f"{sum(m.seq is not None for m in in_flight)} applied / "
-                f"{sum(m.seq is None for m in in_flight)} not")
+                f"{answered} moves answered; moves in flight at a kill: "
+                f"{sum(m.answered for m in in_flight)} answered first, "
+                f"{sum(m.seq is not None and not m.answered for m in in_flight)} saved "
+                f"unanswered, {sum(m.seq is None for m in in_flight)} not saved")
 
 
 async def replay_cli(final: Saved, rows: list[Row]) -> JSON:
