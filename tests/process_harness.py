@@ -201,6 +201,7 @@ class KillSession:
         await self._keep_log(process)
         self.process = None
         self.kills.append(what)
+        print(f"kill {len(self.kills)}: {what}")  # shown with a failure, with the seed
         await self.fake.wait_until(lambda: not self._connected(), 10,
                                    "the killed bot's socket to close")
         # a request the bot sent just before dying may still be in the fake's hands

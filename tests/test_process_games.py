@@ -268,13 +268,14 @@ class CitiesPlayers:
         base = f"ch:ct:{saved.id}:v{saved.version}"
         table = session.table_message(saved)
         pending = state["pending"]
+        kill_on_commit = False
         if pending is not None and pending["row"] == "features" and self.moves > self.after:
             if "idle" not in self.pending_kills:
                 self.pending_kills.append("idle")
                 await session.kill_now(f"features pending on v{saved.version}: {pending}")
             elif "click" not in self.pending_kills:
                 self.pending_kills.append("click")
-                session.kill_at.add(session.clicks + 1)  # the placement's click
+                kill_on_commit = True
         commit = Move(player, action, saved.version)
         if action["type"] in ("take", "choose_start_tile"):
             after = f"{base[:base.rindex(':v')]}:v{saved.version + 1}:"
@@ -306,6 +307,8 @@ class CitiesPlayers:
         for p in ([0] if focus else []) + list(range(1, page + 1)):
             turned = await session.press(user, chooser, f"{base}:o{focus}p{p}")
             assert turned.type == 7, text_of(turned)
+        if kill_on_commit:
+            session.kill_at.add(session.clicks + 1)  # the placement's own click
         if action["type"].startswith("discard"):
             await session.press(user, chooser, f"{base}:a{index}", commit=commit,
                                 accepted=lambda r: r.type == 7)
