@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from bot.tools.replay import replay
-from bot.tools.simulate import simulate
 from bot.games import GAMES
 from bot.games.bigcityz import ENGINE
+from bot.tools.replay import replay
+from bot.tools.simulate import simulate
 
 ORDER = ["population", "south", "capital", "coast", "eurasia", "airport", "founded",
          "elevation", "area", "timezones", "temperature", "left_traffic"]

@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import CityhallBot
 from bot.core.engine import JSON
 from bot.games.bigcity import ENGINE
@@ -263,6 +265,9 @@ def check_private(fake: FakeDiscord) -> None:
         assert secret not in public, secret
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
                                                        tmp_path: Path) -> None:
     fake = fake_discord
@@ -377,6 +382,9 @@ VARIANTS = {"trade_cards": True, "must_exchange_useless": True, "single_streetca
             "limited_streetcar_line": True, "limited_card_drawing": True}
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_five_players_every_variant_a_trade_and_a_restart(fake_discord: FakeDiscord,
                                                                  tmp_path: Path) -> None:
     fake = fake_discord

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import CityhallBot
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.content import card as city_card
@@ -123,6 +125,9 @@ async def play_until(fake: FakeDiscord, bot: CityhallBot, match_id: int,
         await settle(bot, match_id)
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
                                                      tmp_path: Path) -> None:
     fake = fake_discord
@@ -160,6 +165,9 @@ async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
         assert "objection" in board  # Bob's objections are counted, and how many were right
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_six_players_with_computers_the_veto_timer_and_a_restart(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord

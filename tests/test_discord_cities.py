@@ -239,6 +239,9 @@ async def check_final(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> JSO
     return final.state
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         fake_discord: FakeDiscord, tmp_path: Path, quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -368,6 +371,9 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         assert not again.ephemeral
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                            quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -392,6 +398,9 @@ async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path:
         assert any("Removed from the game" in m.content for m in rounds)
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -412,6 +421,9 @@ async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: 
         assert len(state["players"]) == 4 and state["round"] == 8
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_the_long_two_player_variant(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.app import CityhallBot
@@ -75,6 +76,9 @@ def public_texts(fake: FakeDiscord) -> str:
     return "\n".join(parts)
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -242,6 +246,9 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         assert not again.ephemeral
 
 
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_a_two_player_game_sets_two_sides_each(fake_discord: FakeDiscord,
                                                       tmp_path: Path) -> None:
     fake = fake_discord

@@ -37,7 +37,8 @@ from tests.process_harness import (
 # The bot is killed on purpose, so the interactions in flight then fail; the session checks
 # that no other interaction failed. A test takes some 15 s of CPU (two processes, a start
 # per kill); the longer time limit is for a busy machine, where they wait for CPU.
-pytestmark = [pytest.mark.fakediscord(allow_failed=True, interaction_timeout=15.0),
+pytestmark = [pytest.mark.fakediscord(allow_failed=True, interaction_timeout=15.0,
+                                      rate_limit_scale=0.1),
               pytest.mark.timeout(180)]
 
 
