@@ -26,6 +26,8 @@ class Settings:
     games_per_server: int = 100
     lobby_minutes: float = 15.0
     render_workers: int | None = None  # None: one per core; 0: draw in threads
+    # Only for test servers standing in for Discord with shorter rate-limit windows.
+    rate_limit_scale: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -47,6 +49,8 @@ class Settings:
             games_per_server=_count(env, "MAX_GAMES_PER_SERVER", 100, minimum=1) or 100,
             lobby_minutes=_float(env, "LOBBY_MINUTES", 15.0, minimum=1.0, unit="minutes"),
             render_workers=_count(env, "RENDER_WORKERS", None, minimum=0),
+            rate_limit_scale=_float(env, "DISCORD_RATE_LIMIT_SCALE", 1.0, minimum=0.01,
+                                    unit="(a factor)"),
         )
 
 

@@ -32,6 +32,8 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides: Any) -> Settings
         "turn_seconds": 600.0,
         "cpu_delay": 0.0,
         "log_level": "WARNING",
+        # the bot paces itself by the same (possibly shortened) windows the fake enforces
+        "rate_limit_scale": fake.rate_limit_scale,
     }
     values.update(overrides)
     return Settings(**values)

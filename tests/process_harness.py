@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import zlib
 import os
 import random
 import signal
@@ -123,11 +124,13 @@ class Database:
             db.close()
 
     def match(self, match_id: int) -> Saved:
-        row = self._query("SELECT * FROM matches WHERE id=?", (match_id,))[0]
+        row = self._query("SELECT m.*, a.state AS archived FROM matches m LEFT JOIN archive a"
+                          " ON a.match_id = m.id WHERE m.id=?", (match_id,))[0]
+        # A finished game's final state is kept compressed in `archive`.
+        text = row["state"] if row["archived"] is None else zlib.decompress(row["archived"])
         return Saved(id=row["id"], game=row["game"], status=row["status"],
                      seats=json.loads(row["seats"]), options=json.loads(row["options"]),
-                     seed=row["seed"],
-                     state=None if row["state"] is None else json.loads(row["state"]),
+                     seed=row["seed"], state=None if text is None else json.loads(text),
                      version=row["version"], table_message_id=row["table_message_id"])
 
     def match_in(self, channel_id: str) -> Saved | None:
@@ -136,9 +139,14 @@ class Database:
         return self.match(rows[0]["id"]) if rows else None
 
     def actions(self, match_id: int) -> list[Row]:
-        return [Row(r["seq"], r["player"], json.loads(r["action"]), bool(r["by_computer"]))
+        rows = [Row(r["seq"], r["player"], json.loads(r["action"]), bool(r["by_computer"]))
                 for r in self._query("SELECT seq, player, action, by_computer FROM actions"
                                      " WHERE match_id=? ORDER BY seq", (match_id,))]
+        # A finished game's log is folded into one compressed `archive` row.
+        for r in self._query("SELECT actions FROM archive WHERE match_id=?", (match_id,)):
+            rows = [Row(seq, player, action, bool(cpu)) for seq, player, action, cpu, _at
+                    in json.loads(zlib.decompress(r["actions"]))] + rows
+        return rows
 
     def results(self, match_id: int) -> list[sqlite3.Row]:
         return self._query("SELECT * FROM results WHERE match_id=? ORDER BY player_id",
@@ -187,7 +195,8 @@ class KillSession:
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             env=_env(DISCORD_TOKEN=self.fake.token, DISCORD_API_BASE=self.fake.api_base,
                      DEV_GUILD_ID=self.fake.guild_id, DATABASE_PATH=str(self.db_path),
-                     CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS="600"))
+                     CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS="600",
+                     DISCORD_RATE_LIMIT_SCALE=str(self.fake.rate_limit_scale)))
         await self.fake.wait_until(
             lambda: len(self.fake.commands(self.fake.guild_id)) >= 3 and self._connected(),
             READY_SECONDS, "command sync and gateway connection")

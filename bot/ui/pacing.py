@@ -51,9 +51,10 @@ class Pacer:
 class ChannelPacing:
     """The limits a channel message goes through: its channel's route, then the bot's."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.channel = Pacer(*CHANNEL_LIMIT, clock=clock)
-        self.bot = Pacer(*GLOBAL_LIMIT, clock=clock)
+    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        # ``scale`` shortens the windows for a test server that does the same.
+        self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale, clock=clock)
+        self.bot = Pacer(GLOBAL_LIMIT[0], GLOBAL_LIMIT[1] * scale, clock=clock)
 
     async def wait(self, route: str, channel_id: int) -> None:
         await self.channel.wait((route, channel_id))

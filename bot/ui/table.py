@@ -94,7 +94,7 @@ class Tables:
         self.shown: OrderedDict[int, int] = OrderedDict()
         # Channels where the bot may not attach files (told once, then tables go without).
         self.no_pictures: set[int] = set()
-        self.pacing = ChannelPacing()
+        self.pacing = ChannelPacing(bot.settings.rate_limit_scale)
 
     def mark_shown(self, match: Match, version: int) -> None:
         self.shown[match.id] = version
