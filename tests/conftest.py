@@ -3,12 +3,39 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 import pytest
+from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
 
 _exit_status: int | None = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    """pytest-timeout's thread method, saying which test ran out of time: its own report is
+    the threads' stacks only, and an async test's stack is just the event loop's."""
+    if settings.method != "thread":
+        return None
+
+    def expired() -> None:
+        print(f"\nTIMEOUT: {item.nodeid} still running after {settings.timeout:g} s",
+              file=sys.stderr, flush=True)
+        timeout_timer(item, settings)  # dumps the stacks and ends the process
+
+    timer = threading.Timer(settings.timeout, expired)
+    timer.name = f"timeout {item.nodeid}"
+    timer.daemon = True
+
+    def cancel() -> None:
+        timer.cancel()
+        timer.join()
+
+    item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout's protocol
+    timer.start()
+    return True
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
