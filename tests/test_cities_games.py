@@ -99,8 +99,8 @@ def check_invariants(state: State, acted: str | None = None) -> None:
         # Pieces: on city spaces of their colour or a wild space, 1 to 4 high.
         for space, (colour, height) in hood.buildings.items():
             assert 1 <= height <= 4
-            feature = hood.features.get(space)
-            assert hood.kinds[space] == colour if feature is None else feature.is_wild
+            under = hood.features.get(space)
+            assert hood.kinds[space] == colour if under is None else under.is_wild
 
 
 def check_secrets(state: State, everyone: bool = True) -> None:
