@@ -1,3 +1,63 @@
 from __future__ import annotations
 
+import os
+import sys
+import threading
+from typing import Any
+
+import pytest
+from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
+
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
+
+_exit_status: int | None = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    """pytest-timeout's thread method, saying which test ran out of time: its own report is
+    the threads' stacks only, and an async test's stack is just the event loop's."""
+    if settings.method != "thread":
+        return None
+
+    def expired() -> None:
+        print(f"\nTIMEOUT: {item.nodeid} still running after {settings.timeout:g} s",
+              file=sys.stderr, flush=True)
+        timeout_timer(item, settings)  # dumps the stacks and ends the process
+
+    timer = threading.Timer(settings.timeout, expired)
+    timer.name = f"timeout {item.nodeid}"
+    timer.daemon = True
+
+    def cancel() -> None:
+        timer.cancel()
+        timer.join()
+
+    item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout's protocol
+    timer.start()
+    return True
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    global _exit_status
+    _exit_status = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Safety net: a thread someone forgot to stop (an unclosed aiosqlite connection, a
+    server loop) must not hold the run after the summary has been printed; Python would wait
+    for every non-daemon thread before exiting, with no output and no end. The summary and
+    the exit status are already known, so the process ends here with that status."""
+    if _exit_status is None:
+        return  # the session never ran (e.g. --help); nothing to protect
+    leaked = [t for t in threading.enumerate()
+              if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if not leaked:
+        return
+    names = ", ".join(sorted(t.name for t in leaked))
+    print(f"\nconftest: ending the run; threads still running after the tests: {names}",
+          file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(_exit_status)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import zlib
 import os
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
+import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path

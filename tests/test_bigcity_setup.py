@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.engine import IllegalAction
+from bot.core.engine import JSON, IllegalAction
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import ALL_CARDS, stack_of
 
@@ -135,7 +135,7 @@ def test_every_variant_flag_is_accepted() -> None:
 
 def test_setup_allows_only_placing_starting_neighbourhoods() -> None:
     state = ENGINE.new(["ann", "bob"], {"first_player": "ann"}, 2)
-    for action, message in [
+    refused: list[tuple[JSON, str]] = [
         ({"type": "pass"}, "First the starting neighborhoods are placed."),
         (
             {"type": "place_neighborhood", "neighborhood": 7, "at": [3, 0], "rotation": 0},
@@ -153,7 +153,8 @@ def test_setup_allows_only_placing_starting_neighbourhoods() -> None:
             {"type": "place_neighborhood", "neighborhood": 2, "at": "east"},
             "Say where to place the neighborhood.",
         ),
-    ]:
+    ]
+    for action, message in refused:
         with pytest.raises(IllegalAction) as caught:
             ENGINE.apply(state, "ann", action)
         assert str(caught.value) == message

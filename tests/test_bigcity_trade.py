@@ -8,10 +8,11 @@ import pytest
 
 from bot.core.engine import IllegalAction
 from bot.games.bigcity import ENGINE
+from bot.games.bigcity.content import Card
 from bot.games.bigcity.scenario import position
 
 CITY = [(2, (3, 0), 0), (3, (0, 3), 0)]
-HANDS = {"ann": [11, 12, 13, 31, 32], "bob": [21, 22, 23, 24, 25], "cy": [33, 34, 35, 36, 37]}
+HANDS: dict[str, list[Card]] = {"ann": [11, 12, 13, 31, 32], "bob": [21, 22, 23, 24, 25], "cy": [33, 34, 35, 36, 37]}
 
 
 def table(**options: bool) -> dict[str, Any]:

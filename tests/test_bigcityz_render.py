@@ -16,6 +16,7 @@ from bot.games.bigcityz import ENGINE, content
 from bot.games.bigcityz import render as br
 from bot.games.bigcityz.render import render_extras, render_reveal, render_table
 from bot.render import kit
+from tests.pictures import drawn
 
 View = dict[str, Any]
 Step = tuple[View, list[View]]
@@ -94,6 +95,18 @@ def _check(data: bytes, low: int = 150, high: int = 1400) -> Image.Image:
 def _count(image: Image.Image, colour: kit.RGB) -> int:
     colours = image.convert("RGB").getcolors(1 << 16) or []
     return sum(n for n, c in colours if c == colour)
+
+
+def _said(draw: Any, low: int = 150, high: int = 1400) -> tuple[Image.Image, list[str]]:
+    """The checked picture ``draw()`` makes, and the strings drawn on it in order."""
+    data, texts = drawn(br, draw)
+    return _check(data, low, high), [t.text for t in texts]
+
+
+def _run(said: list[str], *texts: str) -> bool:
+    """``texts`` drawn one right after another."""
+    n = len(texts)
+    return any(tuple(said[i:i + n]) == texts for i in range(len(said) - n + 1))
 
 
 def _renamed(view: View, names: dict[str, str]) -> View:
@@ -235,7 +248,11 @@ def test_the_end_trigger_is_shown() -> None:
 def test_no_free_square_lays_the_city_beside_the_board() -> None:
     view = _stacked(["ann", "bob", "cy"], [("ann", {"type": "no_free_square"})])
     assert view["phase"] == "veto" and view["beside_board"]
-    _check(render_table(view))
+    _image, said = _said(lambda: render_table(view))
+    assert _run(said, "São José do", "Rio Preto", "beside the board")
+    assert _run(said, "ann", "put São José do Rio Preto ", "beside the board: no free square")
+    assert _run(said, "May object: ", "bob", "cy")
+    assert any(s.endswith("beside the board: São José do Rio Preto") for s in said)
 
 
 def test_a_view_without_optional_keys_still_renders() -> None:
@@ -243,8 +260,11 @@ def test_a_view_without_optional_keys_still_renders() -> None:
     for key in ("last_reveal", "piles", "veto_window", "beside_board", "turns", "winners",
                 "first_player", "replaced_slot", "veto_seconds"):
         view.pop(key, None)
-    _check(render_table(view))
-    _check(render_reveal(view), 100)
+    _image, said = _said(lambda: render_table(view))
+    scores = said[said.index("vetoes left") + 1:]
+    assert scores == [str(x) for p in FOUR for x in (p, view["scores"][p])]
+    _image, said = _said(lambda: render_reveal(view), 100)
+    assert said == ["No city has been revealed yet", "Round 1 is in play"]
 
 
 # -- hidden facts ----------------------------------------------------------------------
@@ -420,10 +440,18 @@ ODD_NAMES = ["Ann 🎲🎲", "田中太郎", "A very very long display name that
 def test_odd_names_render() -> None:
     steps = _game(tuple(ODD_NAMES), 7)
     for view, events in (steps[0], steps[len(steps) // 2], steps[-1]):
-        _check(render_table(view))
+        _image, said = _said(lambda view=view: render_table(view))
+        table = said[said.index("vetoes left") + 1:]  # names, scores, vetoes used, ★
+        names = [s for s in table if s in ("Ann", "Player 2", "Zoë") or s.startswith("A ")]
+        assert names[:2] == ["Ann", "Player 2"] and names[3] == "Zoë"  # 田中太郎: its seat
+        assert names[2].startswith("A very") and names[2].endswith("…")
+        assert not any(ch in "".join(said) for ch in "🎲田中太郎🇫🇷")
         for _name, png in render_extras(view, events):
             _check(png)
-    _check(render_reveal(steps[-1][0]))
+    _image, said = _said(lambda: render_reveal(steps[-1][0]))
+    assert {"Ann", "Player 2", "Zoë"} <= set(said)
+    assert any(s.startswith("A very") and s.endswith("…") for s in said)
+    assert not any(ch in "".join(said) for ch in "🎲田中太郎🇫🇷")
 
 
 def test_emoji_in_names_are_dropped_cleanly() -> None:
@@ -456,7 +484,15 @@ def test_long_city_names_fit() -> None:
     for board in view["slots"]:
         for square in board["squares"]:
             square["city"] = {"id": "x", "name": "São José do Rio Preto"}
-    _check(render_table(view))
+    data, texts = drawn(br, lambda: render_table(view))
+    _check(data)
+    # the name is written whole on every square of the four boards, inside its square
+    names = [t.box for t in texts if t.text == "São José do Rio Preto"]
+    assert len(names) == 16
+    squares = br._square_boxes()
+    for x0, y0, x1, y1 in names:
+        assert any(sx0 <= x0 and x1 <= sx1 and sy0 <= y0 and y1 <= sy1
+                   for sx0, sy0, sx1, sy1 in squares), (x0, y0, x1, y1)
 
 
 # -- symbols ---------------------------------------------------------------------------

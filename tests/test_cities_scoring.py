@@ -49,7 +49,8 @@ def recolour(drawing: str, colour: str) -> str:
     """The same drawing with red (R) swapped for ``colour`` and vice versa."""
     if colour == "R":
         return drawing
-    return drawing.translate(str.maketrans({"R": colour, colour: "R"}))
+    swap: dict[str, str | int | None] = {"R": colour, colour: "R"}
+    return drawing.translate(str.maketrans(swap))
 
 
 COLOUR_CARDS = {"R": 0, "B": 1, "G": 2, "Y": 3}

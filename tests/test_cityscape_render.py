@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 from typing import Any
 
@@ -14,6 +15,7 @@ from bot.games.cityscape import ENGINE
 from bot.games.cityscape import render as cr
 from bot.games.cityscape.render import render_scoring, render_table
 from bot.render import kit
+from tests.pictures import drawn
 
 View = dict[str, Any]
 MAX_BYTES = 300_000
@@ -56,6 +58,17 @@ def _count(image: Image.Image, colour: kit.RGB) -> int:
     return sum(n for n, c in colours if c == colour)
 
 
+def _said(draw: Any) -> tuple[Image.Image, list[str]]:
+    """The checked picture ``draw()`` makes, and the strings drawn on it in order."""
+    data, texts = drawn(cr, draw)
+    return _check(data), [t.text for t in texts]
+
+
+def _pair(said: list[str], first: str, then: str) -> bool:
+    """``first`` drawn right before ``then`` (a name and its score, a name and its side)."""
+    return any(a == first and b == then for a, b in itertools.pairwise(said))
+
+
 THREE = ["Ann", "Bob", "Cy"]
 ALL_STEPS = 10_000
 
@@ -80,8 +93,12 @@ def test_table_in_the_middle_highlights_the_last_build() -> None:
 
 def test_table_at_the_end_of_the_game() -> None:
     view = _view(THREE, ALL_STEPS)
-    assert view["phase"] == "over" and view["winners"]
-    _check(render_table(view))
+    assert view["phase"] == "over" and view["winners"] == ["Bob"]
+    _image, said = _said(lambda: render_table(view))
+    assert _pair(said, "Game over: ", "Bob") and _pair(said, "Bob", "wins")
+    assert "Round 3 of 3 · final city" in said
+    for name in THREE:
+        assert _pair(said, name, str(view["scores"][name])), name
 
 
 @pytest.mark.parametrize("steps", [0, 2, 4, 4 + 13, ALL_STEPS])
@@ -105,7 +122,20 @@ def test_two_player_table_gives_each_player_two_adjacent_edges(steps: int) -> No
 
 def test_four_player_table() -> None:
     view = _view(["Dee", "Eve", "Fay", "Gus"], 4 + 9, seed=3)
-    _check(render_table(view))
+    assert view["sides"] == {"S": "Dee", "W": "Eve", "N": "Fay", "E": "Gus"}
+    image, said = _said(lambda: render_table(view))
+    for side, word in (("S", "south"), ("W", "west"), ("N", "north"), ("E", "east")):
+        assert _pair(said, view["sides"][side], f" · {word}"), side
+        assert _pair(said, view["sides"][side], "0")  # everyone's score
+    assert _pair(said, view["turn"], "to build")
+    assert "Round 1 of 4 · 9 of 25 blocks built · Dee builds first" in said
+    # each player's colour marks their side of the board
+    band = cr.GRID + 2 * cr.LABEL
+    left, top = cr.MARGIN, cr.BODY
+    south = (left + cr.STRIP + band - 40, top + cr.BOARD - cr.STRIP // 2)
+    north = (left + cr.STRIP + band - 40, top + cr.STRIP // 2)
+    assert image.getpixel(south) == kit.player_style(0).colour
+    assert image.getpixel(north) == kit.player_style(2).colour
 
 
 def test_an_empty_side_is_drawn_as_nobody_s() -> None:
@@ -128,8 +158,14 @@ def test_a_view_without_optional_keys_still_renders() -> None:
     view = _view(THREE, 3 + 5)
     for key in ("last_build", "round_results", "goals_set", "turn", "winners", "scores"):
         view.pop(key, None)
-    _check(render_table(view))
-    _check(render_table({}))
+    _image, said = _said(lambda: render_table(view))
+    for name, word in zip(THREE, ("south", "west", "north"), strict=True):
+        assert _pair(said, name, f" · {word}")
+    assert "Last: " not in said  # no last build to tell of
+    _image, said = _said(lambda: render_table({}))
+    for word in ("north", "south", "west", "east"):
+        assert f"{word} · no player" in said
+    assert {f"{c}{r}" for c in "ABCD" for r in "1234"} <= set(said)  # an empty board
 
 
 def test_rendering_leaves_the_view_untouched() -> None:
@@ -164,7 +200,16 @@ def test_very_tall_buildings_fit_the_board() -> None:
     view["heights"]["B2"] = 75
     view["lines"] = {side: [[75 if h else 0 for h in line] for line in lines]
                      for side, lines in view["lines"].items()}
-    _check(render_table(view))
+    data, texts = drawn(cr, lambda: render_table(view))
+    image = _check(data)
+    tall = [t.box for t in texts if t.text == "75"]
+    grid = cr.MARGIN + cr.STRIP + cr.LABEL, cr.BODY + cr.STRIP + cr.LABEL
+    on_board = [(x0, y0, x1, y1) for x0, y0, x1, y1 in tall
+                if grid[0] <= x0 and x1 <= grid[0] + cr.GRID
+                and grid[1] <= y0 and y1 <= grid[1] + cr.GRID]
+    assert on_board, "the height of the tall building is written inside its lot"
+    assert all(x0 >= 0 and x1 <= image.width and y0 >= 0 and y1 <= image.height
+               for x0, y0, x1, y1 in tall)
 
 
 # -- names -------------------------------------------------------------------------------
@@ -175,9 +220,15 @@ ODD_NAMES = ["Ann 🎲🎲", "田中太郎", "A very very long display name that
 @pytest.mark.parametrize("steps", [0, 4 + 7, ALL_STEPS])
 def test_odd_names_render(steps: int) -> None:
     view = _view(ODD_NAMES, steps)
-    _check(render_table(view))
+    pictures = [render_table]
     if view["round_results"]:
-        _check(render_scoring(view))
+        pictures.append(render_scoring)
+    for render in pictures:
+        _image, said = _said(lambda render=render: render(view))
+        text = "\n".join(said)
+        assert "Ann" in said and "Zoë" in said and "Player 2" in said  # 田中太郎: no glyphs
+        assert any(s.startswith("A very") and s.endswith("…") for s in said)
+        assert not any(ch in text for ch in "🎲田中太郎🇫🇷")
 
 
 def _renamed(view: View, names: dict[str, str]) -> View:
@@ -227,7 +278,12 @@ def test_scoring_of_the_latest_round_and_of_an_earlier_one() -> None:
 def test_scoring_right_after_a_round_mid_game() -> None:
     view = _view(THREE, 3 + 25)
     assert view["phase"] == "goals" and len(view["round_results"]) == 1
-    _check(render_scoring(view))
+    _image, said = _said(lambda: render_scoring(view))
+    assert said[0] == "Round 1 scored: goals revealed"
+    words = {"S": "south", "W": "west", "N": "north", "E": "east"}
+    for side, result in view["round_results"][0]["sides"].items():
+        assert _pair(said, view["sides"][side], f"{words[side]} ({side})")
+        assert f"{result['points']} pts" in said, side
 
 
 def test_two_player_scoring_shows_four_sides() -> None:
@@ -239,7 +295,8 @@ def test_two_player_scoring_shows_four_sides() -> None:
 
 
 def test_scoring_before_any_round_is_a_short_notice() -> None:
-    image = _check(render_scoring(_view(THREE, 3)))
+    image, said = _said(lambda: render_scoring(_view(THREE, 3)))
+    assert said == ["No round has been scored yet", "Round 1 of 3 is in play"]
     assert image.height < 400
 
 

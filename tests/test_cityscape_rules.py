@@ -157,7 +157,8 @@ def test_rulebook_code_example_3_5_6_2() -> None:
     result = state["round_results"][0]["sides"]["S"]
     assert [line["points"] for line in result["lines"]] == [30, 20, 25, 20]
     assert result["points"] == 95
-    assert ENGINE.result(state) is not None and ENGINE.result(state).scores["ann"] == 95
+    final = ENGINE.result(state)
+    assert final is not None and final.scores["ann"] == 95
 
 
 # -- turns, phases, rounds -------------------------------------------------------------
@@ -262,7 +263,8 @@ def test_two_player_scores_both_sides() -> None:
     sides = state["round_results"][0]["sides"]
     assert sides["S"]["points"] == 25 and sides["W"]["points"] == 25
     assert state["scores"] == {"a": 50, "b": 50}  # N line 4 and E line 1 contain A1 too
-    assert ENGINE.result(state).winners == ["a", "b"]  # ties share the win
+    final = ENGINE.result(state)
+    assert final is not None and final.winners == ["a", "b"]  # ties share the win
 
 
 def test_goals_stay_secret_until_scored() -> None:

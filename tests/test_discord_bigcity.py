@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import CityhallBot
@@ -220,6 +221,7 @@ class Player:
             match = self.bot.runtime.get(self.match_id)
             if match is None or done():
                 break
+            assert match.state is not None
             due = [p for p in ENGINE.to_act(match.state) if p in self.users]
             assert due, "computers move by themselves"
             player = due[0]
@@ -323,7 +325,7 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         await ui.click(ann, chooser, f"{base}:cn{number}:p1")
         await answer(await fake.select(ann, chooser, f"{base}:ln{number}:p1", [str(index)]))
         await ui.confirm(ann, chooser, f"{base}:a{index}")
-        placed = bot.runtime.get(match_id).state["neighborhoods"][-1]  # type: ignore[union-attr]
+        placed = ui.match.state["neighborhoods"][-1]
         action = legal[index].action
         assert placed == {"number": number, "at": action["at"], "rotation": action["rotation"]}
 
@@ -363,7 +365,8 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         assert len(over) == 1 and over[0].attachments[0].filename == "final.png"
         built = [m.content for m in public if m.content.startswith("🏗️ ")]
         assert any(b.startswith("🏗️ Ann built") and "points." in b for b in built)
-        assert len(built) == sum(1 for b in final.state["buildings"]  # type: ignore[index]
+        assert final.state is not None
+        assert len(built) == sum(1 for b in final.state["buildings"]
                                  if b["building"] not in SPECIAL_CARDS)
         check_private(fake)
         # the old private chooser's buttons now say the game has finished
@@ -510,6 +513,21 @@ def all_ids(items: list[Any]) -> list[str]:
     return [str(i.custom_id) for i in items]
 
 
+def menu(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    assert isinstance(item, discord.ui.Select)
+    return item
+
+
+def button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    assert isinstance(item, discord.ui.Button)
+    return item
+
+
+def dynamic(item: discord.ui.Item[Any]) -> discord.ui.DynamicItem[Any]:
+    assert isinstance(item, discord.ui.DynamicItem)
+    return item
+
+
 def handlers(custom_id: str) -> list[str]:
     """The component classes whose template matches ``custom_id``."""
     from cogs.bigcity import DYNAMIC_ITEMS
@@ -527,14 +545,15 @@ def test_letters_and_pages() -> None:
     choices = [Choice(str(i), f"choice {i}") for i in range(60)]
     items = paged_menu(choices, 1, select_id=lambda p: f"s{p}", page_id=lambda p: f"p{p}",
                        placeholder="Pick")
-    select, back, forward = items
+    select, back, forward = menu(items[0]), button(items[1]), button(items[2])
     assert [o.label for o in select.options][:2] == ["Z · choice 25", "AA · choice 26"]
-    assert len(select.options) == 25 and "page 2 of 3" in select.placeholder
+    assert len(select.options) == 25 and "page 2 of 3" in (select.placeholder or "")
     assert (back.custom_id, back.disabled, forward.custom_id, forward.disabled) == \
         ("p0", False, "p2", False)
     last = paged_menu(choices, 9, select_id=lambda p: f"s{p}", page_id=lambda p: f"p{p}",
                       placeholder="Pick")
-    assert last[0].custom_id == "s2" and len(last[0].options) == 10 and last[2].disabled
+    assert menu(last[0]).custom_id == "s2" and len(menu(last[0]).options) == 10
+    assert button(last[2]).disabled
     assert len(paged_menu(choices[:3], 0, select_id=str, page_id=str, placeholder="x")) == 1
 
 
@@ -553,13 +572,14 @@ async def test_every_id_fits_and_names_one_handler_and_the_table_hides_hands() -
         if ENGINE.result(state) is not None:
             break
         match = a_match(state, version=move + 1)
-        items = adapter.table_items(match)
+        items = [dynamic(i) for i in adapter.table_items(match)]
         swapped = json.loads(json.dumps(state))
         hands = swapped["hands"]
         hands["ann"], hands["bob"] = hands["bob"], hands["ann"]
         turn = ENGINE.to_act(state)[0]
         assert [(i.custom_id, i.item.label) for i in items] == \
-            [(i.custom_id, i.item.label) for i in adapter.table_items(a_match(swapped, move + 1))]
+            [(i.custom_id, i.item.label)
+             for i in map(dynamic, adapter.table_items(a_match(swapped, move + 1)))]
         screens = [hand_screen(match, p) for p in players]
         for code in "bksnxdptrw":
             for player in ENGINE.to_act(state):
@@ -600,15 +620,15 @@ async def test_a_first_streetcar_then_a_second_from_its_own_menu() -> None:
     first = singles[0]
     pairs = pick_screen(match, "ann", board(match), "s", None, 0, first)
     assert not isinstance(pairs, str) and pairs.preview is not None
-    menu = pairs.items[0]
-    assert menu.custom_id == f"ch:bc:{match.id}:v3:ls{first}:p0"
-    assert menu.options[0].label.startswith("A · Only this streetcar")
-    second = int(menu.options[1].value)
+    chooser = menu(pairs.items[0])
+    assert chooser.custom_id == f"ch:bc:{match.id}:v3:ls{first}:p0"
+    assert chooser.options[0].label.startswith("A · Only this streetcar")
+    second = int(chooser.options[1].value)
     assert len(legal[second].action["segments"]) == 2
     assert legal[first].action["segments"][0] in legal[second].action["segments"]
     confirm = pick_screen(match, "ann", board(match), "s", first, 0, second)
     assert not isinstance(confirm, str) and "Lay **B**" in confirm.text
-    assert [i.custom_id for i in confirm.items] == [
+    assert all_ids(confirm.items) == [
         f"ch:bc:{match.id}:v3:a{second}", f"ch:bc:{match.id}:v3:cs{first}:p0"]
     assert confirm.preview == [{"label": "B", "segments": legal[second].action["segments"]}]
     assert pick_screen(match, "ann", board(match), "s", None, 0, 9999) == \
@@ -641,14 +661,14 @@ async def test_useless_cards_are_picked_from_the_hand_and_confirmed() -> None:
     match = a_match(state)
     screen = cards_screen(match, "ann", "d")
     assert not isinstance(screen, str)
-    menu = screen.items[0]
-    assert [(o.value, o.description) for o in menu.options] == [
+    cards = menu(screen.items[0])
+    assert [(o.value, o.description) for o in cards.options] == [
         ("25", "useless: under Lincoln Park")]
     confirm = cards_confirm(match, "ann", board(match), "d", [25])
     assert not isinstance(confirm, str) and confirm.text.startswith("Discard **25**?")
     index = next(i for i, la in enumerate(ENGINE.legal(state, "ann"))
                  if la.action == {"type": "discard_useless", "cards": [25]})
-    assert confirm.items[0].custom_id == f"ch:bc:{match.id}:v3:a{index}"
+    assert all_ids(confirm.items)[0] == f"ch:bc:{match.id}:v3:a{index}"
     assert cards_confirm(match, "ann", board(match), "d", [11]) == \
         "Only useless cards can be discarded, and not 11 now."
     assert "useless: under Lincoln Park" in hand_screen(match, "ann").text

@@ -124,7 +124,9 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         await set_goals(fake, ann, table, match_id, [("S", [3, 5, 6, 2])])
         await set_goals(fake, bob, table, match_id, [("W", [1, 4, 4, 1])])
         await settle(bot, match_id)
-        assert bot.runtime.get(match_id).state["phase"] == "building"  # type: ignore[union-attr]
+        live = bot.runtime.get(match_id)
+        assert live is not None and live.state is not None
+        assert live.state["phase"] == "building"
         # secret goals never reach a public message
         public = public_texts(fake)
         assert "3-5-6-2" not in public and "1-4-4-1" not in public

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops
@@ -105,11 +106,39 @@ def test_share_width_cuts_only_the_long_items() -> None:
     assert kit.share_width([300, 300], 100, least=80) == [80, 80]
 
 
+def _colours(image: Image.Image) -> set[kit.RGB]:
+    """Colours of an RGB image."""
+    return {cast(kit.RGB, colour) for _n, colour in image.getcolors(1 << 16) or []}
+
+
 def test_text_partly_off_the_canvas_is_clipped_not_an_error() -> None:
     c = kit.Canvas.new(100, 40)
-    c.text((-30, 20), "clipped at the edge", 24, anchor="lm")
-    c.text((90, 45), "below", 24)
-    c.chip((80, 30), "Ann", kit.player_style(0), 24)
+    clipped = c.text((-30, 20), "clipped at the edge", 24, anchor="lm")
+    below = c.text((90, 45), "below", 24)
+    chip = c.chip((80, 30), "Ann", kit.player_style(0), 24)
+    assert c.image.size == (100, 40)
+    # the reported boxes are the whole layout, past the edges
+    assert clipped[0] == -30 and clipped[2] > 100 and below[1] >= 40 and chip[3] > 40
+    # what falls on the canvas is drawn: the text's middle from the left edge on, and the
+    # chip's corner in the player's colour; nothing of "below" (wholly under the edge)
+    assert kit.INK in _colours(c.image.crop((0, 10, 80, 30)))
+    assert kit.player_style(0).colour in _colours(c.image.crop((80, 30, 100, 40)))
+    assert _colours(c.image.crop((0, 0, 100, 3))) == {kit.PAPER}
+
+
+def test_recording_tells_what_text_was_drawn_and_where() -> None:
+    c = kit.Canvas.new(300, 100)
+    c.text((10, 10), "before", 20)
+    with kit.recording_text() as drawn:
+        box = c.text((10, 50), "Ann 🎲 with a long name", 20, bold=True, max_width=120)
+        c.label((150, 10), "Round 2", 18)
+        c.chip((150, 60), "Bob", kit.player_style(1), 18)
+    c.text((10, 80), "after", 20)
+    assert [d.text for d in drawn] == [kit.fit_text("Ann with a long name", 20, True, 120),
+                                       "Round 2", "Bob"]
+    assert drawn[0].text.endswith("…") and drawn[0].box == box
+    assert drawn[0].size == 20 and drawn[0].bold and drawn[0].fill == kit.INK
+    assert drawn[2].fill == kit.player_style(1).ink
 
 
 # -- players -----------------------------------------------------------------------------

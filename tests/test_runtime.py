@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.core.driver import Driver
 from bot.core.engine import IllegalAction
-from bot.core.records import ACTIVE, OVER, Seat
+from bot.core.records import ACTIVE, OVER, Match, Seat
 from bot.core.runtime import Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
 from bot.games import GAMES
@@ -25,10 +26,36 @@ class Clock:
         return self.now
 
 
-async def _runtime(path: Path, clock: Clock | None = None) -> Runtime:
-    runtime = Runtime(await Storage.open(path), GAMES, clock=clock or Clock(), turn_seconds=60)
-    await runtime.load()
-    return runtime
+OpenRuntime = Callable[..., Awaitable[Runtime]]
+
+
+@pytest.fixture
+async def open_runtime(tmp_path: Path) -> AsyncIterator[OpenRuntime]:
+    """Opens runtimes on the test's SQLite file; every one is closed at teardown, also when
+    the test fails (an open aiosqlite connection keeps a thread, and so pytest, alive)."""
+    opened: list[Storage] = []
+
+    async def open_(clock: Clock | None = None) -> Runtime:
+        storage = await Storage.open(tmp_path / "db.sqlite3")
+        opened.append(storage)
+        runtime = Runtime(storage, GAMES, clock=clock or Clock(), turn_seconds=60)
+        await runtime.load()
+        return runtime
+
+    yield open_
+    for storage in opened:
+        await storage.close()
+
+
+@pytest.fixture
+async def runtime(open_runtime: OpenRuntime) -> Runtime:
+    return await open_runtime()
+
+
+def _live(runtime: Runtime, match_id: int) -> Match:
+    match = runtime.get(match_id)
+    assert match is not None
+    return match
 
 
 async def _started(runtime: Runtime, *seats: Seat) -> int:
@@ -39,8 +66,7 @@ async def _started(runtime: Runtime, *seats: Seat) -> int:
     return match.id
 
 
-async def test_lobby_rules(tmp_path: Path) -> None:
-    runtime = await _runtime(tmp_path / "db.sqlite3")
+async def test_lobby_rules(runtime: Runtime) -> None:
     match = await runtime.open_lobby(10, 20, "cityscape", ANN, {})
     with pytest.raises(Refusal, match="already has a lobby of Cityscape"):
         await runtime.open_lobby(10, 20, "cityscape", BOB, {})
@@ -64,12 +90,10 @@ async def test_lobby_rules(tmp_path: Path) -> None:
     assert started.status == ACTIVE and [s.id for s in started.seats] == ["1", "cpu1", "cpu2"]
     with pytest.raises(IllegalAction):
         await runtime.open_lobby(10, 21, "cityscape", ANN, {"rounds": 99})
-    await runtime.storage.close()
 
 
-async def test_every_move_is_saved_and_survives_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    runtime = await _runtime(path)
+async def test_every_move_is_saved_and_survives_a_restart(open_runtime: OpenRuntime) -> None:
+    runtime = await open_runtime()
     match_id = await _started(runtime, ANN, BOB)
     await runtime.act(match_id, "1", {"type": "set_goals", "side": "S", "codes": [1, 2, 3, 4]})
     await runtime.act(match_id, "1", {"type": "set_goals", "side": "W", "codes": [1, 2, 3, 4]})
@@ -78,7 +102,7 @@ async def test_every_move_is_saved_and_survives_a_restart(tmp_path: Path) -> Non
     outcome = await runtime.act(match_id, "1", {"type": "build", "height": 4, "lot": "C3"})
     version = outcome.match.version
     # No close(): the process is "killed"; a second runtime opens the same file.
-    again = await _runtime(path)
+    again = await open_runtime()
     match = again.get(match_id)
     assert match is not None and match.version == version and match.state is not None
     assert match.state["lots"]["C3"] == [4] and match.state["goals"]["N"] == [4, 3, 2, 1]
@@ -88,36 +112,30 @@ async def test_every_move_is_saved_and_survives_a_restart(tmp_path: Path) -> Non
                         expected_version=version - 1)
     await again.act(match_id, "2", {"type": "build", "height": 1, "lot": "A1"},
                     expected_version=version)
-    await runtime.storage.close()
-    await again.storage.close()
 
 
-async def test_two_simultaneous_clicks_never_both_apply(tmp_path: Path) -> None:
-    runtime = await _runtime(tmp_path / "db.sqlite3")
+async def test_two_simultaneous_clicks_never_both_apply(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
     for side, owner in (("S", "1"), ("W", "1"), ("N", "2"), ("E", "2")):
         await runtime.act(match_id, owner, {"type": "set_goals", "side": side, "codes": [2] * 4})
-    version = runtime.get(match_id).version  # type: ignore[union-attr]
+    version = _live(runtime, match_id).version
     clicks = [runtime.act(match_id, "1", {"type": "build", "height": h, "lot": "B2"},
                           expected_version=version) for h in (1, 2, 3, 4, 5)]
     results = await asyncio.gather(*clicks, return_exceptions=True)
     accepted = [r for r in results if isinstance(r, Outcome)]
     assert len(accepted) == 1
     assert all(isinstance(r, StaleBoard) for r in results if not isinstance(r, Outcome))
-    assert len(runtime.get(match_id).state["lots"]["B2"]) == 1  # type: ignore[union-attr]
-    await runtime.storage.close()
+    state = _live(runtime, match_id).state
+    assert state is not None and len(state["lots"]["B2"]) == 1
 
 
-async def test_strangers_cannot_move(tmp_path: Path) -> None:
-    runtime = await _runtime(tmp_path / "db.sqlite3")
+async def test_strangers_cannot_move(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
     with pytest.raises(Refusal, match="not playing"):
         await runtime.act(match_id, "99", {"type": "set_goals", "side": "S", "codes": [1] * 4})
-    await runtime.storage.close()
 
 
-async def test_computers_play_and_results_are_recorded(tmp_path: Path) -> None:
-    runtime = await _runtime(tmp_path / "db.sqlite3")
+async def test_computers_play_and_results_are_recorded(runtime: Runtime) -> None:
     match = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
     await runtime.add_computer(match.id, ANN.id)
     await runtime.add_computer(match.id, ANN.id)
@@ -128,30 +146,32 @@ async def test_computers_play_and_results_are_recorded(tmp_path: Path) -> None:
         seen.append(outcome)
 
     driver = Driver(runtime, told, cpu_delay=0)
-    driver.kick(match.id)
-    await driver.idle(match.id)
-    assert [o.player for o in seen] == ["cpu1", "cpu2"]  # both set goals at once
-    await runtime.act(match.id, "1", {"type": "set_goals", "side": "S", "codes": [2, 2, 2, 2]})
-    while runtime.get(match.id) is not None:
+    try:
         driver.kick(match.id)
         await driver.idle(match.id)
-        live = runtime.get(match.id)
-        if live is None:
-            break
-        action = runtime.engine(live).ai_action(live.state, "1")  # type: ignore[arg-type]
-        await runtime.act(match.id, "1", action)
+        assert [o.player for o in seen] == ["cpu1", "cpu2"]  # both set goals at once
+        await runtime.act(match.id, "1", {"type": "set_goals", "side": "S", "codes": [2] * 4})
+        while runtime.get(match.id) is not None:
+            driver.kick(match.id)
+            await driver.idle(match.id)
+            live = runtime.get(match.id)
+            if live is None:
+                break
+            assert live.state is not None
+            action = runtime.engine(live).ai_action(live.state, "1")
+            await runtime.act(match.id, "1", action)
+    finally:
+        await driver.close()
     final = await runtime.storage.get(match.id)
     assert final is not None and final.status == OVER
     board = await runtime.storage.leaderboard(10, "cityscape")
     assert [row.name for row in board] == ["Ann"]  # computers stay off the leaderboard
     assert board[0].games == 1
-    await driver.close()
-    await runtime.storage.close()
 
 
-async def test_timer_plays_for_a_slow_player_and_says_so(tmp_path: Path) -> None:
+async def test_timer_plays_for_a_slow_player_and_says_so(open_runtime: OpenRuntime) -> None:
     clock = Clock()
-    runtime = await _runtime(tmp_path / "db.sqlite3", clock)
+    runtime = await open_runtime(clock)
     match_id = await _started(runtime, ANN, BOB)
     assert await runtime.time_out(match_id) == []  # not yet
     clock.now += 61
@@ -162,11 +182,9 @@ async def test_timer_plays_for_a_slow_player_and_says_so(tmp_path: Path) -> None
     assert match is not None and match.state is not None
     # both players' four sides are set now, by the computer; building begins
     assert match.state["phase"] == "building"
-    await runtime.storage.close()
 
 
-async def test_end_needs_host_or_moderator(tmp_path: Path) -> None:
-    runtime = await _runtime(tmp_path / "db.sqlite3")
+async def test_end_needs_host_or_moderator(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
     with pytest.raises(Refusal, match="Only the host"):
         await runtime.end(match_id, BOB.id, can_manage=False)
@@ -174,4 +192,3 @@ async def test_end_needs_host_or_moderator(tmp_path: Path) -> None:
     assert runtime.in_channel(20) is None
     # the channel is free again
     await runtime.open_lobby(10, 20, "cityscape", BOB, {})
-    await runtime.storage.close()

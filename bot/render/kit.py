@@ -16,10 +16,12 @@ a small host. Two things dominate the cost, so both are handled here:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -240,6 +242,33 @@ def _anchor_origin(xy: tuple[float, float], width: float, size: int, bold: bool,
     return round(x), round(baseline), round(baseline - ascent), round(baseline + descent)
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """One string ``Canvas.text`` drew: as shown (cleaned, ellipsised), with its box."""
+
+    text: str
+    size: int
+    bold: bool
+    fill: RGB
+    box: Box  # layout box: advance width x ascender..descender
+
+
+_recorder: ContextVar[list[DrawnText] | None] = ContextVar("kit_text_recorder", default=None)
+
+
+@contextlib.contextmanager
+def recording_text() -> Iterator[list[DrawnText]]:
+    """Collect every string the kit draws inside the block, so tests can check what a
+    picture says rather than only its pixels. Drawing outside a recording pays one context
+    variable lookup. Text inside layers a renderer caches is seen only when first drawn."""
+    drawn: list[DrawnText] = []
+    token = _recorder.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _recorder.reset(token)
+
+
 # -- shapes ------------------------------------------------------------------------------
 
 _SUPERSAMPLE = 4
@@ -372,6 +401,9 @@ class Canvas:
         if shown.strip():
             mask, dx, dy = _text_mask(shown, size, bold)
             self.image.paste(fill, (x + dx, baseline + dy), mask)
+            recorder = _recorder.get()
+            if recorder is not None:
+                recorder.append(DrawnText(shown, size, bold, fill, (x, top, x + width, bottom)))
         return x, top, x + width, bottom
 
     def text_lines(self, xy: tuple[float, float], lines: Sequence[str], size: int, *,
