@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import enum
 import gc
 import importlib
@@ -68,9 +69,11 @@ import logging
 import os
 import pickle
 import re
+import select
 import signal
 import struct
 import sys
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -85,6 +88,7 @@ _HEADER = struct.Struct(">Q")
 _PICKLE = pickle.HIGHEST_PROTOCOL
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _START_ATTEMPTS = 3
+IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
 
 
 class Priority(enum.IntEnum):
@@ -139,6 +143,9 @@ class PoolStats:
     worker_deaths: int = 0
     workers_started: int = 0
     recycled: int = 0
+    # Seconds the renderer functions ran inside workers: what a round trip costs beyond
+    # this is the pool's overhead (pickling, pipes, scheduling).
+    worker_seconds: float = 0.0
     per_priority: dict[Priority, int] = field(
         default_factory=lambda: dict.fromkeys(Priority, 0))
 
@@ -161,15 +168,34 @@ def _call(module: str, function: str, args: tuple[Any, ...]) -> Any:
 # -- the worker side -----------------------------------------------------------------------
 
 
-def _read_frame(stream: BinaryIO) -> Any | None:
-    header = stream.read(_HEADER.size)
-    if len(header) < _HEADER.size:
-        return None  # the parent closed our stdin: it is gone or wants us gone
-    (size,) = _HEADER.unpack(header)
-    data = stream.read(size)
-    if len(data) < size:
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None  # the parent closed our stdin: it is gone or wants us gone
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fd: int) -> Any | None:
+    header = _read_exactly(fd, _HEADER.size)
+    if header is None:
         return None
-    return pickle.loads(data)
+    (size,) = _HEADER.unpack(header)
+    data = _read_exactly(fd, size)
+    return None if data is None else pickle.loads(data)
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's malloc_trim(0), where there is one."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    return lambda: trim(0)
 
 
 def _write_frame(stream: BinaryIO, message: Any) -> None:
@@ -199,7 +225,7 @@ def worker_main() -> None:
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    jobs = sys.stdin.buffer
+    jobs = sys.stdin.fileno()  # read unbuffered, so select() sees every waiting byte
     hello = _read_frame(jobs)
     if hello is None:
         return
@@ -211,14 +237,24 @@ def worker_main() -> None:
     # collector from walking (and the refcount-free pages from being touched by) it.
     gc.collect()
     gc.freeze()
+    trim = _malloc_trim()
     _write_frame(replies, ("ready", os.getpid()))
+    dirty = False
     while True:
+        if dirty and trim is not None and not select.select([jobs], [], [], IDLE_TRIM)[0]:
+            # Idle: give the pictures' freed pages back. A busy worker never pays for it,
+            # and without it the heap keeps the high-water mark of every picture drawn.
+            trim()
+            dirty = False
         message = _read_frame(jobs)
         if message is None or message[0] == "stop":
             return
         _tag, job_id, module, function, args = message
+        dirty = True
         try:
-            reply: Any = ("ok", job_id, _call(module, function, args))
+            started = time.perf_counter()
+            value = _call(module, function, args)
+            reply: Any = ("ok", job_id, value, time.perf_counter() - started)
             data = pickle.dumps(reply, _PICKLE)
         except Exception as exc:
             data = pickle.dumps(_error_reply(job_id, exc), _PICKLE)
@@ -282,8 +318,9 @@ class _Process:
         return pickle.loads(data)
 
     async def run(self, module: str, function: str, args: tuple[Any, ...],
-                  timeout: float | None) -> tuple[bool, Any, str]:
-        """(ok, value or exception, traceback text); raises _WorkerGone or TimeoutError."""
+                  timeout: float | None) -> tuple[bool, Any, str, float]:
+        """(ok, value or exception, traceback text, seconds the call took in the worker);
+        raises _WorkerGone or TimeoutError."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
@@ -300,8 +337,8 @@ class _Process:
         if reply_id != job_id:
             raise _WorkerGone(f"reply {reply_id} to job {job_id}")
         if tag == "ok":
-            return True, reply[2], ""
-        return False, reply[2], reply[3]
+            return True, reply[2], "", reply[3]
+        return False, reply[2], reply[3], 0.0
 
     async def stop(self, grace: float = 2.0) -> None:
         """Ask the worker to finish, and kill it if it does not within ``grace`` s."""
@@ -520,8 +557,9 @@ class RenderPool:
             self._running[slot] = job
             job.attempts += 1
             try:
-                ok, value, text = await worker.run(job.module, job.function, job.args,
-                                                   self.timeout)
+                ok, value, text, seconds = await worker.run(job.module, job.function,
+                                                            job.args, self.timeout)
+                self.stats.worker_seconds += seconds
             except (pickle.PicklingError, TypeError, AttributeError) as exc:
                 # The arguments did not pickle; nothing reached the worker.
                 self._finish(job, False, exc)
