@@ -427,7 +427,7 @@ def _small_number_size(frame: Frame) -> int:
     return max(11, min(20, round(frame.cell * 0.2)))
 
 
-@byte_cache(6 * MB)  # two city shapes (2.6-3.5 MB each); a miss costs ~30 ms
+@byte_cache(8 * MB)  # two city shapes (2.6-4 MB each); a miss costs ~30 ms
 def _map_base(tiles: tuple[Tile, ...], frame: Frame, map_h: int) -> Image.Image:
     """The city without pieces or streetcars: streets, numbered lots, outlines, outer edge.
 

@@ -663,7 +663,7 @@ def _risk_keys(view: View, placed: View | None) -> dict[str, RiskKey]:
 CentreKey = tuple[str, str, str, tuple[tuple[str, int, str], ...], int]  # see _centre_tile
 
 
-@byte_cache(MB // 2)
+@byte_cache(1 * MB)
 def _centre_tile(mode: str, city: str, label: str, people: tuple[tuple[str, int, str], ...],
                  seconds: int) -> Image.Image:
     """The middle of the board: the city to place ("place"), the city placed and waiting
@@ -899,7 +899,7 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
         _veto_tokens(c, x1, cy, int(vetoes.get(p, 0)), style)
 
 
-@byte_cache(3 * MB // 2)  # one paletted frame (~1.4 MB)
+@byte_cache(3 * MB)  # two paletted frames (~1.4 MB each); a miss costs ~3 ms
 def _frame(players: int) -> Image.Image:
     """The paletted table with nothing on it (every part is pasted over it)."""
     return _quantized(Canvas.new(WIDTH, _table_height(players), PAPER))
