@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 import struct
 import unicodedata
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import ImageFont
+
+from .cache import MB, byte_cache
 
 FONT_DIR = Path(__file__).resolve().parents[2] / "data" / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -27,7 +28,7 @@ def font_path(bold: bool = False) -> Path:
     return BOLD if bold else REGULAR
 
 
-@lru_cache(maxsize=128)
+@byte_cache(4 * MB)  # ~13 faces; text masks below spare most lookups
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled DejaVu face at ``size`` px (cached: loading a face costs ~1 ms)."""
     return ImageFont.truetype(str(font_path(bold)), size)
@@ -96,7 +97,7 @@ def _format12(data: bytes, sub: int) -> set[int]:
     return codes
 
 
-@lru_cache(maxsize=4)
+@byte_cache(1 * MB)  # the two character maps, ~0.4 MB each
 def coverage(bold: bool = False) -> frozenset[int]:
     """Code points the bundled face draws; ASCII only if the file cannot be parsed."""
     try:
@@ -123,7 +124,7 @@ def _is_variation_selector(char: str) -> bool:
     return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(MB // 2)
 def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> str:
     """``text`` with only characters the font can draw.
 

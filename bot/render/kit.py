@@ -23,10 +23,10 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from .cache import KB, MB, byte_cache
 from .fonts import clean_text, font
 
 RGB = tuple[int, int, int]
@@ -186,20 +186,20 @@ def encode_png(image: Image.Image, palette: Palette | None = None) -> bytes:
 # -- text --------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)
+@byte_cache(MB // 2)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Advance width of already cleaned text (cached: layout asks for it over and over)."""
     return math.ceil(font(size, bold).getlength(text))
 
 
-@lru_cache(maxsize=128)
+@byte_cache(64 * KB)
 def metrics(size: int, bold: bool = False) -> tuple[int, int]:
     """Ascent and descent (both positive) of the face at ``size``."""
     ascent, descent = font(size, bold).getmetrics()
     return int(ascent), int(descent)
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(MB // 2)
 def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
     """``text`` cut with an ellipsis so it is at most ``max_width`` px wide."""
     if text_width(text, size, bold) <= max_width:
@@ -221,7 +221,7 @@ def prepare(text: str, size: int, bold: bool = False, max_width: int | None = No
     return cleaned if max_width is None else fit_text(cleaned, size, bold, max_width)
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(3 * MB)  # ~600 strings; a table re-uses 20-120 of them
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """Rendered coverage of ``text`` and its top-left offset from the baseline origin."""
     face = font(size, bold)
@@ -297,7 +297,7 @@ def _shape_points(shape: str, s: float) -> list[tuple[float, float]]:
     raise ValueError(f"unknown shape {shape!r}")
 
 
-@lru_cache(maxsize=256)
+@byte_cache(256 * KB)
 def shape_mask(shape: str, size: int) -> Image.Image:
     """Anti-aliased coverage of a marker shape (drawn 4x larger, then reduced)."""
     big = size * _SUPERSAMPLE

@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.render import kit
+from bot.render.cache import KB, MB, ByteLRU, byte_cache
 from bot.render.fonts import font
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, PAPER, RGB, RULE, WHITE, Box, Canvas
 
@@ -302,7 +300,7 @@ def _map_height(frame: Frame) -> int:
 _SS = 4  # icons are drawn 4x larger, then reduced: smooth edges
 
 
-@lru_cache(maxsize=512)
+@byte_cache(256 * KB)
 def icon_mask(name: str, size: int) -> Image.Image:
     """Coverage of a building icon in a size x size square."""
     s = max(1, size) * _SS
@@ -429,7 +427,7 @@ def _small_number_size(frame: Frame) -> int:
     return max(11, min(20, round(frame.cell * 0.2)))
 
 
-@lru_cache(maxsize=24)
+@byte_cache(8 * MB)  # two city shapes (2.6-4 MB each); a miss costs ~30 ms
 def _map_base(tiles: tuple[Tile, ...], frame: Frame, map_h: int) -> Image.Image:
     """The city without pieces or streetcars: streets, numbered lots, outlines, outer edge.
 
@@ -569,10 +567,11 @@ def _ring(c: Canvas, cells: set[Cell], frame: Frame, inset: float) -> None:
 
 
 # The city with its pieces, per city shape and list of pieces. Pieces are only ever added,
-# so a new picture usually finds the previous one here and draws just the newest piece.
-_CITY_CACHE: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_CITY_CACHE_SIZE = 16
-_CITY_LOCK = threading.Lock()
+# so a new picture usually finds the previous one here and draws just the newest piece;
+# that previous layer is then dropped, so the budget holds one layer per recent match
+# (each 2.6-3.5 MB; drawing one from the bare map instead costs ~6 ms).
+_CITY_CACHE: ByteLRU[tuple[Any, ...], Image.Image] = ByteLRU(f"{__name__}._CITY_CACHE",
+                                                             7 * MB)
 
 PieceKey = tuple[tuple[Piece, int], ...]
 
@@ -581,12 +580,11 @@ def _city_layer(tiles: tuple[Tile, ...], frame: Frame, map_h: int, pieces: Piece
                 cast: Cast) -> Image.Image:
     """The map strip with every piece on it (cached; callers must not change it)."""
     key = (tiles, frame, map_h, pieces)
-    with _CITY_LOCK:
-        hit = _CITY_CACHE.get(key)
-        if hit is not None:
-            _CITY_CACHE.move_to_end(key)
-            return hit
-        previous = _CITY_CACHE.get((tiles, frame, map_h, pieces[:-1])) if pieces else None
+    hit = _CITY_CACHE.get(key)
+    if hit is not None:
+        return hit
+    parent = (tiles, frame, map_h, pieces[:-1])
+    previous = _CITY_CACHE.peek(parent) if pieces else None
     if previous is not None:
         image, todo = previous.copy(), pieces[-1:]
     else:
@@ -595,11 +593,9 @@ def _city_layer(tiles: tuple[Tile, ...], frame: Frame, map_h: int, pieces: Piece
     number_of = {cell: prop for prop, cell in _cell_of(tiles).items()}
     _draw_pieces(strip, [piece for piece, _style in todo], replace(frame, top=MAP_PAD), cast,
                  number_of)
-    with _CITY_LOCK:
-        _CITY_CACHE[key] = image
-        while len(_CITY_CACHE) > _CITY_CACHE_SIZE:
-            _CITY_CACHE.popitem(last=False)
-    return image
+    if previous is not None:
+        _CITY_CACHE.discard(parent)
+    return _CITY_CACHE.put(key, image)
 
 
 def _draw_city(c: Canvas, view: View, cast: Cast, tiles: tuple[Tile, ...], frame: Frame,
@@ -883,7 +879,7 @@ def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: in
 Slot = tuple[str, float, float]  # what a count shows, and where: (key, x, centre y)
 
 
-@lru_cache(maxsize=1)
+@byte_cache(3 * MB // 2)
 def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
     """The pieces panel without its numbers (drawn once), and where each number goes.
 
@@ -1280,7 +1276,7 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     return c.png(PALETTE)
 
 
-@lru_cache(maxsize=16)
+@byte_cache(256 * KB)
 def _outskirt_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
     outside = outside_cells(set(cells))
     return frozenset(cell for cell in cells

@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.render import kit
+from bot.render.cache import KB, MB, byte_cache
 from bot.render.kit import (
     BAD,
     GOOD,
@@ -245,7 +245,7 @@ def _draw_symbol(d: ImageDraw.ImageDraw, name: str, s: float) -> int:
     return 0
 
 
-@lru_cache(maxsize=128)
+@byte_cache(128 * KB)
 def symbol_mask(name: str, size: int) -> Image.Image:
     """Anti-aliased coverage of a statement's symbol, ``size`` px square."""
     big = size * _SS
@@ -269,7 +269,7 @@ def draw_symbol(c: Canvas, xy: tuple[float, float], name: str, size: int,
 _UNIT = re.compile(r"^(m|km|km²|°C|°|h|s)\W*$")
 
 
-@lru_cache(maxsize=1024)
+@byte_cache(128 * KB)
 def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
     """``text`` broken at spaces into lines at most ``width`` px wide (a word longer than
     the line stays whole here and is ellipsised when drawn)."""
@@ -294,7 +294,7 @@ Fits = tuple[tuple[int, int], ...]  # (font size, lines allowed), best first
 ONE_LINE: Fits = ((26, 1), (24, 1), (22, 1), (20, 2))  # a city on a square or risk field
 
 
-@lru_cache(maxsize=2048)
+@byte_cache(256 * KB)
 def fit_lines(text: str, width: int, fits: Fits, bold: bool = True
               ) -> tuple[tuple[str, ...], int]:
     """``text`` at the first (size, lines) of ``fits`` where it fits ``width``: on one
@@ -516,7 +516,7 @@ def _square(c: Canvas, box: Box, colour: str, points: int, city: str | None,
 Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just placed
 
 
-@lru_cache(maxsize=96)
+@byte_cache(3 * MB)  # ~20 boards of ~130 KB; a table shows four
 def _board_tile(slot: int, statement: str, text: str, symbol: str,
                 squares: tuple[Square, ...], tag: str | None) -> Image.Image:
     """A statement board: slot number, symbol, statement, its point squares."""
@@ -616,7 +616,7 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
 RiskKey = tuple[str | None, str | None, str | None]  # green city, red city, colour just placed
 
 
-@lru_cache(maxsize=96)
+@byte_cache(1 * MB)
 def _risk_tile(risk: str, key: RiskKey) -> Image.Image:
     """The green and red risk fields between two neighbouring boards."""
     x0, y0, x1, y1 = RISK_AREAS[risk]
@@ -663,7 +663,7 @@ def _risk_keys(view: View, placed: View | None) -> dict[str, RiskKey]:
 CentreKey = tuple[str, str, str, tuple[tuple[str, int, str], ...], int]  # see _centre_tile
 
 
-@lru_cache(maxsize=32)
+@byte_cache(1 * MB)
 def _centre_tile(mode: str, city: str, label: str, people: tuple[tuple[str, int, str], ...],
                  seconds: int) -> Image.Image:
     """The middle of the board: the city to place ("place"), the city placed and waiting
@@ -899,7 +899,7 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
         _veto_tokens(c, x1, cy, int(vetoes.get(p, 0)), style)
 
 
-@lru_cache(maxsize=8)
+@byte_cache(3 * MB)  # two paletted frames (~1.4 MB each); a miss costs ~3 ms
 def _frame(players: int) -> Image.Image:
     """The paletted table with nothing on it (every part is pasted over it)."""
     return _quantized(Canvas.new(WIDTH, _table_height(players), PAPER))
@@ -1088,7 +1088,7 @@ def _fact_row(c: Canvas, box: Box, statement: str, fact: View, card: View,
            anchor="lm", max_width=room if not betted else x1 - 230 - tx)
 
 
-@lru_cache(maxsize=8)
+@byte_cache(128 * KB)
 def _truth_tag(true: bool, background: RGB) -> Image.Image:
     """The "✓ TRUE" / "✗ FALSE" pill of a fact, drawn once and pasted."""
     word = "✓ TRUE" if true else "✗ FALSE"
@@ -1178,7 +1178,7 @@ def _points_box(players: int, extra: int) -> Box:
     return MARGIN, y, WIDTH - MARGIN - 1, y + 52 + players * 48 + 8
 
 
-@lru_cache(maxsize=16)
+@byte_cache(0)  # drawn each time: 4.5 MB to save ~2 ms once a round
 def _reveal_base(players: int, extra: int) -> Image.Image:
     """What every card back shares: the card, each fact's symbol and title, the frame of
     the points table (RGB; each reveal is drawn over a copy)."""

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.render import kit
+from bot.render.cache import KB, MB, byte_cache
 from bot.render.kit import (
     HIGHLIGHT,
     INK,
@@ -109,7 +109,7 @@ def _fallback(view: View, player: str) -> str:
 
 
 
-@lru_cache(maxsize=256)
+@byte_cache(3 * MB)
 def _panel_image(w: int, h: int, fill: RGB, radius: int, outline: RGB | None, width: int,
                  bg: RGB) -> Image.Image:
     """A rounded panel already laid on ``bg``, drawn once per size and look."""
@@ -134,7 +134,7 @@ def _chip(canvas: Canvas, view: View, xy: tuple[float, float], player: str, size
                        max_width=max_width, fallback=_fallback(view, player))
 
 
-@lru_cache(maxsize=2048)
+@byte_cache(128 * KB)
 def _wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str, ...]:
     """``text`` broken into at most ``lines`` lines of ``width`` px (the last one cut)."""
     words = kit.prepare(text, size, bold).split()
@@ -192,7 +192,7 @@ def _item_words(row: str, item: dict[str, Any]) -> str:
 # -- cached drawing pieces -----------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
+@byte_cache(MB // 2)
 def _space_image(code: str, size: int, letter: bool = True) -> Image.Image:
     """One space of a tile: colour plus its letter (city), waves (water) or trees (park)."""
     fill = SPACE_FILL.get(code, PANEL_ALT)
@@ -221,7 +221,7 @@ def _space_image(code: str, size: int, letter: bool = True) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=256)
+@byte_cache(MB // 2)
 def _feature_image(background: str, kind: str, short: str, size: int) -> Image.Image:
     """A feature tile as a rounded token on transparent ground (RGBA)."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -265,7 +265,7 @@ def _feature(canvas: Canvas, feature: dict[str, Any], box: Box) -> None:
     canvas.image.paste(image, (box[0], box[1]), image)
 
 
-@lru_cache(maxsize=128)
+@byte_cache(256 * KB)
 def _building_image(colour: str, height: int, size: int) -> Image.Image:
     """A building: a stack of ``height`` blocks in its colour, the height as a number."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -306,7 +306,7 @@ def _piece(canvas: Canvas, colour: str, centre: tuple[float, float], size: int) 
                 fill=kit.ink_on(fill), anchor="mm")
 
 
-@lru_cache(maxsize=16)
+@byte_cache(MB // 2)
 def _back_image(w: int, h: int, bg: RGB) -> Image.Image:
     image = Image.new("RGB", (w, h), BACK)
     draw = ImageDraw.Draw(image)

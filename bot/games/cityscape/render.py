@@ -12,12 +12,12 @@ anything that matters is drawn at 22 px or more and the picture stays dark-on-li
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from bot.render import kit
+from bot.render.cache import MB, byte_cache
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, PAPER, RGB, RULE, Box, Canvas
 
 from .skyline import COLUMNS, LINES, ROWS, SIDE_NAMES, SIDES, equal_height_points
@@ -277,7 +277,7 @@ def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
 # -- the table ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
+@byte_cache(5 * MB)  # one table base (~4.5 MB); a miss costs ~6 ms
 def _table_base(sides: tuple[str, ...]) -> Canvas:
     """Everything that does not change during a game with these sides."""
     right_h = BODY + 40 + len(sides) * (SIDE_PANEL_H + 12)
@@ -321,7 +321,7 @@ def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
     return c
 
 
-@lru_cache(maxsize=64)
+@byte_cache(1 * MB)
 def _strip(side: str, owner: str | None, style_index: int, fallback: str) -> Image.Image:
     length = GRID + 2 * LABEL
     image = _strip_image(side, owner, style_index, fallback, length).image

@@ -1,0 +1,649 @@
+"""Pictures drawn in worker processes: off the event loop, off the bot's GIL.
+
+Drawing and encoding a table costs 15-20 ms of CPU per click. In a thread that still holds
+the one GIL the event loop needs, so one process saturates one core and clicks queue
+behind pictures. Here each picture is drawn by a separate Python process.
+
+Use::
+
+    pool = RenderPool(workers=2)          # None: one per core; 0: in-process, one thread
+    await pool.start()
+    png = await pool.render("bigcity", "render_table", view)
+    png = await pool.render("cities", "render_preview", view, "ann", choices,
+                            priority=Priority.INTERACTIVE)
+    png = await pool.render("bigcity", "render_table", view, key=match_id)  # coalesces
+    pool.queued(Priority.BACKGROUND)       # queue depth, for metrics
+    await pool.close()
+
+``render(game, function, *args)`` calls ``bot.games.<game>.render.<function>(*args)`` in a
+worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
+renderers are pure functions of views, and views are JSON-like, so arguments and results
+travel pickled over the worker's stdin and stdout. ``scripts/render_pool_report.py``
+measures what that costs: a 1-4 KB pickled view out and a 50-75 KB PNG back add ~1 ms to
+a picture's round trip and ~0.6-0.9 ms of CPU in this process (against 14-20 ms to draw).
+
+Scheduling:
+- Each worker has at most one job at a time, so the queue, not the pipes, decides what
+  runs next: every INTERACTIVE job (a player waits for an ephemeral picture or a preview)
+  is dispatched before any BACKGROUND job (table refreshes after moves and restarts).
+  Within a priority, first come first served.
+- A BACKGROUND job with a ``key`` (a match id) that is still queued when another one with
+  the same key arrives is replaced by the newer one, which takes its place in the queue.
+  The older caller gets :class:`Superseded` raised, not the newer picture: its caller
+  (a table refresh) would pair the picture with its own, older, text and buttons, and
+  the newer caller is going to publish anyway. A job already running is never replaced.
+- A caller that is cancelled while its job waits takes the job out of the queue.
+
+Failures:
+- An exception in the renderer is raised from ``render`` as itself (if it pickles; else
+  as :class:`RenderError`), with the worker's traceback as a note.
+- A worker that dies (segfault, OOM kill) is replaced; its job is run once more on
+  another worker (``retries``), then fails with :class:`WorkerDied`.
+- A job running longer than ``timeout`` seconds kills its worker and fails with
+  :class:`RenderTimeout` (not retried: it would most likely hang again).
+- A worker is replaced after ``max_jobs`` jobs, which returns whatever heap
+  fragmentation it built up; caches are warm again after a few pictures.
+- A slot whose worker cannot be started three times in a row falls back to drawing in a
+  thread of this process, so pictures keep coming (logged as an error).
+
+Workers are fresh interpreters (the "spawn" model: nothing is forked from this process,
+which has threads), started with asyncio's subprocess support rather than
+``multiprocessing``: that leaves no helper process (resource tracker, fork server)
+behind after :meth:`RenderPool.close`, and replies are read by the event loop itself. A
+worker imports every game's renderer, then ``gc.freeze()``-s so the collector never walks
+the modules' objects again. A worker whose parent disappears sees its stdin close and
+exits.
+
+``workers=0`` draws in one thread of this process, for offline tools and tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import enum
+import gc
+import importlib
+import itertools
+import logging
+import os
+import pickle
+import re
+import select
+import signal
+import struct
+import sys
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+log = logging.getLogger(__name__)
+
+GAMES = ("bigcity", "bigcityz", "cities", "cityscape")
+_HEADER = struct.Struct(">Q")
+_PICKLE = pickle.HIGHEST_PROTOCOL
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_START_ATTEMPTS = 3
+IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
+
+
+class Priority(enum.IntEnum):
+    """Lower runs first."""
+
+    INTERACTIVE = 0
+    BACKGROUND = 1
+
+
+class RenderPoolError(RuntimeError):
+    """Base of the pool's own failures (not a renderer's exceptions)."""
+
+
+class Superseded(RenderPoolError):
+    """A newer BACKGROUND job with the same key replaced this one before it ran."""
+
+
+class WorkerDied(RenderPoolError):
+    """The worker drawing this job exited (crash, kill) and the retries were used up."""
+
+
+class RenderTimeout(RenderPoolError):
+    """The job ran longer than the pool's timeout; its worker was killed."""
+
+
+class RenderError(RenderPoolError):
+    """A renderer raised an exception that could not be sent back as itself."""
+
+
+class PoolClosed(RenderPoolError):
+    """The pool is closed (or closing) and takes no more jobs."""
+
+
+@dataclass(eq=False)
+class _Job:
+    module: str
+    function: str
+    args: tuple[Any, ...]
+    priority: Priority
+    key: Hashable | None
+    future: asyncio.Future[Any]
+    attempts: int = 0
+
+
+@dataclass
+class PoolStats:
+    """Counters since ``start`` (for metrics and the benchmark)."""
+
+    done: int = 0
+    failed: int = 0
+    superseded: int = 0
+    worker_deaths: int = 0
+    workers_started: int = 0
+    recycled: int = 0
+    # Seconds the renderer functions ran inside workers: what a round trip costs beyond
+    # this is the pool's overhead (pickling, pipes, scheduling).
+    worker_seconds: float = 0.0
+    per_priority: dict[Priority, int] = field(
+        default_factory=lambda: dict.fromkeys(Priority, 0))
+
+
+def _module_of(game: str, modules: Mapping[str, str]) -> str:
+    if game in modules:
+        return modules[game]
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; the pool draws {', '.join(GAMES)}")
+    return f"bot.games.{game}.render"
+
+
+def _call(module: str, function: str, args: tuple[Any, ...]) -> Any:
+    target = getattr(importlib.import_module(module), function, None)
+    if not callable(target):
+        raise AttributeError(f"{module} has no function {function!r}")
+    return target(*args)
+
+
+# -- the worker side -----------------------------------------------------------------------
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None  # the parent closed our stdin: it is gone or wants us gone
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fd: int) -> Any | None:
+    header = _read_exactly(fd, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    data = _read_exactly(fd, size)
+    return None if data is None else pickle.loads(data)
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's malloc_trim(0), where there is one."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    return lambda: trim(0)
+
+
+def _write_frame(stream: BinaryIO, message: Any) -> None:
+    data = pickle.dumps(message, _PICKLE)
+    stream.write(_HEADER.pack(len(data)))
+    stream.write(data)
+    stream.flush()
+
+
+def _error_reply(job_id: int, exc: BaseException) -> Any:
+    text = "".join(traceback.format_exception(exc))
+    try:
+        pickle.loads(pickle.dumps(exc, _PICKLE))
+        sendable: BaseException = exc
+    except Exception:
+        sendable = RenderError(f"{type(exc).__name__}: {exc}")
+    return ("error", job_id, sendable, text)
+
+
+def worker_main() -> None:
+    """A worker's life: read jobs from stdin, write replies to stdout, until told to stop.
+
+    The protocol owns the real stdout; file descriptor 1 is pointed at stderr so a stray
+    ``print`` in a renderer ends up in the log instead of corrupting a reply.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    jobs = sys.stdin.fileno()  # read unbuffered, so select() sees every waiting byte
+    hello = _read_frame(jobs)
+    if hello is None:
+        return
+    _tag, path, preload = hello
+    sys.path[:] = path
+    for name in preload:
+        importlib.import_module(name)
+    # Everything imported so far lives as long as the process; freezing it keeps the
+    # collector from walking (and the refcount-free pages from being touched by) it.
+    gc.collect()
+    gc.freeze()
+    trim = _malloc_trim()
+    _write_frame(replies, ("ready", os.getpid()))
+    dirty = False
+    while True:
+        if dirty and trim is not None and not select.select([jobs], [], [], IDLE_TRIM)[0]:
+            # Idle: give the pictures' freed pages back. A busy worker never pays for it,
+            # and without it the heap keeps the high-water mark of every picture drawn.
+            trim()
+            dirty = False
+        message = _read_frame(jobs)
+        if message is None or message[0] == "stop":
+            return
+        _tag, job_id, module, function, args = message
+        dirty = True
+        try:
+            started = time.perf_counter()
+            value = _call(module, function, args)
+            reply: Any = ("ok", job_id, value, time.perf_counter() - started)
+            data = pickle.dumps(reply, _PICKLE)
+        except Exception as exc:
+            data = pickle.dumps(_error_reply(job_id, exc), _PICKLE)
+        replies.write(_HEADER.pack(len(data)))
+        replies.write(data)
+        replies.flush()
+
+
+_WORKER_CODE = "from bot.render.pool import worker_main; worker_main()"
+
+
+# -- the parent side -----------------------------------------------------------------------
+
+
+class _WorkerGone(Exception):
+    pass
+
+
+class _Process:
+    """One worker process and its pipes, seen from the event loop."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.jobs = 0
+        self._ids = itertools.count(1)
+
+    @classmethod
+    async def start(cls, preload: Iterable[str]) -> _Process:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", _WORKER_CODE,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            limit=1 << 20)
+        worker = cls(proc)
+        try:
+            await worker._send(("init", list(sys.path), list(preload)))
+            reply = await worker._receive()
+            if reply[0] != "ready":
+                raise _WorkerGone(f"unexpected greeting {reply[0]!r}")
+        except BaseException:
+            await worker.kill()
+            raise
+        return worker
+
+    async def _send(self, message: Any) -> None:
+        data = pickle.dumps(message, _PICKLE)
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(_HEADER.pack(len(data)) + data)
+            await self.proc.stdin.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            raise _WorkerGone(str(exc)) from exc
+
+    async def _receive(self) -> Any:
+        assert self.proc.stdout is not None
+        try:
+            (size,) = _HEADER.unpack(await self.proc.stdout.readexactly(_HEADER.size))
+            data = await self.proc.stdout.readexactly(size)
+        except (asyncio.IncompleteReadError, ConnectionError) as exc:
+            raise _WorkerGone("the worker's output ended") from exc
+        return pickle.loads(data)
+
+    async def run(self, module: str, function: str, args: tuple[Any, ...],
+                  timeout: float | None) -> tuple[bool, Any, str, float]:
+        """(ok, value or exception, traceback text, seconds the call took in the worker);
+        raises _WorkerGone or TimeoutError."""
+        job_id = next(self._ids)
+        # Pickled before anything is sent: arguments that do not pickle are the caller's
+        # error, not the worker's.
+        message = pickle.dumps(("job", job_id, module, function, args), _PICKLE)
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(_HEADER.pack(len(message)) + message)
+            await self.proc.stdin.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            raise _WorkerGone(str(exc)) from exc
+        self.jobs += 1
+        reply = await asyncio.wait_for(self._receive(), timeout)
+        tag, reply_id = reply[0], reply[1]
+        if reply_id != job_id:
+            raise _WorkerGone(f"reply {reply_id} to job {job_id}")
+        if tag == "ok":
+            return True, reply[2], "", reply[3]
+        return False, reply[2], reply[3], 0.0
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Ask the worker to finish, and kill it if it does not within ``grace`` s."""
+        with contextlib.suppress(_WorkerGone):
+            await self._send(("stop",))
+        try:
+            await asyncio.wait_for(self.proc.wait(), grace)
+        except TimeoutError:
+            await self.kill()
+
+    async def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        await self.proc.wait()
+
+
+class RenderPool:
+    """Worker processes drawing game pictures; see the module docstring.
+
+    ``workers``: processes (None: ``os.cpu_count()``; 0: one thread in this process).
+    ``max_jobs``: a worker is replaced after this many jobs (None: never).
+    ``timeout``: seconds a job may run before its worker is killed (None: no limit).
+    ``retries``: how often a job whose worker died is run again.
+    ``modules``: extra "game" names mapped to module paths (tests, tools).
+    """
+
+    def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,
+                 timeout: float | None = 60.0, retries: int = 1,
+                 modules: Mapping[str, str] | None = None) -> None:
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        if self.workers < 0:
+            raise ValueError("workers must be 0 or more")
+        self.max_jobs = max_jobs
+        self.timeout = timeout
+        self.retries = retries
+        self.modules = dict(modules or {})
+        self.stats = PoolStats()
+        self._queues: dict[Priority, deque[_Job]] = {p: deque() for p in Priority}
+        self._keyed: dict[Hashable, _Job] = {}
+        self._work = asyncio.Event()
+        self._slots: list[asyncio.Task[None]] = []
+        self._procs: dict[int, _Process] = {}  # slot -> its live worker
+        self._running: dict[int, _Job] = {}  # slot -> the job it draws now
+        self._executor: ThreadPoolExecutor | None = None
+        self._started = False
+        self._closing = False
+
+    # -- life ------------------------------------------------------------------------------
+
+    @property
+    def preload(self) -> list[str]:
+        return [_module_of(game, {}) for game in GAMES] + list(self.modules.values())
+
+    async def start(self) -> None:
+        """Start the workers; raises if none of them can be started."""
+        if self._started:
+            return
+        self._started = True
+        if self.workers == 0:
+            self._slots.append(asyncio.create_task(self._thread_slot(0)))
+            return
+        started = await asyncio.gather(*(_Process.start(self.preload)
+                                         for _ in range(self.workers)),
+                                       return_exceptions=True)
+        errors = [s for s in started if isinstance(s, BaseException)]
+        if errors:
+            for s in started:
+                if isinstance(s, _Process):
+                    await s.kill()
+            self._closing = True
+            raise RenderPoolError(f"could not start render workers: {errors[0]!r}")
+        for slot, worker in enumerate(started):
+            assert isinstance(worker, _Process)
+            self._procs[slot] = worker
+            self.stats.workers_started += 1
+            self._slots.append(asyncio.create_task(self._process_slot(slot)))
+
+    async def close(self) -> None:
+        """Stop taking jobs, fail the queued ones, and stop every worker (killing the busy).
+
+        Returns once no worker process is left.
+        """
+        if self._closing and not self._slots:
+            return
+        self._closing = True
+        for queue in self._queues.values():
+            while queue:
+                job = queue.popleft()
+                if not job.future.done():
+                    job.future.set_exception(PoolClosed("the render pool closed"))
+        self._keyed.clear()
+        self._work.set()
+        for task in self._slots:
+            task.cancel()
+        await asyncio.gather(*self._slots, return_exceptions=True)
+        self._slots.clear()
+        for slot, job in list(self._running.items()):
+            if not job.future.done():
+                job.future.set_exception(PoolClosed("the render pool closed"))
+            del self._running[slot]
+        procs, self._procs = list(self._procs.values()), {}
+        await asyncio.gather(*(p.kill() for p in procs), return_exceptions=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def __aenter__(self) -> RenderPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    async def render(self, game: str, function: str, *args: Any,
+                     priority: Priority = Priority.BACKGROUND,
+                     key: Hashable | None = None) -> Any:
+        """What ``bot.games.<game>.render.<function>(*args)`` returns, drawn by a worker.
+
+        Raises the renderer's own exception, :class:`Superseded` (a newer keyed
+        BACKGROUND job replaced this one), :class:`WorkerDied`, :class:`RenderTimeout`
+        or :class:`PoolClosed`.
+        """
+        if self._closing:
+            raise PoolClosed("the render pool is closed")
+        if not self._started:
+            raise RenderPoolError("start() the render pool first")
+        if not _NAME.fullmatch(function) or function.startswith("_"):
+            raise ValueError(f"not a renderer function name: {function!r}")
+        module = _module_of(game, self.modules)
+        priority = Priority(priority)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        old = self._keyed.get(key) if key is not None and priority is Priority.BACKGROUND \
+            else None
+        if old is not None and not old.future.done():
+            # The queued job becomes this one, keeping its place in the queue.
+            old.future.set_exception(Superseded(f"a newer picture for {key!r} was asked for"))
+            self.stats.superseded += 1
+            old.module, old.function, old.args, old.future = module, function, args, future
+            old.attempts = 0
+        else:
+            job = _Job(module, function, args, priority, key, future)
+            self._queues[priority].append(job)
+            if key is not None and priority is Priority.BACKGROUND:
+                self._keyed[key] = job
+            self._work.set()
+        return await future
+
+    def queued(self, priority: Priority | None = None) -> int:
+        """Jobs waiting for a worker (of one priority, or all)."""
+        queues = self._queues.values() if priority is None else [self._queues[priority]]
+        return sum(1 for q in queues for job in q if not job.future.done())
+
+    def in_flight(self) -> int:
+        return len(self._running)
+
+    def pids(self) -> list[int]:
+        """Process ids of the live workers (empty for ``workers=0``)."""
+        return [p.pid for p in self._procs.values()]
+
+    def _take(self) -> _Job | None:
+        for priority in Priority:
+            queue = self._queues[priority]
+            while queue:
+                job = queue.popleft()
+                if job.key is not None and self._keyed.get(job.key) is job:
+                    del self._keyed[job.key]
+                if not job.future.done():  # done here: its caller was cancelled
+                    return job
+        return None
+
+    async def _next(self) -> _Job:
+        while True:
+            if self._closing:
+                raise asyncio.CancelledError
+            job = self._take()
+            if job is not None:
+                return job
+            self._work.clear()
+            await self._work.wait()
+
+    def _requeue(self, job: _Job) -> None:
+        """Put a job whose worker died back at the head of its queue."""
+        self._queues[job.priority].appendleft(job)
+        if job.key is not None and job.priority is Priority.BACKGROUND \
+                and job.key not in self._keyed:
+            self._keyed[job.key] = job
+        self._work.set()
+
+    def _finish(self, job: _Job, ok: bool, value: Any, text: str = "") -> None:
+        if job.future.done():
+            return  # the caller gave up meanwhile
+        if ok:
+            self.stats.done += 1
+            self.stats.per_priority[job.priority] += 1
+            job.future.set_result(value)
+            return
+        self.stats.failed += 1
+        if text and isinstance(value, BaseException):
+            value.add_note(f"in the render worker:\n{text}")
+        job.future.set_exception(value)
+
+    # -- slots -----------------------------------------------------------------------------
+
+    async def _process_slot(self, slot: int) -> None:
+        while True:
+            worker = self._procs.get(slot)
+            if worker is None:
+                worker = await self._replace(slot)
+                if worker is None:
+                    # Processes cannot be started here any more: keep drawing, in a thread.
+                    await self._thread_slot(slot)
+                    return
+            job = await self._next()
+            self._running[slot] = job
+            job.attempts += 1
+            try:
+                ok, value, text, seconds = await worker.run(job.module, job.function,
+                                                            job.args, self.timeout)
+                self.stats.worker_seconds += seconds
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                # The arguments did not pickle; nothing reached the worker.
+                self._finish(job, False, exc)
+            except asyncio.CancelledError:
+                self._finish(job, False, PoolClosed("the render pool closed"))
+                raise
+            except TimeoutError:
+                log.error("render job %s.%s ran over %s s; killing worker %s", job.module,
+                          job.function, self.timeout, worker.pid)
+                del self._procs[slot]
+                await worker.kill()
+                self._finish(job, False, RenderTimeout(
+                    f"{job.function} ran longer than {self.timeout} s"))
+            except _WorkerGone as exc:
+                self.stats.worker_deaths += 1
+                del self._procs[slot]
+                code = await worker.proc.wait()
+                log.error("render worker %s died (exit %s) drawing %s.%s: %s", worker.pid,
+                          code, job.module, job.function, exc)
+                if job.attempts <= self.retries and not job.future.done():
+                    self._requeue(job)
+                else:
+                    self._finish(job, False, WorkerDied(
+                        f"the render worker died (exit code {code}) drawing {job.function}"))
+            else:
+                self._finish(job, ok, value, text)
+            finally:
+                self._running.pop(slot, None)
+            if self.max_jobs is not None and worker.jobs >= self.max_jobs \
+                    and self._procs.get(slot) is worker:
+                del self._procs[slot]
+                self.stats.recycled += 1
+                await worker.stop()
+
+    async def _replace(self, slot: int) -> _Process | None:
+        for attempt in range(_START_ATTEMPTS):
+            try:
+                worker = await _Process.start(self.preload)
+            except (_WorkerGone, OSError) as exc:
+                log.error("could not start a render worker (attempt %s): %s", attempt + 1, exc)
+                await asyncio.sleep(0.5 * 2 ** attempt)
+                continue
+            self._procs[slot] = worker
+            self.stats.workers_started += 1
+            return worker
+        log.error("render slot %s draws in a thread from now on", slot)
+        return None
+
+    async def _thread_slot(self, slot: int) -> None:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=max(1, self.workers),
+                                                thread_name_prefix="render")
+        loop = asyncio.get_running_loop()
+        while True:
+            job = await self._next()
+            self._running[slot] = job
+            job.attempts += 1
+            call: Callable[[], Any] = _bind(job)
+            try:
+                value = await loop.run_in_executor(self._executor, call)
+            except asyncio.CancelledError:
+                self._finish(job, False, PoolClosed("the render pool closed"))
+                raise
+            except Exception as exc:
+                self._finish(job, False, exc)
+            else:
+                self._finish(job, True, value)
+            finally:
+                self._running.pop(slot, None)
+
+
+def _bind(job: _Job) -> Callable[[], Any]:
+    module, function, args = job.module, job.function, job.args
+    return lambda: _call(module, function, args)
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of a process in KiB, from /proc (0 where that is unavailable)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0

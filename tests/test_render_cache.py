@@ -1,0 +1,120 @@
+"""Renderer caches bounded by bytes: they stay in budget and never change a picture."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.core.engine import JSON
+from bot.games import GAMES, renderer
+from bot.render import cache
+from bot.render.cache import ByteLRU, byte_cache, image_bytes
+
+
+def _game_views(game: str, seed: int, players: int) -> Iterator[tuple[JSON, list[JSON]]]:
+    engine = GAMES[game]
+    names = ["ann", "Bob 田中", "cy 🎲", "dee", "eve"][:players]
+    state = engine.new(names, {}, seed)
+    yield engine.view(state, None), []
+    while engine.result(state) is None:
+        player = engine.to_act(state)[0]
+        state, events = engine.apply(state, player, engine.ai_action(state, player))
+        yield engine.view(state, None), events
+
+
+def _all_caches() -> list[ByteLRU[Any, Any]]:
+    for game in GAMES:
+        renderer(game)  # every renderer's caches register when it is imported
+    return cache.caches()
+
+
+def _held(c: ByteLRU[Any, Any]) -> int:
+    return sum(size for _value, size in c._items.values())
+
+
+def test_an_lru_keeps_the_recently_used_within_its_bytes() -> None:
+    lru: ByteLRU[str, Image.Image] = ByteLRU("test.lru", 3 * image_bytes(
+        Image.new("RGB", (100, 100))) + 1000, scaled=False)
+    tiles = {name: Image.new("RGB", (100, 100)) for name in "abcd"}
+    for name in "abc":
+        lru.put(name, tiles[name])
+    assert lru.get("a") is tiles["a"]  # "a" is now the most recent; "b" the oldest
+    lru.put("d", tiles["d"])
+    assert "b" not in lru and all(n in lru for n in "acd")
+    assert lru.bytes == _held(lru) <= lru.max_bytes
+    big = Image.new("RGB", (400, 400))
+    assert lru.put("big", big) is big  # handed back, but bigger than the whole budget
+    assert "big" not in lru and len(lru) == 3
+    lru.discard("a")
+    assert "a" not in lru and lru.bytes == _held(lru)
+    lru.clear()
+    assert len(lru) == 0 and lru.bytes == 0
+
+
+def test_images_are_measured_as_pillow_stores_them() -> None:
+    assert image_bytes(Image.new("RGB", (300, 200))) >= 300 * 200 * 4
+    assert image_bytes(Image.new("L", (300, 200))) < 300 * 200 * 2
+    assert cache.sizeof((Image.new("L", (100, 100)), 3, 4)) > 100 * 100
+
+
+def test_a_cached_function_is_called_once_per_arguments() -> None:
+    calls: list[tuple[int, int]] = []
+
+    @byte_cache(10_000, name="test.cached")
+    def area(w: int, h: int) -> int:
+        calls.append((w, h))
+        return w * h
+
+    assert area(3, 4) == area(3, 4) == 12
+    assert area(3, h=4) == 12 and area(2, 2) == 4
+    assert calls == [(3, 4), (3, 4), (2, 2)]  # keyword arguments are another key
+    assert area.cache_info().hits == 1
+    area.cache_clear()
+    area(3, 4)
+    assert len(calls) == 4
+
+
+@pytest.mark.parametrize(("game", "players"), [("bigcity", 4), ("bigcityz", 5),
+                                                ("cities", 3), ("cityscape", 4)])
+def test_no_cache_exceeds_its_budget_while_a_whole_game_is_drawn(game: str,
+                                                                 players: int) -> None:
+    caches = _all_caches()
+    draw = renderer(game)
+    pictures = 0
+    for view, events in _game_views(game, seed=21, players=players):
+        draw.render_table(view)
+        if events:
+            draw.render_extras(view, events)
+        pictures += 1
+        for c in caches:
+            assert c.bytes == _held(c), c.name
+            assert c.bytes <= c.max_bytes, c.name
+            assert c.peak_bytes <= c.max_bytes, c.name
+    assert pictures > 10
+    held = sum(c.bytes for c in caches)
+    assert 0 < held <= sum(c.max_bytes for c in caches)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_pictures_do_not_depend_on_what_the_caches_kept(game: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawn with every cache at its budget, then with caches that keep nothing: the same
+    bytes, so evicting an entry can never change a picture."""
+    draw = renderer(game)
+    views = [v for i, (v, _e) in enumerate(_game_views(game, seed=8, players=3)) if i % 9 == 0]
+    warm = [draw.render_table(v) for v in views]
+    # Fonts, character maps and text measures are plain data (and re-reading a character
+    # map per string would take minutes); every drawn piece is kept from here on.
+    data = ("fonts.font", "fonts.coverage", "fonts.clean_text", "kit.text_width",
+            "kit.metrics", "kit.fit_text")
+    caches = [c for c in _all_caches() if not c.name.endswith(data)]
+    assert len(caches) > 20
+    for c in caches:
+        c.clear()
+        monkeypatch.setattr(c, "max_bytes", 0)
+    cold = [draw.render_table(v) for v in views]
+    assert all(len(c) == 0 for c in caches)
+    assert cold == warm

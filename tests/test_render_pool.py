@@ -1,0 +1,260 @@
+"""The render pool: pictures drawn in worker processes, in priority order, surviving crashes.
+
+The functions at the top are jobs for the workers (the pool is told this module is a
+"game"): they record the order jobs ran in and can hold a worker until the test lets go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.engine import JSON
+from bot.games import GAMES, renderer
+from bot.render.pool import (
+    PoolClosed,
+    Priority,
+    RenderPool,
+    Superseded,
+    WorkerDied,
+)
+
+JOBS = {"testjobs": "tests.test_render_pool"}
+
+
+# -- jobs run inside the workers -----------------------------------------------------------
+
+
+def record(folder: str, tag: str) -> bytes:
+    """Note that ``tag`` ran; return it."""
+    with open(Path(folder) / "order", "a") as order:
+        order.write(tag + "\n")
+    return tag.encode()
+
+
+def hold(folder: str, tag: str) -> bytes:
+    """Say which worker runs ``tag``, wait until the test releases it, then record it."""
+    (Path(folder) / f"{tag}.started").write_text(str(os.getpid()))
+    release = Path(folder) / "release"
+    while not release.exists():
+        time.sleep(0.005)
+    return record(folder, tag)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.005)
+
+
+async def _started(folder: Path, tag: str) -> int:
+    marker = folder / f"{tag}.started"
+    await _until(lambda: marker.exists() and marker.read_text())
+    return int(marker.read_text())
+
+
+def _order(folder: Path) -> list[str]:
+    path = folder / "order"
+    return path.read_text().split() if path.exists() else []
+
+
+def _jobs_of_a_game(game: str, seed: int, every: int) -> list[tuple[str, tuple[Any, ...]]]:
+    """Renderer calls along one seeded computer game: tables, event pictures, the end."""
+    engine = GAMES[game]
+    state = engine.new(["ann", "Bob 田中", "cy"], {}, seed)
+    calls: list[tuple[str, tuple[Any, ...]]] = [("render_table", (engine.view(state, None),))]
+    step = 0
+    while engine.result(state) is None:
+        player = engine.to_act(state)[0]
+        state, events = engine.apply(state, player, engine.ai_action(state, player))
+        step += 1
+        view: JSON = engine.view(state, None)
+        if step % every == 0:
+            calls.append(("render_table", (view,)))
+        if step % every == 1 and events:
+            calls.append(("render_extras", (view, events)))
+    if hasattr(renderer(game), "render_final"):
+        calls.append(("render_final", (engine.view(state, None),)))
+    return calls
+
+
+@pytest.fixture
+async def single() -> Any:
+    pool = RenderPool(1, modules=JOBS)
+    await pool.start()
+    yield pool
+    await pool.close()
+
+
+# -- pictures ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_pictures_from_the_pool_equal_in_process_renders(game: str) -> None:
+    calls = _jobs_of_a_game(game, seed=11, every=9)
+    draw = renderer(game)
+    async with RenderPool(2) as pool:
+        pooled = await asyncio.gather(*(pool.render(game, name, *args)
+                                        for name, args in calls))
+    assert len(pooled) == len(calls) > 5
+    for (name, args), picture in zip(calls, pooled, strict=True):
+        assert picture == getattr(draw, name)(*args), name
+        if name == "render_table":
+            assert picture[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_in_process_mode_draws_the_same_pictures() -> None:
+    calls = _jobs_of_a_game("cityscape", seed=3, every=10)
+    async with RenderPool(0) as pool:
+        assert pool.pids() == []
+        for name, args in calls:
+            assert await pool.render("cityscape", name, *args) == \
+                getattr(renderer("cityscape"), name)(*args)
+
+
+async def test_a_renderer_error_reaches_the_caller_as_itself(single: RenderPool) -> None:
+    with pytest.raises(AttributeError) as raised:
+        await single.render("bigcity", "render_table", "not a view")
+    assert any("in the render worker" in note for note in raised.value.__notes__)
+    with pytest.raises(AttributeError):
+        await single.render("bigcity", "no_such_picture")
+    with pytest.raises(ValueError):
+        await single.render("chess", "render_table", {})
+    # The worker survived all of that.
+    assert single.stats.worker_deaths == 0 and single.stats.failed == 2
+
+
+# -- order ---------------------------------------------------------------------------------
+
+
+async def test_interactive_jobs_overtake_queued_background_jobs(single: RenderPool,
+                                                                tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
+    await _started(tmp_path, "first")
+    later = [asyncio.create_task(single.render("testjobs", "record", folder, tag))
+             for tag in ("refresh1", "refresh2")]
+    await _until(lambda: single.queued(Priority.BACKGROUND) == 2)
+    urgent = asyncio.create_task(single.render("testjobs", "record", folder, "preview",
+                                               priority=Priority.INTERACTIVE))
+    await _until(lambda: single.queued(Priority.INTERACTIVE) == 1)
+    assert single.queued() == 3 and single.in_flight() == 1
+    (tmp_path / "release").touch()
+    assert await asyncio.gather(busy, urgent, *later) == [b"first", b"preview", b"refresh1",
+                                                          b"refresh2"]
+    assert _order(tmp_path) == ["first", "preview", "refresh1", "refresh2"]
+    assert single.queued() == 0
+
+
+async def test_background_jobs_with_the_same_key_coalesce(single: RenderPool,
+                                                          tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
+    await _started(tmp_path, "first")
+    old = asyncio.create_task(single.render("testjobs", "record", folder, "old", key=7))
+    other = asyncio.create_task(single.render("testjobs", "record", folder, "other", key=8))
+    await _until(lambda: single.queued(Priority.BACKGROUND) == 2)
+    new = asyncio.create_task(single.render("testjobs", "record", folder, "new", key=7))
+    # An interactive job is never coalesced, even with the same key.
+    ask = asyncio.create_task(single.render("testjobs", "record", folder, "ask", key=7,
+                                            priority=Priority.INTERACTIVE))
+    with pytest.raises(Superseded):
+        await old
+    await _until(lambda: single.queued(Priority.INTERACTIVE) == 1)
+    assert single.queued(Priority.BACKGROUND) == 2
+    (tmp_path / "release").touch()
+    assert await asyncio.gather(busy, new, other, ask) == [b"first", b"new", b"other", b"ask"]
+    # The replaced job never ran; its replacement kept the replaced job's place.
+    assert _order(tmp_path) == ["first", "ask", "new", "other"]
+    assert single.stats.superseded == 1
+
+
+async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderPool,
+                                                                 tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
+    await _started(tmp_path, "first")
+    gone = asyncio.create_task(single.render("testjobs", "record", folder, "gone", key=1))
+    await _until(lambda: single.queued() == 1)
+    gone.cancel()
+    await _until(lambda: single.queued() == 0)
+    kept = asyncio.create_task(single.render("testjobs", "record", folder, "kept", key=1))
+    (tmp_path / "release").touch()
+    assert await asyncio.gather(busy, kept) == [b"first", b"kept"]
+    assert _order(tmp_path) == ["first", "kept"]
+
+
+# -- crashes and shutdown ------------------------------------------------------------------
+
+
+async def test_a_worker_killed_mid_job_is_replaced_and_the_job_fails(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    view = GAMES["bigcity"].view(GAMES["bigcity"].new(["ann", "bob"], {}, 5), None)
+    async with RenderPool(1, modules=JOBS, retries=0) as pool:
+        job = asyncio.create_task(pool.render("testjobs", "hold", folder, "doomed"))
+        pid = await _started(tmp_path, "doomed")
+        assert pool.pids() == [pid]
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            await job
+        assert await pool.render("bigcity", "render_table", view) == \
+            renderer("bigcity").render_table(view)
+        assert pool.pids() and pool.pids() != [pid]
+        assert pool.stats.worker_deaths == 1
+    assert _order(tmp_path) == []
+
+
+async def test_a_job_whose_worker_was_killed_is_run_again_once(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    async with RenderPool(1, modules=JOBS, retries=1) as pool:
+        job = asyncio.create_task(pool.render("testjobs", "hold", folder, "again"))
+        pid = await _started(tmp_path, "again")
+        (tmp_path / "again.started").unlink()
+        os.kill(pid, signal.SIGKILL)
+        second = await _started(tmp_path, "again")  # the replacement picked it up
+        assert second != pid
+        (tmp_path / "release").touch()
+        assert await job == b"again"
+    assert _order(tmp_path) == ["again"]
+
+
+async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:
+    async with RenderPool(1, modules=JOBS, max_jobs=2) as pool:
+        seen = set()
+        for tag in "abcde":
+            assert await pool.render("testjobs", "record", str(tmp_path), tag) == tag.encode()
+            await _until(lambda: bool(pool.pids()))
+            seen.update(pool.pids())
+        assert len(seen) >= 3 and pool.stats.recycled >= 2
+    assert _order(tmp_path) == list("abcde")
+
+
+async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:
+    pool = RenderPool(2, modules=JOBS)
+    await pool.start()
+    pids = pool.pids()
+    assert len(pids) == 2 and all(Path(f"/proc/{pid}").exists() for pid in pids)
+    stuck = [asyncio.create_task(pool.render("testjobs", "hold", str(tmp_path), t))
+             for t in ("stuck1", "stuck2")]
+    await _started(tmp_path, "stuck1")
+    await _started(tmp_path, "stuck2")
+    queued = [asyncio.create_task(pool.render("testjobs", "record", str(tmp_path), t))
+              for t in ("q1", "q2", "q3")]
+    await _until(lambda: pool.queued() == 3)
+    await pool.close()
+    for task in (*stuck, *queued):
+        with pytest.raises(PoolClosed):
+            await task
+    # Reaped, not just killed: no zombie is left either.
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
+    assert pool.pids() == [] and _order(tmp_path) == []
+    with pytest.raises(PoolClosed):
+        await pool.render("bigcity", "render_table", {})
