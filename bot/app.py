@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings
+from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.records import ACTIVE
@@ -77,6 +78,7 @@ class CityhallBot(commands.Bot):
         self.driver: Driver
 
     async def setup_hook(self) -> None:
+        loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)
         if self.settings.api_base:
             await gateway_from_api(self)
         self.storage = await Storage.open(self.settings.database_path)

@@ -1,0 +1,1 @@
+"""Operator tools that run the bot from outside (``python -m bot loadtest``)."""
