@@ -34,8 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--soak-rate", type=float, default=35.0, help="clicks per second in the soak")
     parser.add_argument("--sample-every", type=float, default=5.0,
                         help="seconds between memory samples in the soak")
-    parser.add_argument("--restore-rate", type=float, default=500.0,
-                        help="first clicks per second on the matches after the restart")
+    parser.add_argument("--restore-spread", type=float, default=1.0,
+                        help="seconds over which the first click on every match is sent after "
+                             "the restart's READY (default 1)")
+    parser.add_argument("--restore-retry", type=float, default=5.0,
+                        help="seconds before a match that did not answer is clicked again")
     parser.add_argument("--growth-games", type=int, default=10,
                         help="Cityscape games played to the end for bytes per game (0: skip)")
     parser.add_argument("--stats-games", type=int, default=10_000,
@@ -45,19 +48,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bot's TURN_SECONDS (long, so no timer fires meanwhile)")
     parser.add_argument("--workdir", default=None,
                         help="keep the database, bot logs and loop stats here (default: a temp dir)")
+    parser.add_argument("--games", type=lambda t: [g for g in t.split(",") if g],
+                        default=["cityscape", "bigcityz", "bigcity", "cities"],
+                        help="games of the matches beyond the played channels, in turn "
+                             "(default: all four)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     from bot.tools.loadtest import Config, main
+    from bot.tools.players import PREFIX
 
+    unknown = [g for g in args.games if g not in PREFIX]
+    if unknown or not args.games:
+        raise SystemExit(f"--games: unknown {unknown}; known: {', '.join(PREFIX)}")
     for name in ("matches", "per_guild", "channels"):
         if getattr(args, name) < 1:
             raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
     config = Config(matches=args.matches, per_guild=args.per_guild, channels=args.channels,
                     rates=args.rates, duration=args.duration, burst=args.burst, soak=args.soak,
                     soak_rate=args.soak_rate, sample_every=args.sample_every,
-                    restore_rate=args.restore_rate, growth_games=args.growth_games,
+                    restore_spread=args.restore_spread,
+                    restore_retry=args.restore_retry, growth_games=args.growth_games,
                     stats_games=args.stats_games, stats_calls=args.stats_calls,
-                    turn_seconds=args.turn_seconds, workdir=args.workdir, seed=args.seed)
+                    turn_seconds=args.turn_seconds, workdir=args.workdir, seed=args.seed,
+                    games=args.games)
     return main(config, as_json=args.json)

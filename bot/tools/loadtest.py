@@ -9,10 +9,12 @@ database file. The only view inside is opt-in: ``CITYHALL_LOOP_STATS`` makes the
 its event-loop stalls to a file (bot/core/loopmonitor.py).
 
 Scenarios, in order: seed finished games for /stats (through bot.core.storage before the
-bot starts), setup (N Cityscape matches opened, joined and started by clicks, over guilds
-of at most 100 channels), /stats timing, restart (kill -9, start, READY, every match
-answering a click), sustained clicking at each rate, a burst, a soak with memory samples,
-and database growth per finished game.
+bot starts), setup (N matches opened, joined and started by clicks, over guilds of at
+most 100 channels; the channels the load plays are Cityscape, the rest a mix of games),
+/stats timing, sustained clicking at each rate, a burst, restart (kill -9, start, READY,
+every match answering a click), a soak on the restored bot with memory samples, and
+database growth per finished game. Between phases the tool waits (up to 120 s) for the
+bot's loop to be quiet, so one phase's backlog is not charged to the next.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ if str(ROOT) not in sys.path:  # the fake Discord lives beside the tests
 
 from bot.tools import procs  # noqa: E402
 from bot.tools.players import (  # noqa: E402
+    PREFIX,
     Cityscape,
     Click,
     Players,
@@ -61,7 +64,8 @@ class Config:
     soak: float = 600.0
     soak_rate: float = 35.0
     sample_every: float = 5.0
-    restore_rate: float = 500.0
+    restore_spread: float = 1.0
+    restore_retry: float = 5.0
     growth_games: int = 10
     stats_games: int = 10_000
     stats_calls: int = 30
@@ -69,6 +73,7 @@ class Config:
     workdir: str | None = None
     seed: int = 1
     setup_concurrency: int = 16
+    games: list[str] = field(default_factory=lambda: ["cityscape", "bigcityz", "bigcity", "cities"])
 
 
 # -- figures ----------------------------------------------------------------------------
@@ -253,6 +258,19 @@ class BotProcess:
         return {"max_ms": max([r[1] for r in rows] + stalls),
                 "p99_ms": max((r[2] for r in rows), default=None), "seconds": len(rows)}
 
+    async def settle(self, quiet_ms: float = 50.0, timeout: float = 120.0) -> float | None:
+        """Wait until the bot's loop has been quiet for two whole seconds, so one phase's
+        backlog is not charged to the next; the seconds waited, None if it never was."""
+        began = time.monotonic()
+        while time.monotonic() - began < timeout:
+            data = self.loop_stats() or {}
+            rows = [r for r in data.get("seconds", []) if r[0] > self.started_wall]
+            if len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
+                    and time.time() - rows[-1][0] < 1.5:
+                return time.monotonic() - began
+            await asyncio.sleep(0.5)
+        return None
+
     async def wait_for_stats(self, after_wall: float, timeout: float = 5.0) -> None:
         """Until the monitor has written a second that ends after ``after_wall``."""
         end = time.monotonic() + timeout
@@ -320,11 +338,12 @@ async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int) 
                 if table.stage == "playing":
                     break
                 await city.step(table, "setup")
-            msg = table.message
-            if msg is not None:
+            prefix = PREFIX[table.game]
+            if table.stage == "playing":
                 await city.fake.wait_until(
-                    lambda: any(str(c.get("custom_id", "")).endswith(":goals")
-                                for c in msg.iter_components()), 30, "a table after Start")
+                    lambda: (msg := city.table_message(table)) is not None and any(
+                        str(c.get("custom_id", "")).startswith(prefix) for c in msg.iter_components()),
+                    60, "a table after Start")
 
     await asyncio.gather(*(one(t) for t in tables))
     return time.monotonic() - began
@@ -370,9 +389,17 @@ async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: floa
 
 
 async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
-                  recorder: Recorder, rate: float) -> None:
-    """kill -9, start again, and click every match's table until each one answers."""
+                  recorder: Recorder, spread: float, retry: float = 5.0,
+                  give_up: float = 60.0) -> None:
+    """kill -9, start again, and click every match's table until each one answers: the
+    first clicks go out evenly over ``spread`` seconds after READY, a match that did not
+    answer (or answered with an error) is clicked again ``retry`` seconds later, as a
+    person would try again; matches still silent after ``give_up`` seconds are reported."""
+    before = procs.descendants(bot.pid)
     await bot.kill()
+    await asyncio.sleep(0.5)
+    # children the killed bot started (render workers) must not live on without it
+    left = [pid for pid in before if pid != bot.pid and procs.rss_bytes(pid) > 0]
     ready_s = await bot.start()
     ready_at = time.monotonic()
     ready_wall = time.time()
@@ -380,8 +407,8 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     answered_at: dict[int, float] = {}
 
     async def one(i: int, table: Table) -> None:
-        await asyncio.sleep(i / rate)
-        while time.monotonic() - ready_at < 120:
+        await asyncio.sleep(spread * i / len(tables))
+        while time.monotonic() - ready_at < give_up:
             target = city.table_click(table)
             if target is not None:
                 user, msg, custom_id = target
@@ -389,13 +416,15 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
                 if click is not None and click.ok and click.latency_ms is not None:
                     answered_at[i] = click.sent + click.latency_ms / 1000
                     return
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(retry)
 
     await asyncio.gather(*(one(i, t) for i, t in enumerate(tables)))
     done_wall = time.time()
     clicks = recorder.since(mark)
     everyone = len(answered_at) == len(tables)
     last = max(answered_at.values()) if answered_at else None
+    report.add("restart", "child processes left behind by the killed bot", len(left), "", "0",
+               not left)
     report.add("restart", "process start -> gateway READY", ready_s, "s")
     after_ready = None if last is None or not everyone else last - ready_at
     report.add("restart", "READY -> every match answered a click", after_ready, "s", "<= 2 s",
@@ -411,7 +440,8 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     whole = bot.stall_between(bot.started_wall, done_wall)
     report.add("restart", "longest stall since process start", whole["max_ms"], "ms")
     report.details["restart"] = {"ready_s": ready_s, "clicks": stats, "stall": stall,
-                                 "stall_since_start": whole, "restore_rate": rate}
+                                 "stall_since_start": whole, "restore_spread_s": spread,
+                                 "retry_s": retry, "give_up_s": give_up}
 
 
 async def burst(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
@@ -539,7 +569,7 @@ async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
     began = time.monotonic()
 
     async def play(table: Table) -> bool:
-        for _ in range(400):
+        while time.monotonic() - began < 600:
             msg = city.table_message(table) if table.stage == "playing" else None
             if msg is not None and "· final" in msg.content:
                 return True
@@ -585,7 +615,8 @@ async def run(config: Config) -> Report:
         bot = BotProcess(fake, db, work, config)
         pruner: asyncio.Task[None] | None = None
         try:
-            tables = await build_world(fake, config.matches, config.per_guild)
+            tables = await build_world(fake, config.matches, config.per_guild,
+                                       min(config.channels, config.matches), config.games)
             guilds = len({t.guild_id for t in tables})
             seeded_s = await seed_finished_games(db, tables, config.stats_games)
             report.add("seed", "finished games written via bot.core.storage", config.stats_games)
@@ -594,7 +625,7 @@ async def run(config: Config) -> Report:
             city = Cityscape(Players(fake, recorder, seed=config.seed))
             cold = await bot.start()
             await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
-            pruner = asyncio.create_task(pruning(fake))
+            pruner = asyncio.create_task(pruning(fake, tables))
             report.add("start", "cold start -> gateway READY", cold, "s")
 
             mark = recorder.mark()
@@ -603,10 +634,22 @@ async def run(config: Config) -> Report:
             report.add("setup", "unfinished matches opened by clicks",
                        f"{playing}/{len(tables)}", "", "all", playing == len(tables))
             report.add("setup", "guilds", guilds)
+            mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
+            mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
+            report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
             report.add("setup", "seconds", setup_s, "s")
             setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
             report.details["setup"] = {"clicks": setup_stats}
-            await asyncio.sleep(2.0)
+            settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
+
+            async def calm(after: str) -> None:
+                # each phase starts on a quiet bot: an earlier backlog is not its cost
+                waited = await bot.settle()
+                settled[after] = waited
+                report.add(after, "until the bot's loop was quiet again (— : not in 120 s)",
+                           waited, "s", "", None if waited is not None else False)
+
+            await calm("setup")
             rss = bot.rss()
             report.add("memory", "RSS after setup", rss["total_mb"], "MB", "", None)
             report.details["rss_after_setup"] = rss
@@ -614,23 +657,30 @@ async def run(config: Config) -> Report:
             if config.stats_calls > 0:
                 await stats_timing(report, city, tables, config)
 
-            await restart(report, bot, city, tables, recorder, config.restore_rate)
-            await asyncio.sleep(2.0)
-            rss = bot.rss()
-            report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
-                       "<= 300 MB", rss["total_mb"] <= 300)
-            report.add("memory", "bot processes", rss["processes"])
-            report.details["rss_after_restart"] = rss
-
             load = tables[: max(1, min(config.channels, len(tables)))]
             for rate in config.rates:
                 target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
                 await sustained(report, bot, city, load, rate, config.duration,
                                 f"load {rate:g}/s", p95_target=target)
+                await calm(f"load {rate:g}/s")
             if config.burst > 0:
                 await burst(report, bot, city, tables, config.burst)
+                await calm("burst")
+
+            # The restart comes after the load phases so that, if the restore overwhelms
+            # the bot, its backlog cannot spoil their figures; the soak then runs on the
+            # restored bot, which is what "flat after a restart" asks about.
+            await restart(report, bot, city, tables, recorder, config.restore_spread,
+                          config.restore_retry)
+            await calm("restart")
+            rss = bot.rss()
+            report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
+                       "<= 300 MB", rss["total_mb"] <= 300)
+            report.add("memory", "bot processes", rss["processes"])
+            report.details["rss_after_restart"] = rss
             if config.soak > 0:
                 await soak(report, bot, city, load, config)
+                await calm("soak")
             await growth(report, fake, city, db, config.growth_games)
             size = await asyncio.to_thread(procs.database_bytes, db, checkpoint=False)
             report.add("growth", "database file at the end", size["db"] / 2**20, "MB")

@@ -2,10 +2,12 @@
 they click. Everything goes through what a person can do (slash commands, buttons, select
 menus on messages they can see); the bot's internals are never touched.
 
-Each channel holds one Cityscape match between a host and a guest (a user is in at most
-one match per guild, so per-user lobby limits are respected). ``Player.step`` makes the
-channel's next real click: opening a lobby, joining, starting, choosing secret goals line
-by line, picking a block height and then a lot, and a new game once one is over.
+Each channel holds one match between a host and a guest (a user is in at most one match
+per guild, so per-user lobby limits are respected). Any game can be opened, joined and
+started; Cityscape is also played: ``Cityscape.step`` makes a channel's next real click
+(choosing secret goals line by line, a block height and then a lot, a new game once one is
+over). The other games' tables are clicked only on buttons that change nothing (My hand,
+My neighbourhood, Place), for restarts and bursts.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from typing import Any
 
 from tests.fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
 
-TABLE_ID = re.compile(r"^ch:(cs|lobby):")
+TABLE_ID = re.compile(r"^ch:(cs|bz|bc|ct|lobby):")
+# custom_id prefix of each game's table buttons, and its /<game> new options
+PREFIX = {"cityscape": "ch:cs:", "bigcityz": "ch:bz:", "bigcity": "ch:bc:", "cities": "ch:ct:"}
+NEW_OPTIONS: dict[str, dict[str, Any]] = {"cityscape": {"rounds": 1}}
+# Table buttons that show a player something privately and change nothing.
+PRIVATE_VIEW = re.compile(r":(goals|hand|hood|place)$")
 TURN = re.compile(r"<@(\d+)>, it's your turn")
 MENTION = re.compile(r"<@(\d+)>")
 ERROR_WORDS = ("went wrong",)
@@ -87,6 +94,7 @@ class Table:
     channel_id: str
     host: dict[str, Any]
     guest: dict[str, Any]
+    game: str = "cityscape"
     message: FakeMessage | None = None  # the lobby / table message as last seen
     stage: str = "none"  # none -> lobby -> joined -> playing
     picker: FakeMessage | None = None  # an open private picker, and whose it is
@@ -203,8 +211,8 @@ class Cityscape:
 
     async def _open(self, table: Table, phase: str) -> Click | None:
         click = await self.players.send(
-            f"{phase}:new", self.fake.slash(table.host, table.channel_id, "cityscape", ["new"],
-                                            {"rounds": 1}))
+            f"{phase}:new", self.fake.slash(table.host, table.channel_id, table.game, ["new"],
+                                            NEW_OPTIONS.get(table.game, {})))
         if click is not None and click.ok and click.message is not None and not click.message.ephemeral:
             table.message, table.stage = click.message, "lobby"
         return click
@@ -228,6 +236,10 @@ class Cityscape:
         if msg is None:
             return None
         ids = custom_ids(msg)
+        if table.game != "cityscape":
+            view = next((cid for cid, c in ids if PRIVATE_VIEW.search(cid) and not c.get("disabled")),
+                        None)
+            return (table.host, msg, view) if view else None
         turn = TURN.search(msg.content)
         if turn is not None and turn.group(1) in table.users:
             heights = [cid for cid, c in ids if re.search(r":v\d+:h[1-5]$", cid) and not c.get("disabled")]
@@ -237,8 +249,10 @@ class Cityscape:
         return (table.host, msg, goals) if goals else None
 
 
-async def build_world(fake: FakeDiscord, matches: int, per_guild: int) -> list[Table]:
-    """Guilds of at most ``per_guild`` channels, one match's two players per channel."""
+async def build_world(fake: FakeDiscord, matches: int, per_guild: int, played: int,
+                      games: list[str]) -> list[Table]:
+    """Guilds of at most ``per_guild`` channels, one match's two players per channel: the
+    first ``played`` channels Cityscape (the load plays them), the others ``games`` in turn."""
     tables: list[Table] = []
     guild_index = 0
     while len(tables) < matches:
@@ -249,13 +263,15 @@ async def build_world(fake: FakeDiscord, matches: int, per_guild: int) -> list[T
             channel = await fake.add_channel(f"city-{n}", guild_id=guild.id)
             host = await fake.add_member(f"host{n}", guild_id=guild.id)
             guest = await fake.add_member(f"guest{n}", guild_id=guild.id)
-            tables.append(Table(guild.id, channel["id"], host, guest))
+            game = "cityscape" if n < played else games[(n - played) % len(games)]
+            tables.append(Table(guild.id, channel["id"], host, guest, game))
     return tables
 
 
-def prune_fake(fake: FakeDiscord, older_than: float = 60.0) -> None:
+def prune_fake(fake: FakeDiscord, keep: set[str], older_than: float = 60.0) -> None:
     """Drop what the fake keeps for tests' inspection (request log, edit history, old
-    private replies) so that a long run measures the bot, not the fake's memory."""
+    private replies other than the pickers in ``keep``, still open) so that a long run
+    measures the bot, not the fake's memory."""
     fake.requests.clear()
     fake.gateway_received.clear()
     fake.errors.clear()
@@ -268,7 +284,7 @@ def prune_fake(fake: FakeDiscord, older_than: float = 60.0) -> None:
     for key, ix in list(fake.interactions.items()):
         if ix.created < cutoff and (ix.answered or ix.failed):
             for msg in (ix.original, *ix.followup_messages):
-                if msg is not None and msg.ephemeral:
+                if msg is not None and msg.ephemeral and msg.id not in keep:
                     fake.messages.pop(msg.id, None)
             del fake.interactions[key]
     for msg in fake.messages.values():
@@ -276,7 +292,7 @@ def prune_fake(fake: FakeDiscord, older_than: float = 60.0) -> None:
     fake.failed_interactions.clear()
 
 
-async def pruning(fake: FakeDiscord, every: float = 10.0) -> None:
+async def pruning(fake: FakeDiscord, tables: list[Table], every: float = 10.0) -> None:
     while True:
         await asyncio.sleep(every)
-        prune_fake(fake)
+        prune_fake(fake, {t.picker.id for t in tables if t.picker is not None})
