@@ -18,6 +18,8 @@ def _rates(text: str) -> list[float]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--show", metavar="REPORT.json", default=None,
+                        help="print the table of a saved --json report and exit")
     parser.add_argument("--matches", type=int, default=1000,
                         help="unfinished matches to set up (default 1000)")
     parser.add_argument("--per-guild", type=int, default=100,
@@ -56,6 +58,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
+    if args.show:
+        import json
+        from pathlib import Path
+
+        from bot.tools.report import Report
+
+        print(Report.from_json(json.loads(Path(args.show).read_text())).table())
+        return 0
     from bot.tools.loadtest import Config, main
     from bot.tools.players import PREFIX
 

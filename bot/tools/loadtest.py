@@ -22,24 +22,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
-import os
-import signal
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-if str(ROOT) not in sys.path:  # the fake Discord lives beside the tests
-    sys.path.insert(0, str(ROOT))
-
-from bot.tools import procs  # noqa: E402
-from bot.tools.players import (  # noqa: E402
+from bot.tools import procs
+from bot.tools.botprocess import BotProcess, stall_figures
+from bot.tools.players import (
     PREFIX,
+    TURN,
     Cityscape,
     Click,
     Players,
@@ -48,9 +42,8 @@ from bot.tools.players import (  # noqa: E402
     build_world,
     pruning,
 )
-from tests.fakediscord import FakeDiscord  # noqa: E402
-
-DISCORD_LIMIT_S = 3.0
+from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
+from tests.fakediscord import FakeDiscord
 
 
 @dataclass
@@ -74,217 +67,6 @@ class Config:
     seed: int = 1
     setup_concurrency: int = 16
     games: list[str] = field(default_factory=lambda: ["cityscape", "bigcityz", "bigcity", "cities"])
-
-
-# -- figures ----------------------------------------------------------------------------
-
-
-@dataclass
-class Figure:
-    scenario: str
-    figure: str
-    value: float | int | str | None
-    unit: str = ""
-    target: str = ""
-    ok: bool | None = None  # None: no target, or not measurable
-
-
-class Report:
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self.figures: list[Figure] = []
-        self.details: dict[str, Any] = {}
-        self.machine = procs.machine()
-
-    def add(self, scenario: str, figure: str, value: float | int | str | None, unit: str = "",
-            target: str = "", ok: bool | None = None) -> None:
-        if isinstance(value, float):
-            value = round(value, 3 if abs(value) < 10 else 1)
-        self.figures.append(Figure(scenario, figure, value, unit, target, ok))
-
-    def as_json(self) -> dict[str, Any]:
-        return {"machine": self.machine, "config": asdict(self.config),
-                "figures": [asdict(f) for f in self.figures], "details": self.details}
-
-    def table(self) -> str:
-        m = self.machine
-        lines = [f"Cityhall load test · {m['date']} · {m['nproc']} CPUs ({m['cpu_model']}), "
-                 f"{m['memory_mb'] / 1024:.1f} GB, Python {m['python']}, load average "
-                 f"before {m['load_avg']}", ""]
-        rows = [("scenario", "figure", "value", "target", "")]
-        for f in self.figures:
-            value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
-            mark = {True: "ok", False: "MISSED", None: ""}[f.ok]
-            rows.append((f.scenario, f.figure, value, f.target, mark))
-        widths = [max(len(r[i]) for r in rows) for i in range(5)]
-        for i, row in enumerate(rows):
-            lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(row)).rstrip())
-            if i == 0:
-                lines.append("  ".join("-" * w for w in widths))
-        return "\n".join(lines)
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
-
-
-def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_target: float | None,
-                  seconds: float | None = None) -> dict[str, Any]:
-    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
-    within = [x for x in answered if x <= DISCORD_LIMIT_S * 1000]
-    fraction = len(within) / len(clicks) if clicks else None
-    stats = {"clicks": len(clicks), "answered": len(answered),
-             "unanswered": len(clicks) - len(answered),
-             "errors": sum(1 for c in clicks if c.latency_ms is not None and not c.ok),
-             "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
-             "p99_ms": percentile(answered, 0.99), "max_ms": max(answered) if answered else None,
-             "within_3s": fraction}
-    report.add(scenario, "clicks sent", len(clicks))
-    if seconds:
-        report.add(scenario, "clicks per second achieved", len(clicks) / seconds, "/s")
-    for name in ("p50", "p95", "p99", "max"):
-        value = stats[f"{name}_ms"]
-        target, ok = "", None
-        if name == "p95" and p95_target is not None:
-            target, ok = f"<= {p95_target:g} ms", (value is not None and value <= p95_target)
-        report.add(scenario, f"click -> response {name}", value, "ms", target, ok)
-    report.add(scenario, "answered within 3 s", None if fraction is None else fraction * 100, "%",
-               "100 %", fraction == 1.0 if fraction is not None else None)
-    report.add(scenario, "unanswered", stats["unanswered"], "", "0", stats["unanswered"] == 0)
-    report.add(scenario, "answered 'something went wrong'", stats["errors"])
-    return stats
-
-
-# -- the bot process ----------------------------------------------------------------------
-
-
-class BotProcess:
-    """``python -m bot run`` as an admin starts it, pointed at the fake."""
-
-    def __init__(self, fake: FakeDiscord, db: Path, work: Path, config: Config) -> None:
-        self.fake, self.db, self.work, self.config = fake, db, work, config
-        self.stats_path = work / "loopstats.json"
-        self.process: asyncio.subprocess.Process | None = None
-        self.started = 0.0  # time.monotonic() just before the process was spawned
-        self.started_wall = 0.0
-        self.starts = 0
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def _env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
-        env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.token,
-                   DISCORD_API_BASE=self.fake.api_base, DATABASE_PATH=str(self.db),
-                   CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS=str(self.config.turn_seconds),
-                   CITYHALL_LOOP_STATS=str(self.stats_path))
-        # No DEV_GUILD_ID: the load spans several guilds, so commands are synced globally
-        # (the fake makes global commands usable at once).
-        return env
-
-    async def start(self, timeout: float = 120.0) -> float:
-        """Spawn the bot; return seconds from spawn to its gateway READY."""
-        with contextlib.suppress(FileNotFoundError):
-            self.stats_path.unlink()
-        known = set(self.fake.sessions)
-        self.starts += 1
-        log = open(self.work / f"bot-{self.starts}.log", "wb")  # noqa: SIM115 - the child owns it
-        self.started, self.started_wall = time.monotonic(), time.time()
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=self._env(),
-            stdout=log, stderr=asyncio.subprocess.STDOUT)
-        log.close()
-
-        def ready() -> bool:
-            if self.process is not None and self.process.returncode is not None:
-                raise RuntimeError(f"the bot exited with {self.process.returncode}; see "
-                                   f"{self.work / f'bot-{self.starts}.log'}")
-            return any(s.connection is not None for k, s in self.fake.sessions.items()
-                       if k not in known)
-
-        await self.fake.wait_until(ready, timeout, "the bot's gateway READY")
-        return time.monotonic() - self.started
-
-    async def kill(self) -> None:
-        """kill -9: no goodbye, no clean shutdown."""
-        if self.process is None:
-            return
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        await self.fake.wait_until(
-            lambda: not any(s.connection is not None for s in self.fake.sessions.values()),
-            15, "the killed bot's socket to close")
-
-    async def stop(self) -> None:
-        if self.process is None or self.process.returncode is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.process.wait(), 15)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
-
-    def rss(self) -> dict[str, Any]:
-        return procs.tree_rss(self.pid)
-
-    def loop_stats(self) -> dict[str, Any] | None:
-        try:
-            data: dict[str, Any] = json.loads(self.stats_path.read_text())
-            return data
-        except (OSError, ValueError):
-            return None
-
-    def stall_between(self, begin_wall: float, end_wall: float) -> dict[str, Any]:
-        """Longest stall and the worst one-second p99 in a wall-clock window. Stalls of
-        20 ms and more carry their own time; a second that only partly overlaps the window
-        counts only when it held nothing that long (so a start-up stall just before READY
-        is not charged to what follows)."""
-        data = self.loop_stats()
-        if not data:
-            return {"max_ms": None, "p99_ms": None, "seconds": 0}
-        notable = float(data.get("notable_ms", 20.0))
-        rows = [r for r in data.get("seconds", [])
-                if r[0] > begin_wall and r[0] - 1.0 <= end_wall
-                and (r[0] - 1.0 >= begin_wall - 0.05 or r[1] < notable)]
-        stalls = [s[1] for s in data.get("stalls", []) if begin_wall <= s[0] <= end_wall]
-        if not rows and not stalls:
-            return {"max_ms": None, "p99_ms": None, "seconds": 0}
-        return {"max_ms": max([r[1] for r in rows] + stalls),
-                "p99_ms": max((r[2] for r in rows), default=None), "seconds": len(rows)}
-
-    async def settle(self, quiet_ms: float = 50.0, timeout: float = 120.0) -> float | None:
-        """Wait until the bot's loop has been quiet for two whole seconds, so one phase's
-        backlog is not charged to the next; the seconds waited, None if it never was."""
-        began = time.monotonic()
-        while time.monotonic() - began < timeout:
-            data = self.loop_stats() or {}
-            rows = [r for r in data.get("seconds", []) if r[0] > self.started_wall]
-            if len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
-                    and time.time() - rows[-1][0] < 1.5:
-                return time.monotonic() - began
-            await asyncio.sleep(0.5)
-        return None
-
-    async def wait_for_stats(self, after_wall: float, timeout: float = 5.0) -> None:
-        """Until the monitor has written a second that ends after ``after_wall``."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            data = self.loop_stats()
-            if data and data.get("seconds") and data["seconds"][-1][0] > after_wall + 1.0:
-                return
-            await asyncio.sleep(0.2)
-
-
-def stall_figures(report: Report, scenario: str, stall: dict[str, Any]) -> None:
-    value = stall["max_ms"]
-    report.add(scenario, "longest event-loop stall", value, "ms", "<= 50 ms",
-               None if value is None else value <= 50)
 
 
 # -- scenarios ------------------------------------------------------------------------------
@@ -327,12 +109,15 @@ async def seed_finished_games(db: Path, tables: list[Table], games: int) -> floa
     return time.monotonic() - began
 
 
-async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int) -> float:
-    """Open, join and start a match in every channel, by slash command and clicks."""
+async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int,
+                        played: int) -> float:
+    """Open, join and start a match in every channel, by slash command and clicks; in the
+    first ``played`` channels (Cityscape) both players also choose their secret goals, so
+    the load starts with building moves, which re-draw the table."""
     began = time.monotonic()
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(table: Table) -> None:
+    async def one(index: int, table: Table) -> None:
         async with gate:
             for _ in range(12):
                 if table.stage == "playing":
@@ -344,8 +129,16 @@ async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int) 
                     lambda: (msg := city.table_message(table)) is not None and any(
                         str(c.get("custom_id", "")).startswith(prefix) for c in msg.iter_components()),
                     60, "a table after Start")
+            if index >= played or table.game != "cityscape":
+                return
+            for _ in range(80):
+                msg = city.table_message(table)
+                if msg is not None and TURN.search(msg.content):
+                    break
+                if await city.step(table, "setup") is None:
+                    await asyncio.sleep(0.05)
 
-    await asyncio.gather(*(one(t) for t in tables))
+    await asyncio.gather(*(one(i, t) for i, t in enumerate(tables)))
     return time.monotonic() - began
 
 
@@ -629,7 +422,8 @@ async def run(config: Config) -> Report:
             report.add("start", "cold start -> gateway READY", cold, "s")
 
             mark = recorder.mark()
-            setup_s = await setup_matches(city, tables, config.setup_concurrency)
+            played = min(config.channels, len(tables))
+            setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
             playing = sum(1 for t in tables if t.stage == "playing")
             report.add("setup", "unfinished matches opened by clicks",
                        f"{playing}/{len(tables)}", "", "all", playing == len(tables))
@@ -637,6 +431,10 @@ async def run(config: Config) -> Report:
             mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
             mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
             report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
+            building = sum(1 for t in tables[:played] if t.message is not None
+                           and TURN.search(t.message.content))
+            report.add("setup", "played channels with goals chosen (building)",
+                       f"{building}/{played}")
             report.add("setup", "seconds", setup_s, "s")
             setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
             report.details["setup"] = {"clicks": setup_stats}
@@ -685,6 +483,7 @@ async def run(config: Config) -> Report:
             size = await asyncio.to_thread(procs.database_bytes, db, checkpoint=False)
             report.add("growth", "database file at the end", size["db"] / 2**20, "MB")
             report.details["not_sent_by_fake"] = recorder.not_sent
+            report.machine["load_avg_after"] = procs.machine()["load_avg"]
             report.details["bot_log"] = [str(p) for p in sorted(work.glob("bot-*.log"))] \
                 if config.workdir else []
         finally:

@@ -15,11 +15,17 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from tests.fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
+ROOT = Path(__file__).resolve().parent.parent.parent
+if str(ROOT) not in sys.path:  # the fake Discord lives beside the tests
+    sys.path.insert(0, str(ROOT))
+
+from tests.fakediscord import FakeDiscord, FakeDiscordError, FakeMessage  # noqa: E402
 
 TABLE_ID = re.compile(r"^ch:(cs|bz|bc|ct|lobby):")
 # custom_id prefix of each game's table buttons, and its /<game> new options
