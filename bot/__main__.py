@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|simulate|replay|bench]``."""
+"""Command line: ``python -m bot [run|simulate|replay|bench|loadtest]``."""
 
 from __future__ import annotations
 
@@ -27,6 +27,11 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="measure render and click-to-response times")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+
+    load = sub.add_parser("loadtest", help="load-test the real bot against a fake Discord")
+    from bot.tools.cli import add_arguments
+
+    add_arguments(load)
 
     args = parser.parse_args(argv)
     command = args.command or "run"
@@ -71,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.tools.bench import main as bench_main
 
         return bench_main(as_json=args.json, quick=args.quick)
+
+    if command == "loadtest":
+        from bot.tools.cli import run_from_args
+
+        return run_from_args(args)
 
     parser.error(f"unknown command {command}")
     return 2

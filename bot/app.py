@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings
+from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.records import ACTIVE, LOBBY, Match
@@ -82,6 +83,7 @@ class CityhallBot(commands.Bot):
         self.driver: Driver
 
     async def setup_hook(self) -> None:
+        loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)
         # A few threads are enough for what still runs in threads (notices, previews);
         # each thread is memory, and the pictures go to the render processes.
         asyncio.get_running_loop().set_default_executor(

@@ -1,0 +1,100 @@
+"""Opt-in event-loop stall monitor, for load tests that watch the bot from outside.
+
+With ``CITYHALL_LOOP_STATS=<path>`` set, a ticker task asks to wake every 10 ms; how late
+it actually wakes is how long something else held the loop (a stall). Once a second the
+figures are written atomically to ``<path>`` as JSON::
+
+    {"pid": 123, "started": 1700000000.0, "updated": 1700000042.0, "samples": 4100,
+     "max_stall_ms": 38.2, "p99_stall_ms": 4.1,
+     "seconds": [[1700000041.0, 2.3, 1.9, 98], ...]}
+
+``max_stall_ms``/``p99_stall_ms`` cover the whole run; ``seconds`` holds, for each of the
+last 15 minutes' seconds, [end time (Unix), max stall ms, p99 stall ms, samples], and
+``stalls`` the last 2,000 stalls of 20 ms or more as [wake-up time (Unix), ms], so a load
+test can pick out the stalls of one phase (a restore, a burst) exactly. Without the
+variable nothing runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections import deque
+from pathlib import Path
+
+ENV = "CITYHALL_LOOP_STATS"
+TICK = 0.010
+KEEP_SECONDS = 900
+KEEP_STALLS = 2000
+NOTABLE_MS = 20.0
+# Stalls are bucketed by the millisecond (the top bucket catches everything longer) so
+# the whole-run p99 needs no list of every sample.
+BUCKETS = 10_000
+
+_task: asyncio.Task[None] | None = None
+
+
+def start_from_env() -> asyncio.Task[None] | None:
+    """Start the monitor on the running loop if CITYHALL_LOOP_STATS names a file."""
+    global _task
+    path = os.environ.get(ENV, "").strip()
+    if not path or _task is not None:
+        return _task
+    _task = asyncio.get_running_loop().create_task(_watch(Path(path)), name="loopmonitor")
+    return _task
+
+
+def _p99(counts: list[int], total: int) -> float:
+    if total == 0:
+        return 0.0
+    wanted = total - int(total * 0.99)  # samples above the 99th percentile, at least 1
+    seen = 0
+    for ms in range(len(counts) - 1, -1, -1):
+        seen += counts[ms]
+        if seen >= wanted:
+            return float(ms)
+    return 0.0
+
+
+async def _watch(path: Path) -> None:
+    loop = asyncio.get_running_loop()
+    started = time.time()
+    counts = [0] * BUCKETS
+    samples = 0
+    worst = 0.0
+    seconds: deque[list[float]] = deque(maxlen=KEEP_SECONDS)
+    stalls: deque[list[float]] = deque(maxlen=KEEP_STALLS)
+    window: list[float] = []
+    window_end = loop.time() + 1.0
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(TICK)
+        stall = max(0.0, (loop.time() - asked - TICK) * 1000)
+        samples += 1
+        counts[min(BUCKETS - 1, int(stall))] += 1
+        worst = max(worst, stall)
+        if stall >= NOTABLE_MS:
+            stalls.append([round(time.time(), 3), round(stall, 2)])
+        window.append(stall)
+        if loop.time() < window_end:
+            continue
+        window.sort()
+        seconds.append([round(time.time(), 3), round(window[-1], 2),
+                        round(window[min(len(window) - 1, int(len(window) * 0.99))], 2),
+                        len(window)])
+        window = []
+        window_end = loop.time() + 1.0
+        report = {"pid": os.getpid(), "started": started, "updated": time.time(),
+                  "samples": samples, "max_stall_ms": round(worst, 2),
+                  "p99_stall_ms": _p99(counts, samples), "notable_ms": NOTABLE_MS,
+                  "seconds": list(seconds),
+                  "stalls": list(stalls)}
+        try:
+            # tmp + rename: a reader never sees half a file
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(report))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a monitor must never take the bot down

@@ -1,0 +1,151 @@
+"""The bot as an admin runs it (``python -m bot run``), pointed at the fake Discord, with
+the opt-in loop monitor's file to read its stalls from."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.tools import procs
+from bot.tools.report import Report
+
+if TYPE_CHECKING:
+    from bot.tools.loadtest import Config
+    from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class BotProcess:
+    """``python -m bot run`` as an admin starts it, pointed at the fake."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, work: Path, config: Config) -> None:
+        self.fake, self.db, self.work, self.config = fake, db, work, config
+        self.stats_path = work / "loopstats.json"
+        self.process: asyncio.subprocess.Process | None = None
+        self.started = 0.0  # time.monotonic() just before the process was spawned
+        self.started_wall = 0.0
+        self.starts = 0
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def _env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
+        env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.token,
+                   DISCORD_API_BASE=self.fake.api_base, DATABASE_PATH=str(self.db),
+                   CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS=str(self.config.turn_seconds),
+                   CITYHALL_LOOP_STATS=str(self.stats_path))
+        # No DEV_GUILD_ID: the load spans several guilds, so commands are synced globally
+        # (the fake makes global commands usable at once).
+        return env
+
+    async def start(self, timeout: float = 120.0) -> float:
+        """Spawn the bot; return seconds from spawn to its gateway READY."""
+        with contextlib.suppress(FileNotFoundError):
+            self.stats_path.unlink()
+        known = set(self.fake.sessions)
+        self.starts += 1
+        log = open(self.work / f"bot-{self.starts}.log", "wb")  # noqa: SIM115 - the child owns it
+        self.started, self.started_wall = time.monotonic(), time.time()
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=self._env(),
+            stdout=log, stderr=asyncio.subprocess.STDOUT)
+        log.close()
+
+        def ready() -> bool:
+            if self.process is not None and self.process.returncode is not None:
+                raise RuntimeError(f"the bot exited with {self.process.returncode}; see "
+                                   f"{self.work / f'bot-{self.starts}.log'}")
+            return any(s.connection is not None for k, s in self.fake.sessions.items()
+                       if k not in known)
+
+        await self.fake.wait_until(ready, timeout, "the bot's gateway READY")
+        return time.monotonic() - self.started
+
+    async def kill(self) -> None:
+        """kill -9: no goodbye, no clean shutdown."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        await self.fake.wait_until(
+            lambda: not any(s.connection is not None for s in self.fake.sessions.values()),
+            15, "the killed bot's socket to close")
+
+    async def stop(self) -> None:
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+
+    def rss(self) -> dict[str, Any]:
+        return procs.tree_rss(self.pid)
+
+    def loop_stats(self) -> dict[str, Any] | None:
+        try:
+            data: dict[str, Any] = json.loads(self.stats_path.read_text())
+            return data
+        except (OSError, ValueError):
+            return None
+
+    def stall_between(self, begin_wall: float, end_wall: float) -> dict[str, Any]:
+        """Longest stall and the worst one-second p99 in a wall-clock window. Stalls of
+        20 ms and more carry their own time; a second that only partly overlaps the window
+        counts only when it held nothing that long (so a start-up stall just before READY
+        is not charged to what follows)."""
+        data = self.loop_stats()
+        if not data:
+            return {"max_ms": None, "p99_ms": None, "seconds": 0}
+        notable = float(data.get("notable_ms", 20.0))
+        rows = [r for r in data.get("seconds", [])
+                if r[0] > begin_wall and r[0] - 1.0 <= end_wall
+                and (r[0] - 1.0 >= begin_wall - 0.05 or r[1] < notable)]
+        stalls = [s[1] for s in data.get("stalls", []) if begin_wall <= s[0] <= end_wall]
+        if not rows and not stalls:
+            return {"max_ms": None, "p99_ms": None, "seconds": 0}
+        return {"max_ms": max([r[1] for r in rows] + stalls),
+                "p99_ms": max((r[2] for r in rows), default=None), "seconds": len(rows)}
+
+    async def settle(self, quiet_ms: float = 50.0, timeout: float = 120.0) -> float | None:
+        """Wait until the bot's loop has been quiet for two whole seconds, so one phase's
+        backlog is not charged to the next; the seconds waited, None if it never was."""
+        began = time.monotonic()
+        while time.monotonic() - began < timeout:
+            data = self.loop_stats() or {}
+            rows = [r for r in data.get("seconds", []) if r[0] > self.started_wall]
+            if len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
+                    and time.time() - rows[-1][0] < 1.5:
+                return time.monotonic() - began
+            await asyncio.sleep(0.5)
+        return None
+
+    async def wait_for_stats(self, after_wall: float, timeout: float = 5.0) -> None:
+        """Until the monitor has written a second that ends after ``after_wall``."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            data = self.loop_stats()
+            if data and data.get("seconds") and data["seconds"][-1][0] > after_wall + 1.0:
+                return
+            await asyncio.sleep(0.2)
+
+
+def stall_figures(report: Report, scenario: str, stall: dict[str, Any]) -> None:
+    value = stall["max_ms"]
+    report.add(scenario, "longest event-loop stall", value, "ms", "<= 50 ms",
+               None if value is None else value <= 50)
+
+

@@ -1,0 +1,86 @@
+"""The ``loadtest`` subcommand's options; kept light so ``python -m bot run`` imports
+nothing of the load test itself."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _rates(text: str) -> list[float]:
+    try:
+        rates = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"rates are numbers separated by commas, not {text!r}") from None
+    if any(r <= 0 for r in rates):
+        raise argparse.ArgumentTypeError("rates must be above 0")
+    return rates
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--show", metavar="REPORT.json", default=None,
+                        help="print the table of a saved --json report and exit")
+    parser.add_argument("--matches", type=int, default=1000,
+                        help="unfinished matches to set up (default 1000)")
+    parser.add_argument("--per-guild", type=int, default=100,
+                        help="matches (channels) per guild, at most (default 100)")
+    parser.add_argument("--channels", type=int, default=200,
+                        help="channels clicked in during sustained load (default 200)")
+    parser.add_argument("--rates", type=_rates, default=[35.0, 100.0],
+                        help="clicks per second of each sustained phase (default 35,100)")
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="seconds of each sustained phase (default 60)")
+    parser.add_argument("--burst", type=int, default=200, help="clicks at one instant (0: skip)")
+    parser.add_argument("--soak", type=float, default=600.0,
+                        help="seconds of the memory soak (default 600; 0: skip)")
+    parser.add_argument("--soak-rate", type=float, default=35.0, help="clicks per second in the soak")
+    parser.add_argument("--sample-every", type=float, default=5.0,
+                        help="seconds between memory samples in the soak")
+    parser.add_argument("--restore-spread", type=float, default=1.0,
+                        help="seconds over which the first click on every match is sent after "
+                             "the restart's READY (default 1)")
+    parser.add_argument("--restore-retry", type=float, default=5.0,
+                        help="seconds before a match that did not answer is clicked again")
+    parser.add_argument("--growth-games", type=int, default=10,
+                        help="Cityscape games played to the end for bytes per game (0: skip)")
+    parser.add_argument("--stats-games", type=int, default=10_000,
+                        help="finished games seeded before start, for /stats (default 10000)")
+    parser.add_argument("--stats-calls", type=int, default=30, help="/stats calls timed (0: skip)")
+    parser.add_argument("--turn-seconds", type=float, default=3600.0,
+                        help="the bot's TURN_SECONDS (long, so no timer fires meanwhile)")
+    parser.add_argument("--workdir", default=None,
+                        help="keep the database, bot logs and loop stats here (default: a temp dir)")
+    parser.add_argument("--games", type=lambda t: [g for g in t.split(",") if g],
+                        default=["cityscape", "bigcityz", "bigcity", "cities"],
+                        help="games of the matches beyond the played channels, in turn "
+                             "(default: all four)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    if args.show:
+        import json
+        from pathlib import Path
+
+        from bot.tools.report import Report
+
+        print(Report.from_json(json.loads(Path(args.show).read_text())).table())
+        return 0
+    from bot.tools.loadtest import Config, main
+    from bot.tools.players import PREFIX
+
+    unknown = [g for g in args.games if g not in PREFIX]
+    if unknown or not args.games:
+        raise SystemExit(f"--games: unknown {unknown}; known: {', '.join(PREFIX)}")
+    for name in ("matches", "per_guild", "channels"):
+        if getattr(args, name) < 1:
+            raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
+    config = Config(matches=args.matches, per_guild=args.per_guild, channels=args.channels,
+                    rates=args.rates, duration=args.duration, burst=args.burst, soak=args.soak,
+                    soak_rate=args.soak_rate, sample_every=args.sample_every,
+                    restore_spread=args.restore_spread,
+                    restore_retry=args.restore_retry, growth_games=args.growth_games,
+                    stats_games=args.stats_games, stats_calls=args.stats_calls,
+                    turn_seconds=args.turn_seconds, workdir=args.workdir, seed=args.seed,
+                    games=args.games)
+    return main(config, as_json=args.json)

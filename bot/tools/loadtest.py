@@ -1,0 +1,503 @@
+"""``python -m bot loadtest``: the real bot under load, measured from outside.
+
+The bot runs as ``python -m bot run`` in its own process, against a fake Discord
+(tests/fakediscord, request validation off) in this process, which also plays the users:
+slash commands, button clicks and select menus, each timed from the moment the fake sends
+the interaction to the moment the bot's interaction response arrives. What an admin can see
+is measured too: the resident memory of the bot and every process it starts, and the
+database file. The only view inside is opt-in: ``CITYHALL_LOOP_STATS`` makes the bot write
+its event-loop stalls to a file (bot/core/loopmonitor.py).
+
+Scenarios, in order: seed finished games for /stats (through bot.core.storage before the
+bot starts), setup (N matches opened, joined and started by clicks, over guilds of at
+most 100 channels; the channels the load plays are Cityscape, the rest a mix of games),
+/stats timing, sustained clicking at each rate, a burst, restart (kill -9, start, READY,
+every match answering a click), a soak on the restored bot with memory samples, and
+database growth per finished game. Between phases the tool waits (up to 120 s) for the
+bot's loop to be quiet, so one phase's backlog is not charged to the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.tools import procs
+from bot.tools.botprocess import BotProcess, stall_figures
+from bot.tools.players import (
+    PREFIX,
+    TURN,
+    Cityscape,
+    Click,
+    Players,
+    Recorder,
+    Table,
+    build_world,
+    pruning,
+)
+from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
+from tests.fakediscord import FakeDiscord
+
+
+@dataclass
+class Config:
+    matches: int = 1000
+    per_guild: int = 100
+    channels: int = 200
+    rates: list[float] = field(default_factory=lambda: [35.0, 100.0])
+    duration: float = 60.0
+    burst: int = 200
+    soak: float = 600.0
+    soak_rate: float = 35.0
+    sample_every: float = 5.0
+    restore_spread: float = 1.0
+    restore_retry: float = 5.0
+    growth_games: int = 10
+    stats_games: int = 10_000
+    stats_calls: int = 30
+    turn_seconds: float = 3600.0
+    workdir: str | None = None
+    seed: int = 1
+    setup_concurrency: int = 16
+    games: list[str] = field(default_factory=lambda: ["cityscape", "bigcityz", "bigcity", "cities"])
+
+
+# -- scenarios ------------------------------------------------------------------------------
+
+
+async def seed_finished_games(db: Path, tables: list[Table], games: int) -> float:
+    """Finished Cityscape games with results, written through bot.core.storage's public
+    methods (create_match, save with results) before the bot starts: what /stats reads."""
+    from bot.core.records import OVER, Match, Seat
+    from bot.core.storage import ResultRow, Storage
+    from bot.games.cityscape import ENGINE
+
+    if games <= 0:
+        return 0.0
+    state = ENGINE.new(["a", "b"], {"rounds": 1}, 7)
+    while ENGINE.result(state) is None:
+        player = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    guild = tables[0].guild_id
+    people = [u for t in tables if t.guild_id == guild for u in (t.host, t.guest)][:50]
+    channels = [t.channel_id for t in tables if t.guild_id == guild]
+    began = time.monotonic()
+    storage = await Storage.open(db)
+    try:
+        for i in range(games):
+            a, b = people[i % len(people)], people[(i * 7 + 1) % len(people)]
+            if a is b:
+                b = people[(i + 1) % len(people)]
+            match = Match(id=0, guild_id=int(guild), channel_id=int(channels[i % len(channels)]),
+                          game="cityscape", status=OVER, host_id=a["id"],
+                          seats=[Seat(a["id"], a["username"]), Seat(b["id"], b["username"])],
+                          options={"rounds": 1}, seed=i + 1, state=state, version=51)
+            await storage.create_match(match)
+            score_a, score_b = 20 + i % 60, 10 + (i * 13) % 70
+            await storage.save(match, results=[
+                ResultRow(a["id"], a["username"], False, score_a, score_a >= score_b, {}),
+                ResultRow(b["id"], b["username"], False, score_b, score_b >= score_a, {})])
+    finally:
+        await storage.close()
+    return time.monotonic() - began
+
+
+async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int,
+                        played: int) -> float:
+    """Open, join and start a match in every channel, by slash command and clicks; in the
+    first ``played`` channels (Cityscape) both players also choose their secret goals, so
+    the load starts with building moves, which re-draw the table."""
+    began = time.monotonic()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(index: int, table: Table) -> None:
+        async with gate:
+            for _ in range(12):
+                if table.stage == "playing":
+                    break
+                await city.step(table, "setup")
+            prefix = PREFIX[table.game]
+            if table.stage == "playing":
+                await city.fake.wait_until(
+                    lambda: (msg := city.table_message(table)) is not None and any(
+                        str(c.get("custom_id", "")).startswith(prefix) for c in msg.iter_components()),
+                    60, "a table after Start")
+            if index >= played or table.game != "cityscape":
+                return
+            for _ in range(80):
+                msg = city.table_message(table)
+                if msg is not None and TURN.search(msg.content):
+                    break
+                if await city.step(table, "setup") is None:
+                    await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(one(i, t) for i, t in enumerate(tables)))
+    return time.monotonic() - began
+
+
+async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: float,
+                phase: str) -> dict[str, Any]:
+    """Click at ``rate`` per second, round-robin over idle channels, for ``seconds``."""
+    tasks: set[asyncio.Task[None]] = set()
+    idle_ticks = 0
+    began = time.monotonic()
+    tick = 0
+    cursor = 0
+
+    async def run(table: Table) -> None:
+        try:
+            await city.step(table, phase)
+        finally:
+            table.busy = False
+
+    while True:
+        due = began + tick / rate
+        now = time.monotonic()
+        if due - began >= seconds:
+            break
+        if due > now:
+            await asyncio.sleep(due - now)
+        tick += 1
+        for offset in range(len(tables)):
+            table = tables[(cursor + offset) % len(tables)]
+            if not table.busy:
+                cursor = (cursor + offset + 1) % len(tables)
+                table.busy = True
+                task = asyncio.create_task(run(table))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+                break
+        else:
+            idle_ticks += 1
+    if tasks:
+        await asyncio.wait(tasks, timeout=DISCORD_LIMIT_S + 2)
+    return {"ticks": tick, "no_idle_channel": idle_ticks, "seconds": time.monotonic() - began}
+
+
+async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+                  recorder: Recorder, spread: float, retry: float = 5.0,
+                  give_up: float = 60.0) -> None:
+    """kill -9, start again, and click every match's table until each one answers: the
+    first clicks go out evenly over ``spread`` seconds after READY, a match that did not
+    answer (or answered with an error) is clicked again ``retry`` seconds later, as a
+    person would try again; matches still silent after ``give_up`` seconds are reported."""
+    before = procs.descendants(bot.pid)
+    await bot.kill()
+    await asyncio.sleep(0.5)
+    # children the killed bot started (render workers) must not live on without it
+    left = [pid for pid in before if pid != bot.pid and procs.rss_bytes(pid) > 0]
+    ready_s = await bot.start()
+    ready_at = time.monotonic()
+    ready_wall = time.time()
+    mark = recorder.mark()
+    answered_at: dict[int, float] = {}
+
+    async def one(i: int, table: Table) -> None:
+        await asyncio.sleep(spread * i / len(tables))
+        while time.monotonic() - ready_at < give_up:
+            target = city.table_click(table)
+            if target is not None:
+                user, msg, custom_id = target
+                click = await city.players.send("restore", city.fake.click(user, msg, custom_id))
+                if click is not None and click.ok and click.latency_ms is not None:
+                    answered_at[i] = click.sent + click.latency_ms / 1000
+                    return
+            await asyncio.sleep(retry)
+
+    await asyncio.gather(*(one(i, t) for i, t in enumerate(tables)))
+    done_wall = time.time()
+    clicks = recorder.since(mark)
+    everyone = len(answered_at) == len(tables)
+    last = max(answered_at.values()) if answered_at else None
+    report.add("restart", "child processes left behind by the killed bot", len(left), "", "0",
+               not left)
+    report.add("restart", "process start -> gateway READY", ready_s, "s")
+    after_ready = None if last is None or not everyone else last - ready_at
+    report.add("restart", "READY -> every match answered a click", after_ready, "s", "<= 2 s",
+               None if after_ready is None else after_ready <= 2.0)
+    report.add("restart", "process start -> every match answered",
+               None if after_ready is None else after_ready + ready_s, "s")
+    report.add("restart", "matches answering", f"{len(answered_at)}/{len(tables)}", "",
+               "all", everyone)
+    stats = click_figures(report, "restart", clicks, p95_target=None)
+    await bot.wait_for_stats(done_wall)
+    stall = bot.stall_between(ready_wall, done_wall)
+    stall_figures(report, "restart", stall)
+    whole = bot.stall_between(bot.started_wall, done_wall)
+    report.add("restart", "longest stall since process start", whole["max_ms"], "ms")
+    report.details["restart"] = {"ready_s": ready_s, "clicks": stats, "stall": stall,
+                                 "stall_since_start": whole, "restore_spread_s": spread,
+                                 "retry_s": retry, "give_up_s": give_up}
+
+
+async def burst(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+                size: int) -> None:
+    targets = []
+    for table in tables:
+        found = city.table_click(table)
+        if found is not None:
+            targets.append(found)
+        if len(targets) >= size:
+            break
+    began_wall = time.time()
+    mark = city.players.recorder.mark()
+    # every interaction is created before any answer is awaited: one instant for the bot
+    starts = [asyncio.ensure_future(city.fake.click(u, m, c)) for u, m, c in targets]
+    await asyncio.gather(*(city.players.send("burst", s) for s in starts))
+    clicks = city.players.recorder.since(mark)
+    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
+    spread = (max(c.sent for c in clicks) - min(c.sent for c in clicks)) * 1000 if clicks else 0
+    everyone = len(answered) == len(targets) and bool(targets)
+    worst = max(answered) if answered else None
+    report.add("burst", "clicks at once", len(targets))
+    report.add("burst", "sent within", spread, "ms")
+    report.add("burst", "all answered within", worst if everyone else None, "ms", "<= 1000 ms",
+               None if not everyone or worst is None else worst <= 1000)
+    report.add("burst", "click -> response p50", percentile(answered, 0.5), "ms")
+    report.add("burst", "unanswered", len(targets) - len(answered), "", "0",
+               len(targets) == len(answered))
+    report.details["burst"] = {"clicks": {"clicks": len(clicks), "answered": len(answered),
+                                          "unanswered": len(clicks) - len(answered)},
+                               "sent_within_ms": spread}
+    await bot.wait_for_stats(time.time())
+    stall_figures(report, "burst", bot.stall_between(began_wall, time.time()))
+
+
+async def sustained(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+                    rate: float, seconds: float, scenario: str,
+                    p95_target: float | None) -> dict[str, Any]:
+    recorder = city.players.recorder
+    mark = recorder.mark()
+    began_wall = time.time()
+    driven = await drive(city, tables, rate, seconds, scenario)
+    end_wall = time.time()
+    report.add(scenario, "channels", len(tables))
+    report.add(scenario, "offered rate", rate, "/s")
+    stats = click_figures(report, scenario, recorder.since(mark), p95_target=p95_target,
+                          seconds=driven["seconds"])
+    if driven["no_idle_channel"]:
+        report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
+    await bot.wait_for_stats(end_wall)
+    stall = bot.stall_between(began_wall, end_wall)
+    stall_figures(report, scenario, stall)
+    report.details[scenario] = {"clicks": stats, "drive": driven, "stall": stall,
+                                "kinds": _kinds(recorder.since(mark))}
+    return stats
+
+
+def _kinds(clicks: list[Click]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in clicks:
+        kind = c.kind.split(":", 1)[-1]
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+async def soak(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+               config: Config) -> None:
+    samples: list[tuple[float, float]] = []
+    began = time.monotonic()
+
+    async def sample() -> None:
+        while True:
+            samples.append((round(time.monotonic() - began, 1), bot.rss()["total_mb"]))
+            await asyncio.sleep(config.sample_every)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        await sustained(report, bot, city, tables, config.soak_rate, config.soak, "soak",
+                        p95_target=60.0 if config.soak_rate <= 35 else None)
+    finally:
+        sampler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sampler
+    samples.append((round(time.monotonic() - began, 1), bot.rss()["total_mb"]))
+    values = [mb for _, mb in samples]
+    report.add("soak", "RSS first sample", values[0], "MB")
+    report.add("soak", "RSS last sample", values[-1], "MB", "flat")
+    report.add("soak", "RSS max", max(values), "MB", "<= 300 MB", max(values) <= 300)
+    report.add("soak", "RSS growth last - first", values[-1] - values[0], "MB")
+    report.details["soak_rss"] = samples
+
+
+async def stats_timing(report: Report, city: Cityscape, tables: list[Table], config: Config) -> None:
+    recorder = city.players.recorder
+    mark = recorder.mark()
+    user = tables[0].host
+    for _ in range(config.stats_calls):
+        await city.players.send("stats", city.fake.slash(user, tables[0].channel_id, "stats"))
+    clicks = recorder.since(mark)
+    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
+    p95 = percentile(answered, 0.95)
+    report.add("stats", "finished games in the server", config.stats_games)
+    report.add("stats", "/stats calls", len(clicks))
+    report.add("stats", "/stats p50", percentile(answered, 0.5), "ms")
+    report.add("stats", "/stats p95", p95, "ms", "<= 10 ms", None if p95 is None else p95 <= 10)
+    report.add("stats", "unanswered", len(clicks) - len(answered), "", "0",
+               len(clicks) == len(answered))
+
+
+async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
+                 games: int) -> None:
+    """Play ``games`` one-round Cityscape games to the end by clicks in new channels and
+    compare the checkpointed database file before and after."""
+    if games <= 0:
+        return
+    guild = fake.add_guild("Growth")
+    tables = []
+    for n in range(games):
+        channel = await fake.add_channel(f"grow-{n}", guild_id=guild.id)
+        host = await fake.add_member(f"ghost{n}", guild_id=guild.id)
+        guest = await fake.add_member(f"gguest{n}", guild_id=guild.id)
+        tables.append(Table(guild.id, channel["id"], host, guest))
+    await asyncio.sleep(0.5)  # GUILD_CREATE reaches the bot
+    before = await asyncio.to_thread(procs.database_bytes, db, checkpoint=True)
+    began = time.monotonic()
+
+    async def play(table: Table) -> bool:
+        while time.monotonic() - began < 600:
+            msg = city.table_message(table) if table.stage == "playing" else None
+            if msg is not None and "· final" in msg.content:
+                return True
+            click = await city.step(table, "growth")
+            if click is None:
+                await asyncio.sleep(0.05)
+        return False
+
+    finished = sum(await asyncio.gather(*(play(t) for t in tables)))
+    await asyncio.sleep(1.0)  # the last results are committed before the final table shows
+    after = await asyncio.to_thread(procs.database_bytes, db, checkpoint=True)
+    grown = after["db"] - before["db"]
+    per_game = grown / finished if finished else None
+    report.add("growth", "games played to the end by clicks", f"{finished}/{games}")
+    report.add("growth", "seconds for them", time.monotonic() - began, "s")
+    report.add("growth", "database bytes per finished game", per_game, "B", "<= 5000 B",
+               None if per_game is None else per_game <= 5000)
+    report.details["growth"] = {"before": before, "after": after, "finished": finished}
+
+
+# -- the whole run ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _workdir(config: Config) -> Iterator[Path]:
+    if config.workdir:
+        path = Path(config.workdir)
+        path.mkdir(parents=True, exist_ok=True)
+        yield path
+    else:
+        with tempfile.TemporaryDirectory(prefix="cityhall-load-") as tmp:
+            yield Path(tmp)
+
+
+async def run(config: Config) -> Report:
+    report = Report(config)
+    with _workdir(config) as work:
+        db = work / "cityhall.sqlite3"
+        with contextlib.suppress(FileNotFoundError):
+            db.unlink()
+        fake = FakeDiscord(validate=False, interaction_timeout=DISCORD_LIMIT_S)
+        await fake.start()
+        bot = BotProcess(fake, db, work, config)
+        pruner: asyncio.Task[None] | None = None
+        try:
+            tables = await build_world(fake, config.matches, config.per_guild,
+                                       min(config.channels, config.matches), config.games)
+            guilds = len({t.guild_id for t in tables})
+            seeded_s = await seed_finished_games(db, tables, config.stats_games)
+            report.add("seed", "finished games written via bot.core.storage", config.stats_games)
+            report.add("seed", "seconds to write them", seeded_s, "s")
+            recorder = Recorder()
+            city = Cityscape(Players(fake, recorder, seed=config.seed))
+            cold = await bot.start()
+            await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
+            pruner = asyncio.create_task(pruning(fake, tables))
+            report.add("start", "cold start -> gateway READY", cold, "s")
+
+            mark = recorder.mark()
+            played = min(config.channels, len(tables))
+            setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
+            playing = sum(1 for t in tables if t.stage == "playing")
+            report.add("setup", "unfinished matches opened by clicks",
+                       f"{playing}/{len(tables)}", "", "all", playing == len(tables))
+            report.add("setup", "guilds", guilds)
+            mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
+            mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
+            report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
+            building = sum(1 for t in tables[:played] if t.message is not None
+                           and TURN.search(t.message.content))
+            report.add("setup", "played channels with goals chosen (building)",
+                       f"{building}/{played}")
+            report.add("setup", "seconds", setup_s, "s")
+            setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
+            report.details["setup"] = {"clicks": setup_stats}
+            settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
+
+            async def calm(after: str) -> None:
+                # each phase starts on a quiet bot: an earlier backlog is not its cost
+                waited = await bot.settle()
+                settled[after] = waited
+                report.add(after, "until the bot's loop was quiet again (— : not in 120 s)",
+                           waited, "s", "", None if waited is not None else False)
+
+            await calm("setup")
+            rss = bot.rss()
+            report.add("memory", "RSS after setup", rss["total_mb"], "MB", "", None)
+            report.details["rss_after_setup"] = rss
+
+            if config.stats_calls > 0:
+                await stats_timing(report, city, tables, config)
+
+            load = tables[: max(1, min(config.channels, len(tables)))]
+            for rate in config.rates:
+                target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
+                await sustained(report, bot, city, load, rate, config.duration,
+                                f"load {rate:g}/s", p95_target=target)
+                await calm(f"load {rate:g}/s")
+            if config.burst > 0:
+                await burst(report, bot, city, tables, config.burst)
+                await calm("burst")
+
+            # The restart comes after the load phases so that, if the restore overwhelms
+            # the bot, its backlog cannot spoil their figures; the soak then runs on the
+            # restored bot, which is what "flat after a restart" asks about.
+            await restart(report, bot, city, tables, recorder, config.restore_spread,
+                          config.restore_retry)
+            await calm("restart")
+            rss = bot.rss()
+            report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
+                       "<= 300 MB", rss["total_mb"] <= 300)
+            report.add("memory", "bot processes", rss["processes"])
+            report.details["rss_after_restart"] = rss
+            if config.soak > 0:
+                await soak(report, bot, city, load, config)
+                await calm("soak")
+            await growth(report, fake, city, db, config.growth_games)
+            size = await asyncio.to_thread(procs.database_bytes, db, checkpoint=False)
+            report.add("growth", "database file at the end", size["db"] / 2**20, "MB")
+            report.details["not_sent_by_fake"] = recorder.not_sent
+            report.machine["load_avg_after"] = procs.machine()["load_avg"]
+            report.details["bot_log"] = [str(p) for p in sorted(work.glob("bot-*.log"))] \
+                if config.workdir else []
+        finally:
+            if pruner is not None:
+                pruner.cancel()
+            await bot.stop()
+            await fake.stop()
+    return report
+
+
+def main(config: Config, *, as_json: bool = False) -> int:
+    report = asyncio.run(run(config))
+    if as_json:
+        print(json.dumps(report.as_json()))
+    else:
+        print(report.table())
+    return 0

@@ -1,0 +1,95 @@
+"""What an admin sees of the bot: its processes' memory, the machine, the database file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import sqlite3
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+PROC = Path("/proc")
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        text = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    # the command name sits in parentheses and may hold spaces: read after the last ")"
+    fields = text[text.rfind(")") + 2:].split()
+    return int(fields[1]) if len(fields) > 1 else None
+
+
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it (render workers and the like)."""
+    children: dict[int, list[int]] = {}
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            parent = _ppid(int(entry.name))
+            if parent is not None:
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if (PROC / str(pid)).exists():
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+    return found
+
+
+def rss_bytes(pid: int) -> int:
+    try:
+        for line in (PROC / str(pid) / "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss(root: int) -> dict[str, Any]:
+    """Resident memory of the bot and all its child processes."""
+    per = {pid: rss_bytes(pid) for pid in descendants(root)}
+    return {"total_mb": round(sum(per.values()) / 2**20, 1), "processes": len(per),
+            "per_process_mb": {str(pid): round(b / 2**20, 1) for pid, b in per.items()}}
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory_mb = 0
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory_mb = int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = []
+    return {"nproc": cpus, "cpu_model": model, "memory_mb": memory_mb, "load_avg": load,
+            "python": sys.version.split()[0], "platform": platform.platform(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def database_bytes(path: Path, *, checkpoint: bool) -> dict[str, int]:
+    """The database file's size; with ``checkpoint``, after folding the WAL into it (as an
+    admin's ``sqlite3 file 'PRAGMA wal_checkpoint(TRUNCATE)'`` would)."""
+    if checkpoint and path.exists():
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    wal = path.with_name(path.name + "-wal")
+    return {"db": path.stat().st_size if path.exists() else 0,
+            "wal": wal.stat().st_size if wal.exists() else 0}

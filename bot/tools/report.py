@@ -1,0 +1,109 @@
+"""The load test's figures: one row per measured value, with its target, as a table or JSON."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.tools import procs
+from bot.tools.players import Click
+
+if TYPE_CHECKING:
+    from bot.tools.loadtest import Config
+
+DISCORD_LIMIT_S = 3.0
+
+
+@dataclass
+class Figure:
+    scenario: str
+    figure: str
+    value: float | int | str | None
+    unit: str = ""
+    target: str = ""
+    ok: bool | None = None  # None: no target, or not measurable
+
+
+class Report:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.figures: list[Figure] = []
+        self.details: dict[str, Any] = {}
+        self.machine = procs.machine()
+
+    def add(self, scenario: str, figure: str, value: float | int | str | None, unit: str = "",
+            target: str = "", ok: bool | None = None) -> None:
+        if isinstance(value, float):
+            value = round(value, 3 if abs(value) < 10 else 1)
+        self.figures.append(Figure(scenario, figure, value, unit, target, ok))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        """A saved ``--json`` report, to print as a table again."""
+        from bot.tools.loadtest import Config
+
+        known = set(Config.__dataclass_fields__)
+        report = cls(Config(**{k: v for k, v in data.get("config", {}).items() if k in known}))
+        report.machine = data["machine"]
+        report.figures = [Figure(**f) for f in data["figures"]]
+        report.details = data.get("details", {})
+        return report
+
+    def as_json(self) -> dict[str, Any]:
+        return {"machine": self.machine, "config": asdict(self.config),
+                "figures": [asdict(f) for f in self.figures], "details": self.details}
+
+    def table(self) -> str:
+        m = self.machine
+        lines = [f"Cityhall load test · {m['date']} · {m['nproc']} CPUs ({m['cpu_model']}), "
+                 f"{m['memory_mb'] / 1024:.1f} GB, Python {m['python']}, load average "
+                 f"before {m['load_avg']}, after {m.get('load_avg_after', '?')} (other work on "
+                 "the machine counts too)", ""]
+        rows = [("scenario", "figure", "value", "target", "")]
+        for f in self.figures:
+            value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
+            mark = {True: "ok", False: "MISSED", None: ""}[f.ok]
+            rows.append((f.scenario, f.figure, value, f.target, mark))
+        widths = [max(len(r[i]) for r in rows) for i in range(5)]
+        for i, row in enumerate(rows):
+            lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(row)).rstrip())
+            if i == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_target: float | None,
+                  seconds: float | None = None) -> dict[str, Any]:
+    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
+    within = [x for x in answered if x <= DISCORD_LIMIT_S * 1000]
+    fraction = len(within) / len(clicks) if clicks else None
+    stats = {"clicks": len(clicks), "answered": len(answered),
+             "unanswered": len(clicks) - len(answered),
+             "errors": sum(1 for c in clicks if c.latency_ms is not None and not c.ok),
+             "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
+             "p99_ms": percentile(answered, 0.99), "max_ms": max(answered) if answered else None,
+             "within_3s": fraction}
+    report.add(scenario, "clicks sent", len(clicks))
+    if seconds:
+        report.add(scenario, "clicks per second achieved", len(clicks) / seconds, "/s")
+    for name in ("p50", "p95", "p99", "max"):
+        value = stats[f"{name}_ms"]
+        target, ok = "", None
+        if name == "p95" and p95_target is not None:
+            target, ok = f"<= {p95_target:g} ms", (value is not None and value <= p95_target)
+        report.add(scenario, f"click -> response {name}", value, "ms", target, ok)
+    report.add(scenario, "answered within 3 s", None if fraction is None else fraction * 100, "%",
+               "100 %", fraction == 1.0 if fraction is not None else None)
+    report.add(scenario, "unanswered", stats["unanswered"], "", "0", stats["unanswered"] == 0)
+    report.add(scenario, "answered 'something went wrong'", stats["errors"])
+    return stats
+
+

@@ -1,0 +1,104 @@
+"""``python -m bot loadtest`` on a tiny configuration: the real bot in its own process,
+set up by clicks, killed and restarted, clicked at a rate, burst, soaked and grown. The
+report must hold every figure an operator reads, with values that add up (no timing
+thresholds: those are the tool's output, not the test's)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = ["--matches", "6", "--per-guild", "3", "--channels", "2", "--rates", "4",
+        "--duration", "3", "--burst", "6", "--soak", "2", "--sample-every", "1",
+        "--growth-games", "1", "--stats-games", "20", "--stats-calls", "3"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    work = tmp_path_factory.mktemp("load")
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--json", "--workdir",
+                           str(work), *TINY], cwd=ROOT, capture_output=True, text=True,
+                          timeout=170)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data: dict[str, Any] = json.loads(done.stdout)
+    data["workdir"] = work
+    return data
+
+
+def figures(report: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    return {(f["scenario"], f["figure"]): f["value"] for f in report["figures"]}
+
+
+@pytest.mark.timeout(180)
+def test_every_scenario_reports_its_figures(report: dict[str, Any]) -> None:
+    got = figures(report)
+    needed = [
+        ("setup", "unfinished matches opened by clicks"),
+        ("memory", "RSS after setup"), ("memory", "RSS after restart (all matches)"),
+        ("stats", "/stats p95"),
+        ("restart", "process start -> gateway READY"),
+        ("restart", "READY -> every match answered a click"),
+        ("restart", "answered within 3 s"), ("restart", "longest event-loop stall"),
+        ("load 4/s", "click -> response p95"), ("load 4/s", "answered within 3 s"),
+        ("load 4/s", "unanswered"), ("load 4/s", "longest event-loop stall"),
+        ("burst", "all answered within"),
+        ("soak", "RSS first sample"), ("soak", "RSS last sample"), ("soak", "RSS max"),
+        ("growth", "database bytes per finished game"),
+    ]
+    missing = [key for key in needed if key not in got]
+    assert not missing
+    machine = report["machine"]
+    assert machine["nproc"] >= 1 and machine["memory_mb"] > 0 and machine["date"]
+
+
+@pytest.mark.timeout(180)
+def test_the_figures_add_up(report: dict[str, Any]) -> None:
+    got = figures(report)
+    assert got[("setup", "unfinished matches opened by clicks")] == "6/6"
+    assert got[("setup", "guilds")] == 2  # three channels per guild
+    assert got[("setup", "played channels with goals chosen (building)")] == "2/2"
+    assert got[("restart", "matches answering")] == "6/6"
+    assert got[("restart", "READY -> every match answered a click")] >= 0
+    assert got[("restart", "process start -> gateway READY")] > 0
+    for scenario in ("setup", "restart", "load 4/s", "soak"):
+        p50, p95, p99, top = (got[(scenario, f"click -> response {q}")]
+                              for q in ("p50", "p95", "p99", "max"))
+        assert 0 < p50 <= p95 <= p99 <= top, scenario
+        clicks = report["details"][scenario]["clicks"]
+        assert clicks["answered"] + clicks["unanswered"] == clicks["clicks"] > 0
+        assert 0 <= got[(scenario, "answered within 3 s")] <= 100
+    # the clicks were real moves: goals chosen in setup, then heights and lots picked
+    assert {"height", "lot"} <= set(report["details"]["load 4/s"]["kinds"])
+    assert got[("burst", "clicks at once")] == 6
+    burst = report["details"]["burst"]["clicks"]
+    assert burst["clicks"] == 6 and burst["answered"] + burst["unanswered"] == 6
+    assert got[("burst", "unanswered")] == burst["unanswered"]
+    for key in (("memory", "RSS after setup"), ("memory", "RSS after restart (all matches)"),
+                ("soak", "RSS first sample"), ("soak", "RSS max")):
+        assert got[key] > 0, key
+    assert got[("soak", "RSS max")] >= got[("soak", "RSS last sample")]
+    assert got[("memory", "bot processes")] >= 1
+    assert got[("growth", "games played to the end by clicks")] == "1/1"
+    assert got[("growth", "database bytes per finished game")] >= 0
+    # the loop monitor inside the bot wrote its file
+    stats = json.loads((report["workdir"] / "loopstats.json").read_text())
+    assert stats["samples"] > 0 and stats["max_stall_ms"] >= stats["p99_stall_ms"] >= 0
+
+
+@pytest.mark.timeout(180)
+def test_a_saved_report_prints_as_a_table(report: dict[str, Any]) -> None:
+    saved = report["workdir"] / "report.json"
+    saved.write_text(json.dumps({k: v for k, v in report.items() if k != "workdir"}))
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--show", str(saved)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for needed in ("scenario", "READY -> every match answered a click", "<= 2 s",
+                   "database bytes per finished game", f"{report['machine']['nproc']} CPUs"):
+        assert needed in done.stdout, needed
