@@ -22,6 +22,7 @@ from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.storage import Storage
 from bot.games import RECORDS
+from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.game import GameAdapter
 from bot.ui.replies import NO_MENTIONS, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
@@ -81,6 +82,7 @@ class CityhallBot(commands.Bot):
         self.storage: Storage
         self.runtime: Runtime
         self.driver: Driver
+        self.pictures: RenderPool
 
     async def setup_hook(self) -> None:
         loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)
@@ -91,6 +93,16 @@ class CityhallBot(commands.Bot):
         if self.settings.api_base:
             await gateway_from_api(self)
         self.storage = await Storage.open(self.settings.database_path)
+        # Pictures are drawn in worker processes (one per core by default), players'
+        # private pictures ahead of table refreshes.
+        self.pictures = RenderPool(self.settings.render_workers,
+                                   modules={r.engine.name: r.renderer for r in RECORDS})
+        try:
+            await self.pictures.start()
+        except RenderPoolError as exc:
+            log.error("Render workers did not start (%s); drawing in a thread instead.", exc)
+            self.pictures = RenderPool(0, modules=self.pictures.modules)
+            await self.pictures.start()
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         lobby_seconds=self.settings.lobby_minutes * 60)
@@ -185,10 +197,17 @@ class CityhallBot(commands.Bot):
         except discord.HTTPException as exc:
             log.info("Could not mark lobby %s as closed: %s", match.id, exc)
 
-    async def render_table(self, match: Match) -> bytes:
-        """The public table picture, drawn off the event loop."""
+    async def render_table(self, match: Match, *,
+                           priority: Priority = Priority.BACKGROUND) -> bytes:
+        """The public table picture, drawn in a render worker. A background refresh of a
+        match coalesces with a newer one still queued (``Superseded``)."""
         adapter = self.adapters[match.game]
-        return await asyncio.to_thread(adapter.render_table, match)
+        view = adapter.named_view(match, adapter.public_view(match))
+        key = match.id if priority is Priority.BACKGROUND else None
+        png = await self.pictures.render(match.game, "render_table", view, priority=priority,
+                                         key=key)
+        assert isinstance(png, bytes)
+        return png
 
     def publish(self, outcome: Outcome) -> None:
         """Tell the channel about a committed move, whatever happened to the click's answer."""
@@ -262,6 +281,9 @@ class CityhallBot(commands.Bot):
             _done, pending = await asyncio.wait(set(self._tasks), timeout=5.0)
             for task in pending:
                 task.cancel()
+        pictures = getattr(self, "pictures", None)
+        if pictures is not None:
+            await pictures.close()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

@@ -34,6 +34,9 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides: Any) -> Settings
         "log_level": "WARNING",
         # the bot paces itself by the same (possibly shortened) windows the fake enforces
         "rate_limit_scale": fake.rate_limit_scale,
+        # pictures in a thread: a bot per test would otherwise start two processes each
+        # (tests/test_process*.py run the default, worker processes)
+        "render_workers": 0,
     }
     values.update(overrides)
     return Settings(**values)

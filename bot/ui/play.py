@@ -11,7 +11,6 @@ answer (Discord down, the interaction expired) never leaves a channel one move b
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,6 +21,7 @@ import discord
 from bot.core.engine import JSON, IllegalAction
 from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
+from bot.render.pool import Priority
 
 from .replies import oops, tell
 
@@ -61,7 +61,7 @@ async def current_board(interaction: discord.Interaction, match: Match, why: str
     """Answer an outdated click with the current table picture, only for the clicker."""
     bot = cityhall(interaction)
     try:
-        png = await asyncio.to_thread(bot.adapters[match.game].render_table, match)
+        png = await bot.render_table(match, priority=Priority.INTERACTIVE)
     except Exception:
         log.exception("could not draw the current board")
         await tell(interaction, f"{why} Nothing was changed.")

@@ -20,6 +20,7 @@ import aiohttp
 import discord
 
 from bot.core.records import ACTIVE, LOBBY, Match
+from bot.render.pool import Superseded
 
 from .components import Components
 from .pacing import ChannelPacing
@@ -141,6 +142,8 @@ class Tables:
             try:
                 await self._edit(match)
                 return
+            except Superseded:
+                return  # a newer refresh of this match draws it
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE:
                     # Someone deleted the table: post a fresh one so the game can go on.
