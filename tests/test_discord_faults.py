@@ -1,0 +1,169 @@
+"""When Discord says no: a failed answer, a missing permission, a failing edit, a deleted
+channel, a lobby nobody starts. A saved move is always shown; a game whose channel is gone
+stops and records nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.app import CityhallBot
+from bot.core.records import ABANDONED
+from bot.games.cityscape import ENGINE
+from bot.ui.play import SAVED_BUT
+from bot.ui.table import NO_PICTURES
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import FakeMessage
+from tests.harness import button_id, cityhall_bot, settle
+from tests.test_discord_cityscape import answer, build, set_goals, text_of
+
+CALLBACK = r"/interactions/\d+/[^/]+/callback$"
+
+
+async def _building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str, Any],
+                    bob: dict[str, Any]) -> tuple[int, FakeMessage]:
+    """A two-player Cityscape game with goals set: Ann and Bob, building."""
+    lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                           {"rounds": 1}))).message
+    await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+    await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None
+    await set_goals(fake, ann, lobby, match.id, [("S", [1, 2, 3, 4]), ("W", [1, 2, 3, 4])])
+    await set_goals(fake, bob, lobby, match.id, [("N", [1, 2, 3, 4]), ("E", [1, 2, 3, 4])])
+    await settle(bot, match.id)
+    return match.id, lobby
+
+
+def _on_turn(bot: CityhallBot, match_id: int, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    match = bot.runtime.get(match_id)
+    assert match is not None and match.state is not None
+    return users[ENGINE.to_act(match.state)[0]]
+
+
+async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: FakeDiscord,
+                                                                 tmp_path: Path) -> None:
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id, table = await _building(fake, bot, ann, bob)
+        before = bot.runtime.get(match_id)
+        assert before is not None
+        version = before.version
+        mover = _on_turn(bot, match_id, users)
+        prefix = f"ch:cs:{match_id}:v{version}:"
+        picker = (await answer(await fake.click(mover, table,
+                                                button_id(table, prefix=f"{prefix}h2")))).message
+        assert picker is not None
+        # Discord loses the answer to the build click (the interaction expired, say).
+        fault = fake.fail("POST", CALLBACK, 404, 10062)
+        reply = await answer(await fake.click(mover, picker,
+                                              button_id(picker, prefix=f"{prefix}b2B3")))
+        assert fault.hits, "the build's answer was not refused as planned"
+        # The mover hears that the move was saved, never that nothing changed ...
+        assert text_of(reply) == SAVED_BUT
+        # ... and the channel sees it: the table moved on to the next player's turn.
+        await settle(bot, match_id)
+        after = bot.runtime.get(match_id)
+        assert after is not None and after.version == version + 1
+        assert after.state is not None and after.state["lots"]["B3"] == [2]
+        assert f":v{version + 1}:h" in str(table.components)
+        assert bot.tables.shown[match_id] == version + 1
+
+
+async def test_without_attach_files_the_table_goes_on_without_its_picture(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id, table = await _building(fake, bot, ann, bob)
+        assert table.attachments  # a picture, while the bot may attach files
+        await fake.revoke(fake.channel_id, "attach_files")
+        for lot in ("A1", "B2"):
+            await build(fake, bot, _on_turn(bot, match_id, users), match_id, 3, lot)
+            await settle(bot, match_id)
+        match = bot.runtime.get(match_id)
+        assert match is not None and bot.tables.shown[match_id] == match.version
+        # The table shows the current turn, without a picture; the channel was told once.
+        assert f":v{match.version}:h" in str(table.components)
+        assert not table.attachments
+        told = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+                if m.content == NO_PICTURES]
+        assert len(told) == 1
+        assert "Attach Files" in told[0].content
+
+
+async def test_a_table_edit_that_fails_is_tried_again(fake_discord: FakeDiscord,
+                                                       tmp_path: Path) -> None:
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        bot.tables.RETRY_DELAYS = (0.05, 0.1, 0.2)  # Discord-sized pauses, shortened
+        match_id, table = await _building(fake, bot, ann, bob)
+        # Discord's front end answers 503 twice: discord.py gives up at once on a 503.
+        fault = fake.fail("PATCH", rf"/channels/{fake.channel_id}/messages/\d+$", 503, times=2)
+        await build(fake, bot, _on_turn(bot, match_id, users), match_id, 4, "C3")
+        await settle(bot, match_id)
+        assert len(fault.hits) == 2
+        match = bot.runtime.get(match_id)
+        assert match is not None
+        assert f":v{match.version}:h" in str(table.components)
+
+
+async def test_a_deleted_channel_ends_the_game_as_abandoned(fake_discord: FakeDiscord,
+                                                            tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        match_id = match.id
+        # The channel is deleted while Ann thinks; her timer runs out, the computer plays
+        # for her, and showing that move finds the channel gone.
+        await fake.delete_channel(fake.channel_id)
+
+        async def abandoned() -> bool:
+            saved = await bot.storage.get(match_id)
+            return saved is not None and saved.status == ABANDONED
+
+        for _ in range(500):
+            if await abandoned():
+                break
+            await asyncio.sleep(0.01)
+        assert await abandoned()
+        assert bot.runtime.get(match_id) is None
+        saved = await bot.storage.get(match_id)
+        assert saved is not None
+        version = saved.version
+        await asyncio.sleep(1.0)  # three turn timers' worth: nobody plays on
+        again = await bot.storage.get(match_id)
+        assert again is not None and again.version == version
+        assert await bot.storage.leaderboard(int(fake.guild_id), "cityscape") == []
+
+
+async def test_a_lobby_nobody_starts_closes_with_a_word(fake_discord: FakeDiscord,
+                                                        tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", lobby_minutes=0.005) as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
+                 ).message
+        assert lobby is not None
+
+        def closed() -> bool:
+            return "nobody started it" in lobby.content
+
+        await fake.wait_until(closed, 5, "the lobby to close")
+        assert not [c for c in lobby.iter_components() if c.get("type") == 2]
+        assert bot.runtime.in_channel(int(fake.channel_id)) is None
+        # the channel is free again
+        again = await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
+        assert not again.ephemeral
