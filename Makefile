@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench simulate clean
+.PHONY: run test lint typecheck unit bench simulate clean mutation mutation-report
 
 $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Cityhall needs Python 3.11 or newer")'
@@ -24,5 +24,17 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bot bench
 
+# Mutation testing (docs/mutation.md). One worker: the machine's two cores are shared.
+# MUTANTS narrows the run to mutant names, e.g. MUTANTS='bot.games.cityscape.skyline.*'.
+# mutmut keeps results in mutants/ and retests only functions that changed since.
+MUTANTS ?=
+mutation: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,mutation]'
+	$(BIN)/mutmut run --max-children 1 $(MUTANTS)
+	$(BIN)/python scripts/mutation_report.py
+
+mutation-report:
+	$(BIN)/python scripts/mutation_report.py --functions --survivors
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache mutants

@@ -1,0 +1,215 @@
+"""The SQLite file the bot keeps: where it goes, what it refuses, and what /stats reads.
+
+Each test uses a real database file in a temporary folder; `storages()` opens one and the
+fixture closes it afterwards.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
+from bot.core.storage import ChannelBusy, ResultRow, Storage
+
+from .runtime_support import storages
+
+__all__ = ["storages"]  # the fixture, used by name
+
+OpenStorage = Callable[..., Awaitable[Storage]]
+GUILD = 10
+
+
+def _match(channel: int = 20, *, status: str = LOBBY, game: str = "cityscape",
+           guild: int = GUILD) -> Match:
+    return Match(id=0, guild_id=guild, channel_id=channel, game=game, status=status,
+                 host_id="1", seats=[Seat("1", "Ann"), Seat("cpu1", "Ada (computer)", True)],
+                 options={"rounds": 2}, seed=1234)
+
+
+def _row(player: str, name: str, score: int, won: bool, *, cpu: bool = False,
+         **extra: object) -> ResultRow:
+    return ResultRow(player_id=player, name=name, cpu=cpu, score=score, won=won, extra=extra)
+
+
+async def _finished(storage: Storage, rows: list[ResultRow], *, channel: int = 20,
+                    game: str = "cityscape", guild: int = GUILD) -> Match:
+    match = await storage.create_match(_match(channel, status=ACTIVE, game=game, guild=guild))
+    match.status = OVER
+    match.version = 1
+    await storage.save(match, action={"type": "last"}, player=rows[0].player_id, results=rows)
+    return match
+
+
+# -- the file ---------------------------------------------------------------------------------
+
+
+async def test_a_database_in_a_folder_that_does_not_exist_yet(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    path = tmp_path / "data" / "nested" / "cityhall.sqlite3"
+    storage = await storages(path)
+    match = await storage.create_match(_match())
+    assert path.is_file()
+    assert (await storage.get(match.id)) is not None
+
+
+async def test_an_in_memory_database_needs_no_folder(storages: OpenStorage) -> None:
+    storage = await storages(":memory:")
+    match = await storage.create_match(_match())
+    assert match.id == 1 and not Path(":memory:").exists()
+
+
+async def test_the_file_uses_a_write_ahead_log(tmp_path: Path, storages: OpenStorage) -> None:
+    # Readers (a backup, a second process) never block the bot's writes, and vice versa.
+    await storages()
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
+    # A move or a result for a match the database does not hold is refused, not kept as
+    # an orphan that /stats would count.
+    storage = await storages()
+    ghost = _match()
+    ghost.id = 999
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        await storage.save(ghost, action={"type": "build"}, player="1")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        await storage.save(ghost, results=[_row("1", "Ann", 10, True)])
+    assert await storage.actions(999) == []
+    assert await storage.leaderboard(GUILD, "cityscape") == []
+
+
+# -- matches --------------------------------------------------------------------------------
+
+
+async def test_a_match_reads_back_as_it_was_saved(tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match())
+    assert match.id == 1 and match.created_at > 0
+    match.status = ACTIVE
+    match.state = {"phase": "goals", "lots": {"A1": [1, 2]}}
+    match.version = 3
+    match.table_message_id = 555
+    match.turn_started_at = 1234.5
+    match.extra = {"note": "x"}
+    await storage.save(match)
+    # a second connection, as after a restart
+    again = await storages(tmp_path / "db.sqlite3")
+    seen = await again.get(match.id)
+    assert seen == match
+    assert seen is not None and seen.seats[1].cpu and not seen.seats[0].cpu
+    assert await again.get(match.id + 1) is None
+
+
+async def test_only_lobbies_and_running_games_come_back_after_a_restart(
+        storages: OpenStorage) -> None:
+    storage = await storages()
+    ids = {}
+    for channel, status in ((21, LOBBY), (22, ACTIVE), (23, OVER), (24, ENDED)):
+        match = await storage.create_match(_match(channel))
+        match.status = status
+        await storage.save(match)
+        ids[status] = match.id
+    later = await storage.create_match(_match(25))
+    assert [m.id for m in await storage.unfinished()] == [ids[LOBBY], ids[ACTIVE], later.id]
+
+
+async def test_moves_are_logged_in_order(storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    for version, (player, lot) in enumerate((("cpu1", "B2"), ("1", "A1"), (None, "C3")), 2):
+        match.version = version
+        await storage.save(match, action={"lot": lot}, player=player, by_computer=player != "1")
+    assert await storage.actions(match.id) == [("cpu1", {"lot": "B2"}), ("1", {"lot": "A1"}),
+                                               (None, {"lot": "C3"})]
+    # the same move number cannot be written twice
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.save(match, action={"lot": "D4"}, player="1")
+
+
+async def test_one_unfinished_match_per_channel(storages: OpenStorage) -> None:
+    storage = await storages()
+    first = await storage.create_match(_match(20))
+    with pytest.raises(ChannelBusy):
+        await storage.create_match(_match(20, game="bigcityz"))
+    # the refusal leaves the connection usable: the next write in another channel lands
+    other = await storage.create_match(_match(21))
+    assert other.id == first.id + 1
+    assert [m.channel_id for m in await storage.unfinished()] == [20, 21]
+    first.status = OVER
+    await storage.save(first)
+    again = await storage.create_match(_match(20))
+    assert again.status == LOBBY
+
+
+# -- what /stats reads ----------------------------------------------------------------------------
+
+
+async def test_leaderboard_ranks_by_wins_then_best_then_games(storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 40, True), _row("2", "Bob", 30, False),
+                              _row("3", "Cy", 90, False), _row("4", "Dee", 20, False)],
+                    channel=31)
+    await _finished(storage, [_row("2", "Bob", 50, True), _row("1", "Ann", 10, False),
+                              _row("4", "Dee", 20, False)], channel=32)
+    await _finished(storage, [_row("4", "Dee", 5, False)], channel=33)
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [(r.player_id, r.name, r.games, r.wins, r.best) for r in board] == [
+        ("2", "Bob", 2, 1, 50),  # one win, best 50
+        ("1", "Ann", 2, 1, 40),  # one win, best 40
+        ("3", "Cy", 1, 0, 90),   # no win, best 90
+        ("4", "Dee", 3, 0, 20),  # no win, best 20
+    ]
+    assert [r.player_id for r in await storage.leaderboard(GUILD, "cityscape", limit=2)] == [
+        "2", "1"]
+
+
+async def test_leaderboard_ties_go_to_the_player_with_more_games(storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, False)], channel=41)
+    await _finished(storage, [_row("2", "Bob", 10, False)], channel=42)
+    await _finished(storage, [_row("2", "Bob", 3, False)], channel=43)
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [(r.player_id, r.games) for r in board] == [("2", 2), ("1", 1)]
+
+
+async def test_leaderboard_keeps_computers_other_servers_and_games_apart(
+        storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, False), _row("cpu1", "Ada", 99, True, cpu=True)],
+                    channel=51)
+    await _finished(storage, [_row("2", "Bob", 50, True)], channel=52, guild=GUILD + 1)
+    await _finished(storage, [_row("3", "Cy", 60, True)], channel=53, game="bigcityz")
+    assert [r.player_id for r in await storage.leaderboard(GUILD, "cityscape")] == ["1"]
+    assert [r.player_id for r in await storage.leaderboard(GUILD + 1, "cityscape")] == ["2"]
+    assert [r.player_id for r in await storage.leaderboard(GUILD, "bigcityz")] == ["3"]
+
+
+async def test_saving_the_final_results_twice_counts_the_game_once(
+        storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await _finished(storage, [_row("1", "Ann", 10, True)])
+    await storage.save(match, results=[_row("1", "Ann", 12, True)])
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [(r.games, r.best) for r in board] == [(1, 12)]
+
+
+async def test_extra_totals_add_up_each_players_numbers(storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, True, objections=2, objections_justified=1,
+                                   placed=5, note="text", lucky=True),
+                              _row("cpu1", "Ada", 9, False, cpu=True, objections=7)],
+                    channel=61, game="bigcityz")
+    await _finished(storage, [_row("1", "Ann", 10, True, objections=1, objections_justified=1),
+                              _row("2", "Bob", 5, False)], channel=62, game="bigcityz")
+    await _finished(storage, [_row("1", "Ann", 10, True, objections=50)], channel=63,
+                    game="bigcityz", guild=GUILD + 1)
+    totals = await storage.extra_totals(GUILD, "bigcityz")
+    # text and yes/no values are not numbers to add; computers and other servers stay out
+    assert totals == {"1": {"objections": 3, "objections_justified": 2, "placed": 5},
+                      "2": {}}
+    assert await storage.extra_totals(GUILD, "cityscape") == {}
