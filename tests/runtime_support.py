@@ -16,6 +16,7 @@ import pytest
 from bot.core.records import Seat
 from bot.core.runtime import Runtime
 from bot.core.storage import Storage
+from bot.games import GAMES
 
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 GUILD, CHANNEL = 10, 20
@@ -44,7 +45,7 @@ class Clock:
 async def open_runtime(path: Path, clock: Clock | None = None) -> Runtime:
     """A runtime on the database at ``path`` with every unfinished match loaded, as after
     a (re)start of the bot. Turns last 60 seconds."""
-    runtime = Runtime(await Storage.open(path), clock=clock or Clock(), turn_seconds=60)
+    runtime = Runtime(await Storage.open(path), GAMES, clock=clock or Clock(), turn_seconds=60)
     await runtime.load()
     return runtime
 

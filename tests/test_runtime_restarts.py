@@ -201,8 +201,6 @@ async def test_the_veto_timer_closes_the_window_and_plays_nothing_more(
     assert [p for p, _ in await runtime.storage.actions(match.id)] == ["1", None]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the turn clock is not restarted for a player who "
-                   "was due in the veto window and is up next (runtime._act compares sets)")
 async def test_the_next_player_gets_a_full_turn_after_the_veto_timer(
         runtimes: OpenRuntime) -> None:
     clock = Clock()
@@ -220,8 +218,6 @@ async def test_the_next_player_gets_a_full_turn_after_the_veto_timer(
     assert await runtime.time_out(match.id) == []
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the turn clock is not restarted for a player who "
-                   "answers the veto window last and is up next (runtime._act compares sets)")
 async def test_the_next_player_gets_a_full_turn_after_answering_last(
         runtimes: OpenRuntime) -> None:
     clock = Clock()

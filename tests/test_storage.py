@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
-from bot.core.storage import ChannelBusy, ResultRow, Storage
+from bot.core.storage import ChannelBusy, ResultRow, Storage, StorageError
 
 from .runtime_support import storages
 
@@ -75,10 +75,16 @@ async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
     storage = await storages()
     ghost = _match()
     ghost.id = 999
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(StorageError, match="match 999 is not in the database"):
         await storage.save(ghost, action={"type": "build"}, player="1")
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(StorageError, match="match 999 is not in the database"):
         await storage.save(ghost, results=[_row("1", "Ann", 10, True)])
+    # and below the storage's own check, the database itself refuses orphans
+    for orphan in ("INSERT INTO actions VALUES (999, 2, '1', '{}', 0, 0)",
+                   "INSERT INTO results VALUES (999, 1, 'cityscape', '1', 'Ann', 0, 1, 1,"
+                   " '{}', 0)"):
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await storage.write(lambda conn, sql=orphan: conn.execute(sql))
     assert await storage.actions(999) == []
     assert await storage.leaderboard(GUILD, "cityscape") == []
 
@@ -208,8 +214,8 @@ async def test_extra_totals_add_up_each_players_numbers(storages: OpenStorage) -
                               _row("2", "Bob", 5, False)], channel=62, game="bigcityz")
     await _finished(storage, [_row("1", "Ann", 10, True, objections=50)], channel=63,
                     game="bigcityz", guild=GUILD + 1)
-    totals = await storage.extra_totals(GUILD, "bigcityz")
+    totals = {r.player_id: r.extra for r in await storage.leaderboard(GUILD, "bigcityz")}
     # text and yes/no values are not numbers to add; computers and other servers stay out
     assert totals == {"1": {"objections": 3, "objections_justified": 2, "placed": 5},
                       "2": {}}
-    assert await storage.extra_totals(GUILD, "cityscape") == {}
+    assert await storage.leaderboard(GUILD, "cityscape") == []

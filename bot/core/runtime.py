@@ -312,8 +312,11 @@ class Runtime:
         new.state = state
         new.version += 1
         after_to_act = set(engine.to_act(state))
-        if not after_to_act <= before_to_act:
-            # Someone new is up: their clock starts now. Others keep their own.
+        if not after_to_act <= before_to_act \
+                or timer_seconds(engine, state) != timer_seconds(engine, match.state):
+            # Someone new is up, or a phase with its own time limit began or ended (a veto
+            # window closing: the next player, who could object, now places a card): the
+            # clock starts now. Otherwise others acting leave everyone's clock alone.
             new.turn_started_at = self.clock()
         result = engine.result(state)
         rows: list[ResultRow] = []

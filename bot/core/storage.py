@@ -352,6 +352,17 @@ def _add_to_totals(conn: sqlite3.Connection, guild_id: int, game: str, player_id
                   guild_id, game, player_id))
 
 
+def _recount_totals(conn: sqlite3.Connection, guild_id: int, game: str, player_id: str) -> None:
+    """A game's results were written again (a replaced result): count the player afresh."""
+    conn.execute("DELETE FROM player_totals WHERE guild_id=? AND game=? AND player_id=?",
+                 (guild_id, game, player_id))
+    for name, score, won, extra in conn.execute(
+            "SELECT name, score, won, extra FROM results WHERE guild_id=? AND game=?"
+            " AND player_id=? AND cpu=0 ORDER BY finished_at", (guild_id, game, player_id)
+    ).fetchall():
+        _add_to_totals(conn, guild_id, game, player_id, name, score, bool(won), json.loads(extra))
+
+
 def _archive(conn: sqlite3.Connection, match_id: int) -> None:
     """Fold a finished match's action log and final state into one compressed row."""
     rows = conn.execute("SELECT seq, player, action, by_computer, at FROM actions"
@@ -475,12 +486,17 @@ class Storage:
                 conn.execute("INSERT INTO actions (match_id, seq, player, action, by_computer,"
                              " at) VALUES (?,?,?,?,?,?)",
                              (match_id, version, player, action_json, int(by_computer), now))
+            again = rows and conn.execute("SELECT 1 FROM results WHERE match_id=? LIMIT 1",
+                                          (match_id,)).fetchone() is not None
             for row in rows:
-                conn.execute("INSERT INTO results (match_id, guild_id, game, player_id, name,"
-                             " cpu, score, won, extra, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                conn.execute("INSERT OR REPLACE INTO results (match_id, guild_id, game,"
+                             " player_id, name, cpu, score, won, extra, finished_at)"
+                             " VALUES (?,?,?,?,?,?,?,?,?,?)",
                              (match_id, guild_id, game, row.player_id, row.name, int(row.cpu),
                               row.score, int(row.won), json.dumps(row.extra), now))
-                if not row.cpu:
+                if again and not row.cpu:
+                    _recount_totals(conn, guild_id, game, row.player_id)
+                elif not row.cpu:
                     _add_to_totals(conn, guild_id, game, row.player_id, row.name, row.score,
                                    row.won, row.extra)
             if finished:
