@@ -124,10 +124,13 @@ class Database:
             db.close()
 
     def match(self, match_id: int) -> Saved:
-        row = self._query("SELECT m.*, a.state AS archived FROM matches m LEFT JOIN archive a"
-                          " ON a.match_id = m.id WHERE m.id=?", (match_id,))[0]
-        # A finished game's final state is kept compressed in `archive`.
-        text = row["state"] if row["archived"] is None else zlib.decompress(row["archived"])
+        row = self._query("SELECT m.*, s.state AS live, a.state AS archived FROM matches m"
+                          " LEFT JOIN match_states s ON s.match_id = m.id"
+                          " LEFT JOIN archive a ON a.match_id = m.id WHERE m.id=?",
+                          (match_id,))[0]
+        # A running game's state is in `match_states`; a finished one's, compressed, in
+        # `archive`.
+        text = row["live"] if row["archived"] is None else zlib.decompress(row["archived"])
         return Saved(id=row["id"], game=row["game"], status=row["status"],
                      seats=json.loads(row["seats"]), options=json.loads(row["options"]),
                      seed=row["seed"], state=None if text is None else json.loads(text),
