@@ -313,6 +313,9 @@ def run() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Cityhall never joins voice: discord.py's two warnings about voice libraries are noise.
+    logging.getLogger("discord.client").addFilter(
+        lambda record: "voice will NOT be supported" not in record.getMessage())
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from bot.core.runtime import Runtime
 from bot.core.storage import ChannelBusy, Storage
 from bot.games import GAMES
 
-MATCHES = 24
+MATCHES = 200  # channels playing at once, as in the load test
 
 
 def say(line: str) -> None:
@@ -61,7 +61,8 @@ async def main(path: str, seed: int) -> None:
     runtime = Runtime(storage, GAMES, turn_seconds=3600)
     ids = []
     for channel in range(100, 100 + MATCHES):
-        lobby = await runtime.open_lobby(1, channel, "cityscape", Seat(f"h{channel}", "Host"),
+        lobby = await runtime.open_lobby(channel // 100, channel, "cityscape",
+                                         Seat(f"h{channel}", "Host"),
                                          {"rounds": 3})
         await runtime.add_computer(lobby.id, lobby.host_id)
         await runtime.start(lobby.id, lobby.host_id)

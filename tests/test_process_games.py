@@ -39,7 +39,7 @@ from tests.process_harness import (
 # per kill); the longer time limit is for a busy machine, where they wait for CPU.
 pytestmark = [pytest.mark.fakediscord(allow_failed=True, interaction_timeout=15.0,
                                       rate_limit_scale=0.1),
-              pytest.mark.timeout(180)]
+              pytest.mark.timeout(60)]
 
 
 def text_of(reply: InteractionCallback) -> str:

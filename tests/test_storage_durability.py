@@ -146,7 +146,7 @@ async def test_many_matches_saving_at_once_each_keep_every_move(runtime: Runtime
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path: Path, seed: int) -> None:
-    """24 matches moving at once and /new refusals in busy channels; the process is killed
+    """200 matches moving at once and /new refusals in busy channels; the process is killed
     at a random moment. Every move it acknowledged is on disk, in order, exactly once; the
     only move that may be on disk without an acknowledgement is the one in flight."""
     path = tmp_path / "db.sqlite3"
