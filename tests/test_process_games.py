@@ -36,7 +36,7 @@ from tests.process_harness import (
 
 # The bot is killed on purpose, so the interactions in flight then fail; the session checks
 # that no other interaction failed. A test takes some 15 s of CPU (two processes, a start
-# per kill); the longer time limit is for a busy machine, where they wait for CPU.
+# per kill), well inside the suite's 60 s limit on an idle machine.
 pytestmark = [pytest.mark.fakediscord(allow_failed=True, interaction_timeout=15.0,
                                       rate_limit_scale=0.1),
               pytest.mark.timeout(60)]
