@@ -83,8 +83,11 @@ async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
     for orphan in ("INSERT INTO actions VALUES (999, 2, '1', '{}', 0, 0)",
                    "INSERT INTO results VALUES (999, 1, 'cityscape', '1', 'Ann', 0, 1, 1,"
                    " '{}', 0)"):
+        def insert(conn: sqlite3.Connection, sql: str = orphan) -> None:
+            conn.execute(sql)
+
         with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-            await storage.write(lambda conn, sql=orphan: conn.execute(sql))
+            await storage.write(insert)
     assert await storage.actions(999) == []
     assert await storage.leaderboard(GUILD, "cityscape") == []
 
