@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.app import CityhallBot
+from bot.core.records import Match
 from bot.games.cityscape import ENGINE
 from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
@@ -65,6 +66,17 @@ async def build(fake: FakeDiscord, bot: CityhallBot, user: dict, match_id: int,
     picker = opened.message
     return picker, await answer(await fake.click(user, picker, button_id(
         picker, prefix=f"{prefix}b{height}{lot}")))
+
+
+async def against_a_computer(fake: FakeDiscord, bot: CityhallBot, host: dict) -> Match:
+    """``host`` opens a one-round game in the fake's channel, adds a computer, starts."""
+    lobby = (await answer(await fake.slash(host, fake.channel_id, "cityscape", ["new"],
+                                           {"rounds": 1}))).message
+    await answer(await fake.click(host, lobby, button_id(lobby, "Add computer")))
+    await answer(await fake.click(host, lobby, button_id(lobby, "Start")))
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None
+    return match
 
 
 def public_texts(fake: FakeDiscord) -> str:
@@ -275,12 +287,7 @@ async def test_the_turn_timer_plays_for_a_slow_player(fake_discord: FakeDiscord,
     fake = fake_discord
     ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
+        match = await against_a_computer(fake, bot, ann)
 
         def told() -> FakeMessage | None:
             return next((m for m in fake.channel_messages(fake.channel_id, ephemeral=False)

@@ -16,7 +16,7 @@ from bot.ui.table import NO_PICTURES
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
-from tests.test_discord_cityscape import answer, build, set_goals, text_of
+from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals, text_of
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback$"
 
@@ -119,13 +119,7 @@ async def test_a_deleted_channel_ends_the_game_as_abandoned(fake_discord: FakeDi
     fake = fake_discord
     ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
-        match_id = match.id
+        match_id = (await against_a_computer(fake, bot, ann)).id
         # The channel is deleted while Ann thinks; her timer runs out, the computer plays
         # for her, and showing that move finds the channel gone.
         await fake.delete_channel(fake.channel_id)
