@@ -172,9 +172,9 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         match, player = found
         state = match.state
         assert state is not None
-        if self.version != match.version:
-            await current_board(interaction, match, "That board is out of date.")
-            return
+        # A height button only opens the picker, and the picker is drawn from the board as
+        # it is now, so a table a frame behind (skipped under load) still serves; the move
+        # itself is tied to the picker's board.
         if state["phase"] != "building" or player not in ENGINE.to_act(state):
             turn = ENGINE.to_act(state)
             who = match.name_of(turn[0]) if turn else "nobody"
@@ -185,6 +185,8 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await tell(interaction, f"There are no {self.height}-high blocks left.")
             return
         text, view = lot_picker(match, self.height)
+        if self.version != match.version:
+            text = f"(The table was behind; this is the board as it is now.)\n{text}"
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=text, view=view)

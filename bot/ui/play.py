@@ -58,8 +58,15 @@ async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match
 
 
 async def current_board(interaction: discord.Interaction, match: Match, why: str) -> None:
-    """Answer an outdated click with the current table picture, only for the clicker."""
+    """Answer an outdated click with the current board: on the table message itself by
+    bringing the table up to date (for everyone, through the click's own answer, which
+    Discord does not count against the bot's global rate limit); on a private message with
+    the current table picture, only for the clicker."""
     bot = cityhall(interaction)
+    if await bot.tables.catch_up(interaction, match):
+        await tell(interaction, f"{why} Nothing was changed; the table now shows the current "
+                                "board.")
+        return
     try:
         png = await bot.render_table(match, priority=Priority.INTERACTIVE)
     except Exception:

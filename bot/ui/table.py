@@ -20,7 +20,7 @@ import aiohttp
 import discord
 
 from bot.core.records import ACTIVE, LOBBY, Match
-from bot.render.pool import Superseded
+from bot.render.pool import Priority, Superseded
 
 from .components import Components
 from .pacing import ChannelPacing
@@ -96,6 +96,19 @@ class Tables:
         # Channels where the bot may not attach files (told once, then tables go without).
         self.no_pictures: set[int] = set()
         self.pacing = ChannelPacing(bot.settings.rate_limit_scale)
+        # What each running match's table message shows, so a refresh can tell that a click
+        # on the table already brought it up to date (the version alone is not enough: a
+        # match ends or is abandoned without a move).
+        self._frames: dict[int, tuple[int, str, str]] = {}
+
+    def frame(self, match: Match) -> tuple[int, str, str] | None:
+        if match.status == LOBBY:
+            return None  # seats change without a move: a lobby is always drawn anew
+        return match.version, match.status, self.bot.adapters[match.game].table_content(match)
+
+    def already_shows(self, match: Match) -> bool:
+        frame = self.frame(match)
+        return frame is not None and self._frames.get(match.id) == frame
 
     def mark_shown(self, match: Match, version: int) -> None:
         self.shown[match.id] = version
@@ -105,7 +118,8 @@ class Tables:
         if match.status != LOBBY:
             self.bot.background(self.bot.storage.mark_shown(match.id, version))
 
-    async def payload(self, match: Match, *, picture: bool = True) -> TablePayload:
+    async def payload(self, match: Match, *, picture: bool = True,
+                      interactive: bool = False) -> TablePayload:
         from .lobby import lobby_payload
 
         if match.status == LOBBY:
@@ -113,7 +127,8 @@ class Tables:
         adapter = self.bot.adapters[match.game]
         png = None
         if picture and match.channel_id not in self.no_pictures:
-            png = await self.bot.render_table(match)
+            png = await self.bot.render_table(
+                match, priority=Priority.INTERACTIVE if interactive else Priority.BACKGROUND)
         items = adapter.table_items(match) if match.status == ACTIVE else []
         view = None
         if items:
@@ -132,6 +147,7 @@ class Tables:
                 await self._publish(match_id)
         if self.bot.runtime.get(match_id) is None and not lock.locked():
             self._locks.pop(match_id, None)  # finished: nothing more to publish
+            self._frames.pop(match_id, None)
 
     async def _publish(self, match_id: int) -> None:
         for delay in (*self.RETRY_DELAYS, None):
@@ -178,11 +194,41 @@ class Tables:
         match = await self.bot.runtime.fetch(match.id) or match
         if match.table_message_id is None:
             return
+        if self.already_shows(match):
+            return  # a click on the table brought it up to date meanwhile
         payload = await self.payload(match)
+        if self.already_shows(match):
+            return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
         await message.edit(**payload.edit_kwargs())
+        if (frame := self.frame(match)) is not None:
+            self._frames[match.id] = frame
         self.mark_shown(match, match.version)
+
+    async def catch_up(self, interaction: discord.Interaction, match: Match) -> bool:
+        """When a click on a table message that is behind (a frame skipped under load, or a
+        restart) must be answered: edit the table to the match's latest state as the click's
+        answer. True when done; False when the click was not on this match's table or the
+        answer could not be sent (the caller answers otherwise)."""
+        message = interaction.message
+        if (message is None or message.id != match.table_message_id
+                or interaction.response.is_done()):
+            return False
+        latest = await self.bot.runtime.fetch(match.id) or match
+        try:
+            payload = await self.payload(latest, interactive=True)
+            if interaction.response.is_done():
+                return False
+            await interaction.response.edit_message(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("Could not bring the table of match %s up to date through a click: %s",
+                     match.id, exc)
+            return False
+        if (frame := self.frame(latest)) is not None:
+            self._frames[latest.id] = frame
+        self.mark_shown(latest, latest.version)
+        return True
 
     async def pictures_refused(self, match: Match) -> None:
         """Attach Files is missing here: say so once, in words, and go on without pictures."""
