@@ -38,16 +38,16 @@ from bot.core.engine import JSON, LegalAction
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
-from bot.games.bigcity import render as bigcity_render
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
 from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
+from bot.render.pool import Priority
 from bot.ui.components import Components
-from bot.ui.game import GameAdapter, Notice, display_names, rename_players
+from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
-from bot.ui.play import current_board, guarded, play, seated
+from bot.ui.play import cityhall, current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
 
 if TYPE_CHECKING:
@@ -818,8 +818,9 @@ async def show(interaction: discord.Interaction, match: Match, screen: Screen) -
     files: list[discord.File] = []
     if screen.preview:
         try:
-            png = await asyncio.to_thread(bigcity_render.render_preview,
-                                          public_named_view(match), screen.preview)
+            png = await cityhall(interaction).pictures.render(
+                "bigcity", "render_preview", public_named_view(match), screen.preview,
+                priority=Priority.INTERACTIVE)
             files.append(discord.File(io.BytesIO(png), "choices.png"))
         except Exception:
             log.exception("could not draw a preview; the menu still works")
@@ -969,8 +970,8 @@ class BigCityAdapter(GameAdapter):
                        if event["reason"] == "city_complete" else "Everyone passed in a row")
                 text = (f"🏁 **Big City is over.** {how}.\nFinal scores: "
                         f"{scores_line(match, view)}\n{final_line(match, view)}")
-                png = bigcity_render.render_final(self.named_view(match, view))
-                notices.append(Notice(text, [("final.png", png)]))
+                notices.append(Notice(text, [Picture("final.png", "render_final",
+                                                     (self.named_view(match, view),))]))
         return notices
 
 

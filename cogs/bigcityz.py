@@ -20,10 +20,9 @@ from discord.ext import commands
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
-from bot.games.bigcityz import render as bigcityz_render
 from bot.games.bigcityz.engine import target_label
 from bot.ui.components import Components
-from bot.ui.game import GameAdapter, Notice
+from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import tell
@@ -136,8 +135,8 @@ class BigCityzAdapter(GameAdapter):
             if event["type"] != "reveal":
                 continue
             view = view or self.named_view(match, self.engine.view(match.state, None))
-            png = bigcityz_render.render_reveal(view)
-            notices.append(Notice(self._reveal_text(match, event), [("reveal.png", png)]))
+            notices.append(Notice(self._reveal_text(match, event),
+                                  [Picture("reveal.png", "render_reveal", (view,))]))
         if match.state["phase"] == "over" and notices:
             notices[-1].text += "\n" + _final_line(match, self.public_view(match))
         return notices

@@ -36,15 +36,15 @@ from bot.core.engine import JSON, LegalAction
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
-from bot.games.cities import render as cities_render
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
+from bot.render.pool import Priority
 from bot.ui.components import Components
-from bot.ui.game import GameAdapter, Notice, display_names, rename_players
+from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
-from bot.ui.play import current_board, guarded, play, seated
+from bot.ui.play import cityhall, current_board, guarded, play, seated
 from bot.ui.replies import NO_MENTIONS, tell
 
 if TYPE_CHECKING:
@@ -365,29 +365,39 @@ def named(match: Match) -> tuple[JSON, dict[str, str]]:
     return rename_players(ENGINE.view(match.state, None), names), names
 
 
-def draw_screen(match: Match, screen: Screen) -> list[tuple[str, bytes]]:
-    """The screen's pictures (in a worker thread). A drawing failure loses only the picture."""
+async def draw_screen(interaction: discord.Interaction, match: Match,
+                      screen: Screen) -> list[tuple[str, bytes]]:
+    """The screen's pictures, drawn by a render worker ahead of table refreshes (the player
+    is waiting). A drawing failure loses only the picture."""
+    pictures = cityhall(interaction).pictures
     try:
         if screen.preview:
             view, names = named(match)
-            return [("choices.png", cities_render.render_preview(
-                view, names.get(screen.player, screen.player), screen.preview))]
+            png = await pictures.render("cities", "render_preview", view,
+                                        names.get(screen.player, screen.player), screen.preview,
+                                        priority=Priority.INTERACTIVE)
+            return [("choices.png", png)]
         if screen.hood_of is not None:
             view, names = named(match)
-            return [("neighbourhood.png", cities_render.render_neighbourhood(
-                view, names.get(screen.hood_of, screen.hood_of)))]
+            png = await pictures.render("cities", "render_neighbourhood", view,
+                                        names.get(screen.hood_of, screen.hood_of),
+                                        priority=Priority.INTERACTIVE)
+            return [("neighbourhood.png", png)]
     except Exception:
         log.exception("could not draw a Cities picture; the buttons still work")
     return []
 
 
-async def build(fn: Any, match: Match, *args: Any) -> tuple[Screen | str, list[tuple[str, bytes]]]:
-    """Build a screen and its pictures in a worker thread, from a snapshot of the match."""
-    def work() -> tuple[Screen | str, list[tuple[str, bytes]]]:
-        snapshot = copy.copy(match)
-        screen = fn(snapshot, *args)
-        return screen, ([] if isinstance(screen, str) else draw_screen(snapshot, screen))
-    return await asyncio.to_thread(work)
+async def build(interaction: discord.Interaction, fn: Any, match: Match,
+                *args: Any) -> tuple[Screen | str, list[tuple[str, bytes]]]:
+    """Build a screen in a worker thread (listing the legal moves takes milliseconds) from a
+    snapshot of the match, so moves saved meanwhile cannot mix two boards; then its
+    pictures, from the same snapshot."""
+    snapshot = copy.copy(match)
+    screen = await asyncio.to_thread(fn, snapshot, *args)
+    if isinstance(screen, str):
+        return screen, []
+    return screen, await draw_screen(interaction, snapshot, screen)
 
 
 async def show(interaction: discord.Interaction, screen: Screen | str,
@@ -485,22 +495,9 @@ class CitiesAdapter(GameAdapter):
         if claims:
             who = str(claims[0]["player"])
             got = ", ".join(f"**{e['name']}** ({e['vp']} VP)" for e in claims)
-            images: list[tuple[str, bytes]] = []
-            try:
-                view, names = named(match)
-                images.append(("neighbourhood.png", cities_render.render_neighbourhood(
-                    view, names.get(who, who))))
-            except Exception:
-                log.exception("could not draw a neighbourhood for a notice")
-            notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", images))
-        extras: list[tuple[str, bytes]] = []
-        if any(e["type"] in ("round_ended", "game_over") for e in events):
-            try:
-                view, _names = named(match)
-                extras = [(n if n.endswith(".png") else f"{n}.png", png)
-                          for n, png in cities_render.render_extras(view, events)]
-            except Exception:
-                log.exception("could not draw the extras of a Cities move")
+            view, names = named(match)
+            notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", [Picture(
+                "neighbourhood.png", "render_neighbourhood", (view, names.get(who, who)))]))
         for event in events:
             if event["type"] == "round_ended" and state["phase"] != "over":
                 lines = [f"**Round {event['round']} is over.** {name(match, event['first_player'])} "
@@ -510,20 +507,14 @@ class CitiesAdapter(GameAdapter):
                 if shown or hidden:
                     gone = shown + ([plural(hidden, "face-down item")] if hidden else [])
                     lines.append("Removed from the game: " + ", ".join(gone) + ".")
-                notices.append(Notice("\n".join(lines),
-                                      [x for x in extras if not x[0].startswith("final")]))
+                notices.append(Notice("\n".join(lines)))
             elif event["type"] == "game_over":
                 view = self.public_view(match)
                 lines = ["**Cities is over — the final scoring:**", *breakdown_lines(match, view),
                          final_line(match, view)]
-                images = [x for x in extras if x[0].startswith("final")] or extras
-                if not images:
-                    try:
-                        named_view, _ = named(match)
-                        images = [("final.png", cities_render.render_final(named_view))]
-                    except Exception:
-                        log.exception("could not draw the final Cities picture")
-                notices.append(Notice("\n".join(lines)[:2000], images))
+                named_view, _ = named(match)
+                notices.append(Notice("\n".join(lines)[:2000],
+                                      [Picture("final.png", "render_final", (named_view,))]))
         return notices
 
 
@@ -607,7 +598,7 @@ class OpenButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
         if found is None:
             return
         match, player = found
-        screen, pictures = await build(chooser, match, player, self.focus, self.page)
+        screen, pictures = await build(interaction, chooser, match, player, self.focus, self.page)
         await show(interaction, screen, pictures)
 
 
@@ -674,7 +665,7 @@ class HoodButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH 
         if found is None:
             return
         match, player = found
-        screen, pictures = await build(hood_screen, match, player)
+        screen, pictures = await build(interaction, hood_screen, match, player)
         await show(interaction, screen, pictures, edit=False)
 
 
@@ -726,11 +717,11 @@ async def apply_and_answer(interaction: discord.Interaction, match: Match, playe
     assert state is not None
     pending = state["pending"]
     if state["phase"] == "play" and pending is not None and pending["player"] == player:
-        screen, pictures = await build(chooser, after, player, 0, 0)
+        screen, pictures = await build(interaction, chooser, after, player, 0, 0)
         if isinstance(screen, Screen):
             screen.text = " ".join([*did_words(player, outcome), screen.text])
     else:
-        screen, pictures = await build(done_screen, after, player, outcome)
+        screen, pictures = await build(interaction, done_screen, after, player, outcome)
     await show(interaction, screen, pictures)
 
 

@@ -18,10 +18,9 @@ from discord.ext import commands
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
-from bot.games.cityscape import render as cityscape_render
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
 from bot.ui.components import Components
-from bot.ui.game import GameAdapter, Notice
+from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import tell
@@ -116,7 +115,6 @@ class CityscapeAdapter(GameAdapter):
                 continue
             assert match.state is not None
             view = self.engine.view(match.state, None)
-            png = cityscape_render.render_scoring(self.named_view(match, view), event["round"])
             lines = [f"**Round {event['round']} scored** — goals revealed:"]
             for side, result in event["sides"].items():
                 codes = "-".join(str(c) for c in result["codes"])
@@ -128,7 +126,9 @@ class CityscapeAdapter(GameAdapter):
             lines.append(f"Totals: {totals}")
             if match.state["phase"] == "over":
                 lines.append(_final_line(match, view))
-            notices.append(Notice("\n".join(lines), [(f"round-{event['round']}.png", png)]))
+            notices.append(Notice("\n".join(lines), [Picture(
+                f"round-{event['round']}.png", "render_scoring",
+                (self.named_view(match, view), event["round"]))]))
         return notices
 
 

@@ -11,18 +11,27 @@ figures are written atomically to ``<path>`` as JSON::
 ``max_stall_ms``/``p99_stall_ms`` cover the whole run; ``seconds`` holds, for each of the
 last 15 minutes' seconds, [end time (Unix), max stall ms, p99 stall ms, samples], and
 ``stalls`` the last 2,000 stalls of 20 ms or more as [wake-up time (Unix), ms], so a load
-test can pick out the stalls of one phase (a restore, a burst) exactly. Without the
-variable nothing runs.
+test can pick out the stalls of one phase (a restore, a burst) exactly.
+
+To say what a stall was, a watcher thread looks at the loop's thread while it is stalled:
+``stall_stacks`` counts the innermost frames it found there (file:line function, most
+frequent first), and ``gc`` the garbage collector's pauses of 10 ms or more per
+generation. Without the variable nothing runs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
+import sys
+import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 ENV = "CITYHALL_LOOP_STATS"
 TICK = 0.010
@@ -34,6 +43,59 @@ NOTABLE_MS = 20.0
 BUCKETS = 10_000
 
 _task: asyncio.Task[None] | None = None
+STACK_AFTER = 0.030  # a tick this late means the loop is stuck: look at what it runs
+STACK_DEPTH = 6
+
+
+class _StallWatcher:
+    """Samples the loop thread's stack while the loop is late, and times GC pauses."""
+
+    def __init__(self) -> None:
+        self.beat = time.monotonic()
+        self.loop_thread = threading.get_ident()
+        self.stacks: Counter[str] = Counter()
+        self.gc_pauses: Counter[str] = Counter()
+        self.gc_worst: dict[str, float] = {}
+        self._gc_started = 0.0
+        self._lock = threading.Lock()  # the watcher thread counts while the loop reports
+        gc.callbacks.append(self._on_gc)
+        threading.Thread(target=self._run, name="loopmonitor", daemon=True).start()
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        ms = (time.perf_counter() - self._gc_started) * 1000
+        if ms >= 10:
+            key = f"gen{info.get('generation')}"
+            self.gc_pauses[key] += 1
+            self.gc_worst[key] = max(self.gc_worst.get(key, 0.0), round(ms, 1))
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(0.005)
+            if time.monotonic() - self.beat < STACK_AFTER:
+                continue
+            frame = sys._current_frames().get(self.loop_thread)
+            if frame is not None:
+                where = _describe(frame)
+                with self._lock:
+                    self.stacks[where] += 1
+
+    def report(self) -> dict[str, Any]:
+        with self._lock:
+            stacks = self.stacks.most_common(40)
+        return {"stall_stacks": stacks,
+                "gc": {k: [v, self.gc_worst[k]] for k, v in self.gc_pauses.items()}}
+
+
+def _describe(frame: FrameType | None) -> str:
+    parts: list[str] = []
+    while frame is not None and len(parts) < STACK_DEPTH:
+        code = frame.f_code
+        parts.append(f"{Path(code.co_filename).name}:{frame.f_lineno} {code.co_name}")
+        frame = frame.f_back
+    return " < ".join(parts)
 
 
 def start_from_env() -> asyncio.Task[None] | None:
@@ -68,9 +130,12 @@ async def _watch(path: Path) -> None:
     stalls: deque[list[float]] = deque(maxlen=KEEP_STALLS)
     window: list[float] = []
     window_end = loop.time() + 1.0
+    watcher = _StallWatcher()
     while True:
         asked = loop.time()
+        watcher.beat = time.monotonic()
         await asyncio.sleep(TICK)
+        watcher.beat = time.monotonic()
         stall = max(0.0, (loop.time() - asked - TICK) * 1000)
         samples += 1
         counts[min(BUCKETS - 1, int(stall))] += 1
@@ -90,7 +155,7 @@ async def _watch(path: Path) -> None:
                   "samples": samples, "max_stall_ms": round(worst, 2),
                   "p99_stall_ms": _p99(counts, samples), "notable_ms": NOTABLE_MS,
                   "seconds": list(seconds),
-                  "stalls": list(stalls)}
+                  "stalls": list(stalls), **watcher.report()}
         try:
             # tmp + rename: a reader never sees half a file
             tmp = path.with_name(path.name + ".tmp")

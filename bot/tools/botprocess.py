@@ -51,9 +51,10 @@ class BotProcess:
 
     async def start(self, timeout: float = 120.0) -> float:
         """Spawn the bot; return seconds from spawn to its gateway READY."""
-        with contextlib.suppress(FileNotFoundError):
-            self.stats_path.unlink()
         known = set(self.fake.sessions)
+        # The previous process's figures stay beside for a look afterwards.
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(self.stats_path, self.work / f"loopstats-{self.starts}.json")
         self.starts += 1
         log = open(self.work / f"bot-{self.starts}.log", "wb")  # noqa: SIM115 - the child owns it
         self.started, self.started_wall = time.monotonic(), time.time()

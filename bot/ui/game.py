@@ -43,12 +43,23 @@ def rename_players(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A picture a notice shows, drawn by a render worker when the notice is sent:
+    ``bot.games.<game>.render.<function>(*args)``, which returns the PNG. Notices are
+    written on the event loop; drawing is the part that must not run there."""
+
+    filename: str
+    function: str
+    args: tuple[Any, ...]
+
+
 @dataclass
 class Notice:
     """A message for the channel about something that happened (a round scored, a timeout)."""
 
     text: str
-    images: list[tuple[str, bytes]] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)
 
 
 class GameAdapter:
