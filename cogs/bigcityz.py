@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 MATCH = r"ch:bz:(?P<match>[0-9]{1,15})"
-FOOTER = ("City facts: see data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
+FOOTER = ("City facts: see bot/data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
           "Wikipedia CC BY-SA).")
 
 RULES = """\
