@@ -83,7 +83,7 @@ def test_the_installed_package_is_the_one_that_runs(installed: Installed) -> Non
 def test_help_runs_from_another_folder(installed: Installed) -> None:
     done = installed.run("-m", "bot", "--help")
     _check(done)
-    for command in ("run", "simulate", "replay"):
+    for command in ("run", "sync", "simulate", "replay"):
         assert command in done.stdout
 
 
