@@ -2,18 +2,28 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: the server needs only the runtime dependencies (`make run`); the tests, linters
+# and the build backend come with `make test`. The dev stamp implies the runtime one.
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck unit bench simulate clean mutation mutation-report
 
-$(STAMP): pyproject.toml
+$(VENV)/.created:
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Cityhall needs Python 3.11 or newer")'
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	@touch $@
 
-run: $(STAMP)
+$(RUNTIME): pyproject.toml $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(STAMP): pyproject.toml $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(RUNTIME)
+
+run: $(RUNTIME)
 	$(BIN)/python -m bot run
 
 test: $(STAMP)

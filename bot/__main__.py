@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|simulate|replay|bench|loadtest]``."""
+"""Command line: ``python -m bot [run|sync|simulate|replay|bench|loadtest]``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,27 @@ import sys
 from pathlib import Path
 
 
+def _snowflake(text: str) -> int:
+    # ASCII digits only: int() would also take "１２" or "٣".
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"a server id is a number, not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Cityhall, board games on Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
+
+    sync = sub.add_parser("sync", help="upload the slash commands now, or remove them (--clear)",
+                          description="Upload Cityhall's slash commands to Discord, globally "
+                                      "or to one server, or remove them. The bot syncs by "
+                                      "itself at start when its commands changed.")
+    sync.add_argument("--guild", type=_snowflake, default=None, metavar="ID",
+                      help="one server's commands instead of the global ones")
+    sync.add_argument("--clear", action="store_true",
+                      help="remove the commands instead (e.g. global duplicates of the "
+                           "DEV_GUILD_ID ones)")
 
     sim = sub.add_parser("simulate", help="play computer players offline and save every board")
     sim.add_argument("game")
@@ -40,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.app import run
 
         return run()
+
+    if command == "sync":
+        from bot.tools.sync import main as sync_main
+
+        return sync_main(args.guild, args.clear)
 
     if command == "simulate":
         from bot.games import GAMES

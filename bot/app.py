@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import gc
+import hashlib
 import io
+import json
 import logging
 import os
 import sys
@@ -140,14 +142,27 @@ class CityhallBot(commands.Bot):
             log.info("Invite Cityhall to a server: %s", invite_url(self.application_id))
 
     async def sync_commands(self) -> None:
+        """Send the command tree to Discord only when it differs from the last one sent.
+
+        Discord rate-limits command uploads and its clients re-fetch commands after each;
+        a restart or an upgrade that changes no command should cost nothing.
+        """
         guild_id = self.settings.dev_guild_id
-        if guild_id:
-            guild = discord.Object(id=guild_id)
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        key = synced_key(self, guild_id)
+        digest = tree_digest(self.tree, guild)
+        where = f"server {guild_id}" if guild_id else "Discord (global)"
+        if await self.storage.value(key) == digest:
+            log.info("Slash commands unchanged since they were last synced to %s; not "
+                     "syncing (`python -m bot sync` forces it).", where)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.storage.set_value(key, digest)
+        if guild_id:
             log.info("Synced %d slash commands to server %s.", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("Synced %d global slash commands (they can take up to an hour to "
                      "appear; set DEV_GUILD_ID for instant ones on one server).", len(synced))
 
@@ -297,6 +312,21 @@ class CityhallBot(commands.Bot):
         if storage is not None:
             await storage.close()
         await super().close()
+
+
+def tree_digest(tree: discord.app_commands.CommandTree[Any],
+                guild: discord.abc.Snowflake | None) -> str:
+    """A fingerprint of exactly what ``tree.sync(guild=guild)`` would upload."""
+    payload = sorted((command.to_dict(tree) for command in tree.get_commands(guild=guild)),
+                     key=lambda c: (c.get("type", 1), c["name"]))
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def synced_key(client: discord.Client, guild_id: int | None) -> str:
+    # Per application too: a new token for another application must sync again.
+    target = f"guild:{guild_id}" if guild_id else "global"
+    return f"commands:{client.application_id}:{target}"
 
 
 def _limit_malloc_arenas(arenas: int = 2) -> None:

@@ -6,7 +6,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+
+def _project_root() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    # A checkout (make run, an editable install): .env and the database live beside the code.
+    if (here / "pyproject.toml").is_file():
+        return here
+    # An installed wheel lives in site-packages, no place for a database: use the folder the
+    # bot was started from, made absolute so the log can name it.
+    return Path.cwd()
+
+
+ROOT = _project_root()
 
 
 class ConfigError(Exception):

@@ -43,12 +43,12 @@ from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_lab
 from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.render.pool import Priority
-from bot.ui.components import Components
+from bot.ui.components import Components, ascii_number, offered_values, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, tell
+from bot.ui.replies import NO_MENTIONS, plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -187,7 +187,7 @@ def of_kind(legal: list[LegalAction], code: str) -> list[tuple[int, LegalAction]
 
 
 def name(match: Match, player: str) -> str:
-    return discord.utils.escape_markdown(match.name_of(player))
+    return plain_name(match.name_of(player))
 
 
 def mention(match: Match, player: str) -> str:
@@ -329,8 +329,9 @@ def hand_inline(view: JSON) -> str:
 
 
 def parse_card(token: str) -> Card | None:
-    if token.isdigit():
-        return int(token)
+    number = ascii_number(token, 4)
+    if number is not None:
+        return number
     return token if token in SPECIAL_CARDS else None
 
 
@@ -346,7 +347,7 @@ def turn_refusal(match: Match, player: str) -> str:
             return "The others are answering your trade; wait for their offers."
         return "You have answered this trade already; the trader decides next."
     turn = ENGINE.to_act(state)
-    who = match.name_of(turn[0]) if turn else "nobody"
+    who = name(match, turn[0]) if turn else "nobody"
     return f"It's {who}'s turn, not yours."
 
 
@@ -1091,8 +1092,8 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         if found is None:
             return
         match, player = found
-        values = self.item.values
-        if len(values) != 1 or not values[0].isdigit():
+        index = one_offered_number(self.item)
+        if index is None:
             await tell(interaction, "Pick one of the choices in the menu.")
             return
         if not await fresh(interaction, match, self.stamp):
@@ -1102,7 +1103,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             await tell(interaction, turn_refusal(match, player))
             return
         screen = await off_loop(pick_screen, match, player, self.stamp, self.code, self.arg,
-                                self.page, int(values[0]))
+                                self.page, index)
         await reply(interaction, match, screen)
 
 
@@ -1152,7 +1153,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         if found is None:
             return
         match, player = found
-        values = self.item.values
+        values = offered_values(self.item) or []
         cards = [c for c in map(parse_card, values) if c is not None]
         if not values or len(cards) != len(values):
             await tell(interaction, "Pick cards from your hand in the menu.")

@@ -21,17 +21,17 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.engine import target_label
-from bot.ui.components import Components
+from bot.ui.components import Components, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import tell
+from bot.ui.replies import plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 MATCH = r"ch:bz:(?P<match>[0-9]{1,15})"
-FOOTER = ("City facts: see data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
+FOOTER = ("City facts: see bot/data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
           "Wikipedia CC BY-SA).")
 
 RULES = """\
@@ -54,12 +54,12 @@ and the player scores nothing. Markers are spent either way.
 def _mention(match: Match, player: str) -> str:
     seat = match.seat(player)
     if seat is None or seat.cpu:
-        return discord.utils.escape_markdown(match.name_of(player))
+        return plain_name(match.name_of(player))
     return f"<@{player}>"
 
 
 def _name(match: Match, player: str) -> str:
-    return discord.utils.escape_markdown(match.name_of(player))
+    return plain_name(match.name_of(player))
 
 
 def card_stamp(state: dict[str, Any]) -> int:
@@ -240,14 +240,20 @@ class PlaceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PlaceSelect:
-        return cls(int(match["match"]), int(match["version"]))
+        select = cls(int(match["match"]), int(match["version"]))
+        # Keep the options the message offered: a pick is checked against them.
+        if isinstance(item, discord.ui.Select):
+            select.item.options = list(item.options)
+        return select
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, self._handle)
 
     async def _handle(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        index = int(values[0]) if len(values) == 1 and values[0].isdigit() else -1
+        index = one_offered_number(self.item)
+        if index is None:
+            await tell(interaction, "Pick one of the choices in the menu.")
+            return
         await choose(interaction, self.match_id, self.version, index)
 
 

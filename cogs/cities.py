@@ -40,12 +40,12 @@ from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
-from bot.ui.components import Components
+from bot.ui.components import Components, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, tell
+from bot.ui.replies import NO_MENTIONS, plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -94,7 +94,7 @@ publisher's.*"""
 
 
 def name(match: Match, player: str) -> str:
-    return discord.utils.escape_markdown(display_names(match).get(player, player))
+    return plain_name(display_names(match).get(player, player))
 
 
 def mention(match: Match, player: str) -> str:
@@ -622,8 +622,8 @@ class PlaceSelect(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]],
         await guarded(interaction, self._handle)
 
     async def _handle(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 4:
+        index = one_offered_number(self.item)
+        if index is None:
             await tell(interaction, "Pick one of the lettered spots in the menu.")
             return
         found = await self.fresh_turn(interaction)
@@ -632,7 +632,6 @@ class PlaceSelect(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]],
         match, player = found
         assert match.state is not None
         legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
-        index = int(values[0])
         keys = focus_keys(match.state)
         if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
                 or (match.state["pending"]["row"] != "tiles"

@@ -19,11 +19,11 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
-from bot.ui.components import Components
+from bot.ui.components import Components, offered_values
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import tell
+from bot.ui.replies import plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -59,7 +59,7 @@ def _line_name(side: str, index: int) -> str:
 def _mention(match: Match, player: str) -> str:
     seat = match.seat(player)
     if seat is None or seat.cpu:
-        return discord.utils.escape_markdown(match.name_of(player))
+        return plain_name(match.name_of(player))
     return f"<@{player}>"
 
 
@@ -102,7 +102,7 @@ class CityscapeAdapter(GameAdapter):
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices: list[Notice] = []
         if outcome.timed_out and outcome.player is not None:
-            name = discord.utils.escape_markdown(match.name_of(outcome.player))
+            name = plain_name(match.name_of(outcome.player))
             action = outcome.action
             if action.get("type") == "build":
                 did = f"built a {action['height']}-high block on {action['lot']}"
@@ -119,9 +119,9 @@ class CityscapeAdapter(GameAdapter):
             for side, result in event["sides"].items():
                 codes = "-".join(str(c) for c in result["codes"])
                 per_line = " + ".join(str(line["points"]) for line in result["lines"])
-                lines.append(f"{side} {discord.utils.escape_markdown(match.name_of(result['player']))}:"
+                lines.append(f"{side} {plain_name(match.name_of(result['player']))}:"
                              f" {codes} → {per_line} = **{result['points']}**")
-            totals = ", ".join(f"{discord.utils.escape_markdown(match.name_of(p))} {t}"
+            totals = ", ".join(f"{plain_name(match.name_of(p))} {t}"
                                for p, t in event["totals"].items())
             lines.append(f"Totals: {totals}")
             if match.state["phase"] == "over":
@@ -177,7 +177,7 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         # itself is tied to the picker's board.
         if state["phase"] != "building" or player not in ENGINE.to_act(state):
             turn = ENGINE.to_act(state)
-            who = match.name_of(turn[0]) if turn else "nobody"
+            who = plain_name(match.name_of(turn[0])) if turn else "nobody"
             await tell(interaction, f"It's {who}'s turn to build, not yours."
                        if state["phase"] == "building" else "Building has not started yet.")
             return
@@ -352,8 +352,8 @@ class GoalSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         if found is None:
             return
         match = found[0]
-        values = self.item.values
-        if len(values) != 1 or values[0] not in "123456" or len(values[0]) != 1:
+        values = offered_values(self.item) or []
+        if len(values) != 1 or values[0] not in ("1", "2", "3", "4", "5", "6"):
             await tell(interaction, "Pick one code from 1 to 6.")
             return
         if not _goal_check(self.round)(match):

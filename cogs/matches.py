@@ -14,7 +14,7 @@ from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import GAMES
 from bot.ui.lobby import LobbyButton
-from bot.ui.replies import NO_MENTIONS, oops, tell
+from bot.ui.replies import NO_MENTIONS, oops, plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -62,7 +62,7 @@ class Matches(commands.Cog):
             return
         title = self.bot.adapters[ended.game].engine.title
         await interaction.response.send_message(
-            f"The {title} game was ended by {interaction.user.display_name}. "
+            f"The {title} game was ended by {plain_name(interaction.user.display_name)}. "
             "No result is recorded.", allowed_mentions=NO_MENTIONS)
         await self.bot.tables.retire(ended, note=f"This {title} game was ended early.")
 
@@ -85,7 +85,7 @@ class Matches(commands.Cog):
                 value = "No finished games yet."
             else:
                 value = "\n".join(
-                    f"**{i}.** {discord.utils.escape_markdown(r.name)} — {r.games} "
+                    f"**{i}.** {plain_name(r.name)} — {r.games} "
                     f"game{'s' if r.games != 1 else ''}, {r.wins} win{'s' if r.wins != 1 else ''},"
                     f" best {r.best}"
                     + (adapter.stats_suffix(r.extra or {}) if adapter else "")

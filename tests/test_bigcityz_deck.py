@@ -1,4 +1,4 @@
-"""Offline tests of the Big Cityz city deck (data/bigcityz/).
+"""Offline tests of the Big Cityz city deck (bot/data/bigcityz/).
 
 These tests need only the files in the repository: they re-derive every statement from the stored
 values with the published rules, enforce the exclusion margins and the 15-85 % share, and check the
@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "bigcityz"
+DATA_DIR = Path(__file__).resolve().parent.parent / "bot" / "data" / "bigcityz"
 
 STATEMENT_TABLE = [
     ("population", "Has a population of 1 million or more"),

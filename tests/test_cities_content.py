@@ -1,4 +1,4 @@
-"""data/cities/ against its JSON Schema and against the content design's own totals."""
+"""bot/data/cities/ against its JSON Schema and against the content design's own totals."""
 
 from __future__ import annotations
 

@@ -570,6 +570,27 @@ class Storage:
                          (version, match_id, version))
         await self.write(update)
 
+    # -- the bot's own small values (e.g. the last synced command tree) -----------------
+
+    async def value(self, key: str) -> str | None:
+        try:
+            async with self._db.execute("SELECT value FROM kv WHERE key=?", (key,)) as cur:
+                row = await cur.fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return None  # nothing was ever stored
+            raise
+        return None if row is None else str(row["value"])
+
+    async def set_value(self, key: str, value: str) -> None:
+        def upsert(conn: sqlite3.Connection) -> None:
+            # Created on first use rather than as a schema step: a database without it is
+            # simply one where nothing was stored yet, so no version bump is needed.
+            conn.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            conn.execute("INSERT INTO kv(key, value) VALUES (?, ?)"
+                         " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+        await self.write(upsert)
+
     # -- results ----------------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from PIL import ImageFont
 
+from bot.data import data_path
+
 from .cache import MB, byte_cache
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "data" / "fonts"
+FONT_DIR = data_path("fonts")
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 

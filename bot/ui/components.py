@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 
@@ -20,3 +22,34 @@ class Components(discord.ui.View):
 
     def is_finished(self) -> bool:
         return True
+
+
+def ascii_number(text: str, max_digits: int = 9) -> int | None:
+    """``text`` as a number if it is 1 to ``max_digits`` ASCII digits, else None.
+
+    ``str.isdigit`` and ``int`` accept far more than a menu we built can send: "²" passes
+    ``isdigit`` and then breaks ``int``; "１" (fullwidth) and "٣" (Arabic-Indic) become 1
+    and 3. Values and custom ids come from the client, so anything else is a forgery.
+    """
+    if 0 < len(text) <= max_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+def offered_values(item: discord.ui.Select[Any]) -> list[str] | None:
+    """The values picked in ``item``, or None unless each is one of the options the message
+    offered (once): Discord enforces that for its own clients, a forged interaction need not.
+    """
+    offered = {option.value for option in item.options}
+    values = list(item.values)
+    if not values or len(set(values)) != len(values) or not set(values) <= offered:
+        return None
+    return values
+
+
+def one_offered_number(item: discord.ui.Select[Any], max_digits: int = 4) -> int | None:
+    """The single number picked in ``item`` if it was offered and is plain ASCII digits."""
+    values = offered_values(item)
+    if values is None or len(values) != 1:
+        return None
+    return ascii_number(values[0], max_digits)

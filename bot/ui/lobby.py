@@ -13,7 +13,7 @@ from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
 from .components import Components
-from .replies import NO_MENTIONS, oops, tell
+from .replies import NO_MENTIONS, oops, plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -78,7 +78,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 match = await runtime.end(self.match_id, player, can_manage=True)
                 await interaction.response.edit_message(
                     content=f"The {bot.adapters[match.game].engine.title} lobby was cancelled "
-                            f"by {user.display_name}.",
+                            f"by {plain_name(user.display_name)}.",
                     embed=None, view=None, allowed_mentions=NO_MENTIONS)
                 return
             elif self.op == "start":
@@ -107,7 +107,7 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     adapter = bot.adapters[match.game]
     engine = adapter.engine
     seats = "\n".join(
-        f"{i}. {'🤖 ' if s.cpu else ''}{discord.utils.escape_markdown(s.name)}"
+        f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(s.name)}"
         f"{' (host)' if s.id == match.host_id else ''}"
         for i, s in enumerate(match.seats, 1)
     )
@@ -148,9 +148,27 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     except (Refusal, IllegalAction) as exc:
         await tell(interaction, str(exc))
         return
+    title = bot.adapters[game].engine.title
     payload = await bot.tables.payload(match)
-    await interaction.response.send_message(**payload.send_kwargs())
-    message = await interaction.original_response()
+    try:
+        await interaction.response.send_message(**payload.send_kwargs())
+    except discord.HTTPException as exc:
+        # Nobody can see or join a lobby that was never posted, and it would keep the
+        # channel busy until it expires: close it again, so "nothing changed" is true.
+        log.warning("Could not post lobby %s (%s); closing it.", match.id, exc)
+        await bot.runtime.end(match.id, host.id, can_manage=True)
+        await tell(interaction, f"Discord did not take the {title} lobby, so none was opened. "
+                                f"Please try /{game} new again.")
+        return
+    try:
+        message = await interaction.original_response()
+    except discord.HTTPException as exc:
+        # The lobby is posted and its buttons work (they carry the match id); only its
+        # message id is unknown, which later edits (expiry) would need. Say what is true.
+        log.warning("Could not read back the message of lobby %s: %s", match.id, exc)
+        await tell(interaction, f"Your {title} lobby is open and its buttons work. If you "
+                                "don't see it, /game status shows it again.")
+        return
     await bot.runtime.set_table_message(match.id, message.id)
 
 

@@ -12,6 +12,16 @@ NO_MENTIONS = discord.AllowedMentions.none()
 USER_MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
+def plain_name(name: str) -> str:
+    """A name members chose, as literal text in a message.
+
+    Display names can hold Markdown: ``[x](https://evil)`` would render as a masked link and
+    ``# x`` as a heading in a public message. Mentions are escaped too (a zero-width space
+    after the @), so a name like "@everyone" never pings, even where pings are allowed.
+    """
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 async def tell(interaction: discord.Interaction, text: str, *,
                file: discord.File | None = None) -> None:
     """An ephemeral sentence for the one who clicked, whether or not we answered before."""

@@ -1,4 +1,4 @@
-"""The Big Cityz deck: 200 city cards and 12 statement boards, loaded once from data/bigcityz/.
+"""The Big Cityz deck: 200 city cards and 12 statement boards, loaded once from bot/data/bigcityz/.
 
 Cards are plain dicts exactly as stored in ``cities.json`` (see docs/bigcityz-deck.md); the
 engine keeps only card ids in its state and looks the facts up here, so a state never
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "bigcityz"
+from bot.data import data_path
+
+DATA_DIR = data_path("bigcityz")
 
 Card = dict[str, Any]
 Statement = dict[str, Any]

@@ -1,4 +1,4 @@
-"""The content of Cities, loaded once from ``data/cities/``.
+"""The content of Cities, loaded once from ``bot/data/cities/``.
 
 The tiles, feature tiles, scoring cards and city achievement boards are Cityhall's own
 design (``../shared/cities-content.md``), not the publisher's: the rulebook does not list
@@ -13,7 +13,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-DATA_DIR: Final = Path(__file__).resolve().parents[3] / "data" / "cities"
+from bot.data import data_path
+
+DATA_DIR: Final = data_path("cities")
 CONTENT_FILES: Final = ("tiles", "features", "scoring_cards", "cities", "scoring")
 
 COLOURS: Final = ("R", "B", "G", "Y")
