@@ -106,6 +106,7 @@ class CityhallBot(commands.Bot):
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Task[Any]] = set()
         self.draining = False
+        self._drained = False
         self._cleaned_up = False
         self._gate_interactions()
         self.storage: Storage
@@ -356,11 +357,12 @@ class CityhallBot(commands.Bot):
             for task in pending:
                 task.cancel()
         # Tables left behind are re-drawn at the next start (their table_version says so).
+        self._drained = True
 
     async def close(self) -> None:
         if not self._cleaned_up:
             self._cleaned_up = True
-            if not self.draining:
+            if not self._drained:
                 await self.drain(time.monotonic() + 5.0)
             pictures = getattr(self, "pictures", None)
             if pictures is not None:
@@ -481,11 +483,15 @@ async def _serve(settings: Settings) -> int:
     network, run until SIGTERM or SIGINT, then stop cleanly."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    running: list[CityhallBot] = []
 
     def on_signal(signum: int) -> None:
         if stop.is_set():
             log.info("Already stopping; the process ends within %g s.", SHUTDOWN_SECONDS)
             return
+        for bot in running:
+            # At once, in this callback: no interaction is routed after the log line below.
+            bot.draining = True
         log.info("Stopping (%s): finishing the clicks in flight, then saving and closing.",
                  signal.Signals(signum).name)
         _exit_after(SHUTDOWN_SECONDS)
@@ -501,6 +507,7 @@ async def _serve(settings: Settings) -> int:
         log.error("%s", exc)
         return EXIT_DATABASE
     bot = CityhallBot(settings, storage=storage)
+    running.append(bot)
     try:
         if not await _wait_for_network(settings, stop):
             return 0

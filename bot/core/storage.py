@@ -311,7 +311,7 @@ def _prepare(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA page_size=8192")
     # WAL keeps readers off the writer's back; FULL sync makes a commit survive a killed
     # process and a power cut alike (one fsync per group of moves).
-    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() not in ("wal", "memory"):
         raise StorageError("SQLite could not switch it to WAL mode (is the folder writable?)")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
