@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|simulate|replay|bench|loadtest]``."""
+"""Command line: ``python -m bot [run|backup|simulate|replay|bench|loadtest]``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Cityhall, board games on Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
+
+    back = sub.add_parser("backup", help="copy the database consistently, also while the bot runs")
+    back.add_argument("file", help="where to write the copy (refused if it exists)")
+    back.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    back.add_argument("--database", default=None, metavar="PATH",
+                      help="the database to copy (default: DATABASE_PATH, as `run` uses it)")
 
     sim = sub.add_parser("simulate", help="play computer players offline and save every board")
     sim.add_argument("game")
@@ -40,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.app import run
 
         return run()
+
+    if command == "backup":
+        from bot.tools.backup import main as backup_main
+
+        return backup_main(args.file, force=args.force, database=args.database)
 
     if command == "simulate":
         from bot.games import GAMES

@@ -65,6 +65,14 @@ def database_path(raw: str | None) -> str:
     return str(path if path.is_absolute() else ROOT / path)
 
 
+def database_path_from_env() -> str:
+    """DATABASE_PATH from the environment and .env, as ``python -m bot run`` reads it."""
+    from dotenv import load_dotenv
+
+    load_dotenv(ROOT / ".env")
+    return database_path(os.environ.get("DATABASE_PATH"))
+
+
 def _int(env: dict[str, str], name: str) -> int | None:
     raw = (env.get(name) or "").strip()
     if not raw:

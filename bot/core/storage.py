@@ -304,7 +304,7 @@ def _prepare(conn: sqlite3.Connection) -> None:
     if version > SCHEMA_VERSION:
         raise StorageError(f"it was written by a newer Cityhall (schema {version}; this one "
                            f"knows up to {SCHEMA_VERSION})")
-    _check_identity(conn, tables)
+    check_identity(conn, tables)
     if not tables:
         # A new database: 8 KB pages hold three archived games (about 2.5 KB each) where
         # 4 KB pages held one, since a row does not share its page's remainder.
@@ -338,7 +338,7 @@ def _prepare(conn: sqlite3.Connection) -> None:
             raise
 
 
-def _check_identity(conn: sqlite3.Connection, tables: set[str]) -> None:
+def check_identity(conn: sqlite3.Connection, tables: set[str]) -> None:
     """Refuse another program's SQLite file instead of adding Cityhall's tables to it."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     if app_id not in (0, APPLICATION_ID):
