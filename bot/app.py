@@ -500,7 +500,7 @@ async def _serve(settings: Settings) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
 
-    log.info("Database: %s", settings.database_path)
+    log.info("Using the database %s.", settings.database_path)
     try:
         storage = await Storage.open(settings.database_path)
     except StorageError as exc:
@@ -529,7 +529,7 @@ async def _serve(settings: Settings) -> int:
             log.error("%s", refused)
             return EXIT_CONFIG
         if isinstance(exc, (StorageError, sqlite3.DatabaseError)):
-            log.error("Cannot use the database %s: %s.", settings.database_path,
+            log.error("Cannot open the database %s: %s.", settings.database_path,
                       describe_error(exc))
             return EXIT_DATABASE
         if isinstance(exc, (OSError, aiohttp.ClientError, TimeoutError)):

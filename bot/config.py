@@ -62,7 +62,7 @@ def database_path(raw: str | None) -> str:
     if raw == ":memory:":
         return raw
     path = Path(raw).expanduser() if raw else Path("cityhall.sqlite3")
-    return str(path if path.is_absolute() else ROOT / path)
+    return os.path.normpath(path if path.is_absolute() else ROOT / path)
 
 
 def database_path_from_env() -> str:

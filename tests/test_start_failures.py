@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import EXIT_CONFIG, EXIT_DATABASE
+from bot.app import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import Storage
 from tests.fakediscord import FakeDiscord
@@ -242,3 +242,41 @@ async def test_no_network_is_one_line_per_try_until_discord_answers(tmp_path: Pa
     # backoff: each wait longer than the one before
     waits = [float(line.rsplit("trying again in ", 1)[1].split(" s")[0]) for line in tries]
     assert waits == sorted(waits) and waits[0] < waits[-1], tries
+
+
+async def test_a_relative_database_path_is_taken_from_the_project_folder(tmp_path: Path) -> None:
+    """Started from another folder (cron, a different WorkingDirectory=), the bot still
+    opens the same file, and says which one."""
+    db = tmp_path / "data" / "cityhall.sqlite3"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=str(elsewhere),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        env=_env(db, DATABASE_PATH=os.path.relpath(db, ROOT)))
+    assert process.stdout is not None
+    lines: list[str] = []
+    try:
+        while not any("Cannot reach Discord" in line for line in lines):
+            raw = await asyncio.wait_for(process.stdout.readline(), HANG)
+            assert raw, "\n".join(lines)
+            lines.append(raw.decode().rstrip())
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), HANG) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert f"Using the database {db}." in "\n".join(lines)
+    assert db.exists() and list(elsewhere.iterdir()) == []
+
+
+def test_the_readme_service_unit_matches_the_exit_codes() -> None:
+    """The admin copies the unit from the README: it must stop restarting on exit 78 and
+    give the bot longer to stop than the bot takes."""
+    unit = (ROOT / "README.md").read_text().split("[Service]", 1)[1].split("[Install]", 1)[0]
+    settings = dict(line.strip().split("=", 1) for line in unit.splitlines()
+                    if "=" in line and not line.strip().startswith("#"))
+    assert settings["RestartPreventExitStatus"].split() == [str(EXIT_CONFIG)]
+    assert settings["Restart"] == "on-failure"
+    assert float(settings["TimeoutStopSec"]) > SHUTDOWN_SECONDS

@@ -97,7 +97,7 @@ def main(file: str, *, force: bool = False, database: str | None = None) -> int:
     except BackupError as exc:
         print(exc)
         return 1
-    print(f"Backed up {made.source} to {made.target}: {made.games} game(s), "
-          f"{made.unfinished} of them unfinished, {made.size / 1024:,.0f} KB; integrity "
+    print(f"Backed up {made.source} to {made.target}: {made.games:,} game(s), "
+          f"{made.unfinished:,} of them unfinished, {made.size / 1024:,.0f} KB; integrity "
           f"check ok.")
     return 0
