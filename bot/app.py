@@ -104,7 +104,7 @@ class CityhallBot(commands.Bot):
         self._sweeper: asyncio.Task[None] | None = None
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
-        self._inflight: set[asyncio.Task[Any]] = set()
+        self._inflight: set[asyncio.Future[Any]] = set()
         self.draining = False
         self._drained = False
         self._cleaned_up = False
@@ -315,12 +315,14 @@ class CityhallBot(commands.Bot):
                 self._track(asyncio.get_running_loop().create_task(
                     self._turn_away(interaction), name="cityhall-restarting"))
                 return
-            for task in _tasks_started_by(route, data):
-                self._track(task)
+            tasks = _tasks_started_by(route, data)
+            if tasks:
+                # One entry per interaction; handlers log their own failures.
+                self._track(asyncio.gather(*tasks, return_exceptions=True))
 
         parsers["INTERACTION_CREATE"] = gate
 
-    def _track(self, task: asyncio.Task[Any]) -> None:
+    def _track(self, task: asyncio.Future[Any]) -> None:
         self._inflight.add(task)
         task.add_done_callback(self._inflight.discard)
 
@@ -341,10 +343,11 @@ class CityhallBot(commands.Bot):
         self.draining = True
         running = set(self._inflight)
         if running:
-            log.info("Waiting for %d click(s) in flight.", len(running))
-            _done, late = await asyncio.wait(running, timeout=_until(deadline - PUBLISH_SECONDS))
+            log.info("Waiting for %d interaction(s) in flight.", len(running))
+            _finished, late = await asyncio.wait(running,
+                                                 timeout=_until(deadline - PUBLISH_SECONDS))
             if late:
-                log.warning("%d click(s) were still running at shutdown.", len(late))
+                log.warning("%d interaction(s) were still running at shutdown.", len(late))
         for task in (self._restore_task, self._sweeper):
             if task is not None:
                 task.cancel()
@@ -354,8 +357,8 @@ class CityhallBot(commands.Bot):
         if self._tasks:
             # Moves already committed are still being shown.
             _done, pending = await asyncio.wait(set(self._tasks), timeout=_until(deadline))
-            for task in pending:
-                task.cancel()
+            for publishing in pending:
+                publishing.cancel()
         # Tables left behind are re-drawn at the next start (their table_version says so).
         self._drained = True
 
