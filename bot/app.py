@@ -441,9 +441,19 @@ def run() -> int:
         use_api_base(settings.api_base)
     _limit_malloc_arenas()
     try:
-        return asyncio.run(_serve(settings))
+        code = asyncio.run(_serve(settings))
     except KeyboardInterrupt:  # a Ctrl-C before the signal handlers were in place
-        return 0
+        code = 0
+    # Python waits for every non-daemon thread before it exits; one left behind by a
+    # library would keep a failed bot "running" and offline, and the service manager would
+    # never restart it.
+    stuck = [t.name for t in threading.enumerate()
+             if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if stuck:
+        log.warning("Exiting although these threads did not stop: %s.", ", ".join(stuck))
+        logging.shutdown()
+        os._exit(code)
+    return code
 
 
 def _one_line_network_errors(record: logging.LogRecord) -> bool:
