@@ -221,10 +221,18 @@ async def test_no_network_is_one_line_per_try_until_discord_answers(tmp_path: Pa
             assert raw, "\n".join(lines)
             lines.append(raw.decode().rstrip())
         # Discord is back: the bot goes online on its own.
-        fake = await FakeDiscord(port=port).start()
-        await fake.wait_until(lambda: any(s.connection is not None
-                                          for s in fake.sessions.values()),
+        fake = back = await FakeDiscord(port=port).start()
+        await back.wait_until(lambda: any(s.connection is not None
+                                          for s in back.sessions.values()),
                               HANG, "the bot to connect once Discord answers")
+        # The network goes away again while the bot runs: discord.py retries on its own,
+        # and each try is one line here too.
+        fake = None
+        await back.stop()
+        while not any("Attempting a reconnect" in line for line in lines):
+            raw = await asyncio.wait_for(process.stdout.readline(), HANG)
+            assert raw, "\n".join(lines)
+            lines.append(raw.decode().rstrip())
         process.send_signal(signal.SIGTERM)
         rest, _ = await asyncio.wait_for(process.communicate(), HANG)
         lines += rest.decode().splitlines()
