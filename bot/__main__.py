@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|sync|simulate|replay|bench|loadtest]``."""
+"""Command line: ``python -m bot [run|sync|backup|simulate|replay|bench|loadtest]``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     sync.add_argument("--clear", action="store_true",
                       help="remove the commands instead (e.g. global duplicates of the "
                            "DEV_GUILD_ID ones)")
+
+    back = sub.add_parser("backup", help="copy the database consistently, also while the bot runs")
+    back.add_argument("file", help="where to write the copy (refused if it exists)")
+    back.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    back.add_argument("--database", default=None, metavar="PATH",
+                      help="the database to copy (default: DATABASE_PATH, as `run` uses it)")
 
     sim = sub.add_parser("simulate", help="play computer players offline and save every board")
     sim.add_argument("game")
@@ -62,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.tools.sync import main as sync_main
 
         return sync_main(args.guild, args.clear)
+
+    if command == "backup":
+        from bot.tools.backup import main as backup_main
+
+        return backup_main(args.file, force=args.force, database=args.database)
 
     if command == "simulate":
         from bot.games import GAMES

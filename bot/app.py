@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import hashlib
 import io
 import json
 import logging
 import os
+import signal
+import sqlite3
 import sys
-from collections.abc import Coroutine, Iterable
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -23,7 +29,7 @@ from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
-from bot.core.storage import Storage
+from bot.core.storage import Storage, StorageError, describe_error
 from bot.games import RECORDS
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.game import GameAdapter
@@ -33,6 +39,21 @@ from bot.ui.table import Tables, channel_gone
 log = logging.getLogger("cityhall")
 
 EXTENSIONS = ("cogs.matches", *(record.cog for record in RECORDS))
+
+# Exit codes. 78 (EX_CONFIG, sysexits.h) means a restart cannot help (a refused token, a
+# bad setting): the README's systemd unit lists it in RestartPreventExitStatus=, so the
+# bot does not log in again every few seconds forever. A database that cannot be opened
+# exits with 74 (EX_IOERR) and is restarted: a lock held by another program may go away.
+EXIT_CONFIG = 78
+EXIT_DATABASE = 74
+
+# After SIGTERM or SIGINT: clicks in flight get this long to be answered, then what they
+# saved is published; the process is gone within SHUTDOWN_SECONDS whatever happens
+# (systemd's TimeoutStopSec= in the README leaves room above it).
+DRAIN_SECONDS = 4.0
+PUBLISH_SECONDS = 3.0
+SHUTDOWN_SECONDS = 9.5
+RESTARTING = "Cityhall is restarting — try again in a moment."
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.
@@ -69,7 +90,8 @@ def invite_url(application_id: int) -> str:
 
 
 class CityhallBot(commands.Bot):
-    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+    def __init__(self, settings: Settings, *, storage: Storage | None = None,
+                 **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -82,7 +104,16 @@ class CityhallBot(commands.Bot):
         self._tasks: set[asyncio.Task[None]] = set()
         self._restore_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        # Interaction handlers still running, and whether new interactions are turned away
+        # (set by ``drain`` when the process is asked to stop).
+        self._inflight: set[asyncio.Future[Any]] = set()
+        self.draining = False
+        self._drained = False
+        self._cleaned_up = False
+        self._gate_interactions()
         self.storage: Storage
+        if storage is not None:
+            self.storage = storage
         self.runtime: Runtime
         self.driver: Driver
         self.pictures: RenderPool
@@ -95,7 +126,8 @@ class CityhallBot(commands.Bot):
             concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="cityhall"))
         if self.settings.api_base:
             await gateway_from_api(self)
-        self.storage = await Storage.open(self.settings.database_path)
+        if not hasattr(self, "storage"):
+            self.storage = await Storage.open(self.settings.database_path)
         # Pictures are drawn in worker processes (one per core by default), players'
         # private pictures ahead of table refreshes.
         self.pictures = RenderPool(self.settings.render_workers,
@@ -293,7 +325,52 @@ class CityhallBot(commands.Bot):
         else:
             await self.tables.refresh(match.id)
 
-    async def close(self) -> None:
+    def _gate_interactions(self) -> None:
+        """Every interaction passes here before discord.py routes it: while stopping it is
+        answered with a sentence instead, and the handler tasks discord.py starts for it are
+        kept, so that stopping can wait for them."""
+        parsers = self._connection.parsers
+        route = parsers["INTERACTION_CREATE"]
+
+        def gate(data: Any) -> None:
+            if self.draining:
+                interaction = discord.Interaction(data=data, state=self._connection)
+                self._track(asyncio.get_running_loop().create_task(
+                    self._turn_away(interaction), name="cityhall-restarting"))
+                return
+            tasks = _tasks_started_by(route, data)
+            if tasks:
+                # One entry per interaction; handlers log their own failures.
+                self._track(asyncio.gather(*tasks, return_exceptions=True))
+
+        parsers["INTERACTION_CREATE"] = gate
+
+    def _track(self, task: asyncio.Future[Any]) -> None:
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+
+    @staticmethod
+    async def _turn_away(interaction: discord.Interaction) -> None:
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            elif interaction.type is not discord.InteractionType.ping:
+                await interaction.response.send_message(RESTARTING, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("Could not tell a player that Cityhall is restarting: %s", exc)
+
+    async def drain(self, deadline: float) -> None:
+        """Stop taking interactions (they are told to try again in a moment), let those in
+        flight finish, stop the computer players and timers, and let committed moves be
+        published, all by ``deadline`` (time.monotonic())."""
+        self.draining = True
+        running = set(self._inflight)
+        if running:
+            log.info("Waiting for %d interaction(s) in flight.", len(running))
+            _finished, late = await asyncio.wait(running,
+                                                 timeout=_until(deadline - PUBLISH_SECONDS))
+            if late:
+                log.warning("%d interaction(s) were still running at shutdown.", len(late))
         for task in (self._restore_task, self._sweeper):
             if task is not None:
                 task.cancel()
@@ -301,16 +378,26 @@ class CityhallBot(commands.Bot):
         if driver is not None:
             await driver.close()
         if self._tasks:
-            # Moves already committed are still being shown: give them a moment.
-            _done, pending = await asyncio.wait(set(self._tasks), timeout=5.0)
-            for task in pending:
+            # Moves already committed are still being shown.
+            _done, pending = await asyncio.wait(set(self._tasks), timeout=_until(deadline))
+            for publishing in pending:
+                publishing.cancel()
+        # Tables left behind are re-drawn at the next start (their table_version says so).
+        self._drained = True
+
+    async def close(self) -> None:
+        if not self._cleaned_up:
+            self._cleaned_up = True
+            if not self._drained:
+                await self.drain(time.monotonic() + 5.0)
+            pictures = getattr(self, "pictures", None)
+            if pictures is not None:
+                await pictures.close()
+            storage = getattr(self, "storage", None)
+            if storage is not None:
+                await storage.close()
+            for task in self._inflight:
                 task.cancel()
-        pictures = getattr(self, "pictures", None)
-        if pictures is not None:
-            await pictures.close()
-        storage = getattr(self, "storage", None)
-        if storage is not None:
-            await storage.close()
         await super().close()
 
 
@@ -327,6 +414,33 @@ def synced_key(client: discord.Client, guild_id: int | None) -> str:
     # Per application too: a new token for another application must sync again.
     target = f"guild:{guild_id}" if guild_id else "global"
     return f"commands:{client.application_id}:{target}"
+
+
+def _until(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
+def _tasks_started_by(route: Callable[[Any], None], data: Any) -> list[asyncio.Task[Any]]:
+    """Run discord.py's routing of one interaction and return the tasks it started (the
+    command or component handler, and ``on_interaction`` listeners). Routing is
+    synchronous, so a task factory set around it sees exactly those tasks."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_task_factory()
+    started: list[asyncio.Task[Any]] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+        task = (previous(loop, coro, **kwargs) if previous is not None
+                else asyncio.Task(coro, loop=loop, **kwargs))
+        if isinstance(task, asyncio.Task):
+            started.append(task)
+        return task
+
+    loop.set_task_factory(factory)
+    try:
+        route(data)
+    finally:
+        loop.set_task_factory(previous)
+    return started
 
 
 def _limit_malloc_arenas(arenas: int = 2) -> None:
@@ -363,28 +477,164 @@ def run() -> int:
         settings = Settings.from_env()
     except ConfigError as exc:
         print(f"Cityhall cannot start: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # Cityhall never joins voice: discord.py's two warnings about voice libraries are noise.
     logging.getLogger("discord.client").addFilter(
         lambda record: "voice will NOT be supported" not in record.getMessage())
+    # A lost connection is one line per attempt, not a traceback each time.
+    for name in ("discord.client", "discord.gateway", "discord.http"):
+        logging.getLogger(name).addFilter(_one_line_network_errors)
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     if settings.api_base:
         use_api_base(settings.api_base)
     _limit_malloc_arenas()
     _use_uvloop()
-    bot = CityhallBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN. Reset it in the Developer Portal "
-              "(Bot > Reset Token) and update .env.", file=sys.stderr)
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        print("Discord asked for privileged intents; Cityhall needs none. Check the bot's "
-              "settings in the Developer Portal.", file=sys.stderr)
-        return 2
-    return 0
+        code = asyncio.run(_serve(settings))
+    except KeyboardInterrupt:  # a Ctrl-C before the signal handlers were in place
+        code = 0
+    # Python waits for every non-daemon thread before it exits; one left behind by a
+    # library would keep a failed bot "running" and offline, and the service manager would
+    # never restart it.
+    stuck = [t.name for t in threading.enumerate()
+             if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if stuck:
+        log.warning("Exiting although these threads did not stop: %s.", ", ".join(stuck))
+        logging.shutdown()
+        os._exit(code)
+    return code
+
+
+def _one_line_network_errors(record: logging.LogRecord) -> bool:
+    if record.exc_info and isinstance(record.exc_info[1], (OSError, aiohttp.ClientError,
+                                                           TimeoutError)):
+        exc = record.exc_info[1]
+        record.msg = f"{record.getMessage()} ({_network_cause(exc)})"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
+def _network_cause(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        exc = exc.os_error
+    if isinstance(exc, OSError) and exc.errno and exc.errno > 0:
+        return os.strerror(exc.errno)  # asyncio's strerror is "Connect call failed (...)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _refused(exc: BaseException) -> str | None:
+    """The sentence for Discord refusing the bot's credentials or settings, or None."""
+    if isinstance(exc, discord.LoginFailure) or (
+            isinstance(exc, discord.ConnectionClosed) and exc.code == 4004):
+        return ("Discord refused the token in DISCORD_TOKEN; reset it in the Developer "
+                "Portal (Bot > Reset Token) and update .env.")
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return ("Discord asked for privileged intents; Cityhall needs none. Check the bot's "
+                "settings in the Developer Portal.")
+    return None
+
+
+async def _serve(settings: Settings) -> int:
+    """The bot's life in one process: open the database (or say why not), wait for the
+    network, run until SIGTERM or SIGINT, then stop cleanly."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    running: list[CityhallBot] = []
+
+    def on_signal(signum: int) -> None:
+        if stop.is_set():
+            log.info("Already stopping; the process ends within %g s.", SHUTDOWN_SECONDS)
+            return
+        for bot in running:
+            # At once, in this callback: no interaction is routed after the log line below.
+            bot.draining = True
+        log.info("Stopping (%s): finishing the clicks in flight, then saving and closing.",
+                 signal.Signals(signum).name)
+        _exit_after(SHUTDOWN_SECONDS)
+        stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, on_signal, signum)
+
+    log.info("Using the database %s.", settings.database_path)
+    try:
+        storage = await Storage.open(settings.database_path)
+    except StorageError as exc:
+        log.error("%s", exc)
+        return EXIT_DATABASE
+    bot = CityhallBot(settings, storage=storage)
+    running.append(bot)
+    try:
+        if not await _wait_for_network(settings, stop):
+            return 0
+        started = asyncio.create_task(bot.start(settings.token or ""), name="cityhall-bot")
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({started, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if started.done():
+            started.result()  # what ended it, raised here
+            return 0
+        await bot.drain(time.monotonic() + DRAIN_SECONDS + PUBLISH_SECONDS)
+        await bot.close()
+        await asyncio.wait({started}, timeout=1.0)
+        log.info("Stopped; every saved move is in %s.", settings.database_path)
+        return 0
+    except Exception as exc:
+        refused = _refused(exc)
+        if refused is not None:
+            log.error("%s", refused)
+            return EXIT_CONFIG
+        if isinstance(exc, (StorageError, sqlite3.DatabaseError)):
+            log.error("Cannot open the database %s: %s.", settings.database_path,
+                      describe_error(exc))
+            return EXIT_DATABASE
+        if isinstance(exc, (OSError, aiohttp.ClientError, TimeoutError)):
+            log.error("Lost the connection to Discord while starting (%s); exiting so the "
+                      "service manager starts the bot again.", _network_cause(exc))
+            return 1
+        raise
+    finally:
+        await bot.close()
+
+
+async def _wait_for_network(settings: Settings, stop: asyncio.Event) -> bool:
+    """Until Discord's API answers at all (any HTTP status), one log line per failed try,
+    with backoff (1 s, doubling, at most 60 s). False if asked to stop meanwhile."""
+    base = settings.api_base or discord.http.Route.BASE
+    delay = 1.0
+    timeout = aiohttp.ClientTimeout(total=10)
+    while not stop.is_set():
+        try:
+            async with aiohttp.ClientSession(timeout=timeout) as session, \
+                    session.get(f"{base}/gateway") as answer:
+                await answer.read()
+            return True
+        except (TimeoutError, OSError, aiohttp.ClientError) as exc:
+            log.warning("Cannot reach Discord at %s (%s); trying again in %g s.",
+                        base, _network_cause(exc), delay)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+        delay = min(delay * 2, 60.0)
+    return False
+
+
+def _exit_after(seconds: float) -> None:
+    """The promise to a service manager: gone within ``seconds`` of being asked, even if
+    something hangs. SQLite needs no clean close to keep what was committed."""
+    def watchdog() -> None:
+        time.sleep(seconds)
+        log.error("Shutdown took longer than %g s; exiting now.", seconds)
+        logging.shutdown()
+        os._exit(1)
+
+    threading.Thread(target=watchdog, name="cityhall-shutdown-watchdog", daemon=True).start()

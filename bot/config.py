@@ -51,7 +51,7 @@ class Settings:
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=_int(env, "DEV_GUILD_ID"),
-            database_path=env.get("DATABASE_PATH") or str(ROOT / "cityhall.sqlite3"),
+            database_path=database_path(env.get("DATABASE_PATH")),
             api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
@@ -63,6 +63,25 @@ class Settings:
             rate_limit_scale=_float(env, "DISCORD_RATE_LIMIT_SCALE", 1.0, minimum=0.01,
                                     unit="(a factor)"),
         )
+
+
+def database_path(raw: str | None) -> str:
+    """DATABASE_PATH as an absolute path. A relative one is taken from the project folder,
+    not from wherever the bot was started: started from another folder, it would otherwise
+    open a new, empty database and every game and stat would seem gone."""
+    raw = (raw or "").strip()
+    if raw == ":memory:":
+        return raw
+    path = Path(raw).expanduser() if raw else Path("cityhall.sqlite3")
+    return os.path.normpath(path if path.is_absolute() else ROOT / path)
+
+
+def database_path_from_env() -> str:
+    """DATABASE_PATH from the environment and .env, as ``python -m bot run`` reads it."""
+    from dotenv import load_dotenv
+
+    load_dotenv(ROOT / ".env")
+    return database_path(os.environ.get("DATABASE_PATH"))
 
 
 def _int(env: dict[str, str], name: str) -> int | None:

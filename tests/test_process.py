@@ -34,7 +34,7 @@ def test_run_without_a_token_explains_what_to_do(tmp_path: Path) -> None:
                           text=True, timeout=60,
                           env=_env(PYTHONPATH=str(ROOT), DISCORD_TOKEN="",
                                    DATABASE_PATH=str(tmp_path / "x.sqlite3")))
-    assert done.returncode == 2
+    assert done.returncode == 78  # EX_CONFIG: systemd does not restart it in a loop
     assert "Traceback" not in done.stderr
     for needed in ("discord.com/developers/applications", "DISCORD_TOKEN", "Attach Files",
                    "applications.commands", "python -m bot simulate"):
@@ -45,7 +45,7 @@ def test_bad_setting_is_a_sentence_not_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "bot", "run"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60,
                           env=_env(PYTHONPATH=str(ROOT), DISCORD_TOKEN="x", TURN_SECONDS="soon"))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.returncode == 78 and "Traceback" not in done.stderr
     assert "TURN_SECONDS must be a number of seconds" in done.stderr
 
 

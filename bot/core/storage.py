@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import queue
 import sqlite3
 import threading
@@ -126,6 +127,14 @@ CREATE INDEX IF NOT EXISTS player_totals_board
 
 SCHEMA_VERSION = 2
 FINISHED = ("over", "ended", "abandoned")
+# SQLite's application id (header offset 68) for Cityhall files, "City" in ASCII: lets the
+# bot (and `file`) tell its own database from another program's SQLite file.
+APPLICATION_ID = 0x43697479
+# The tables every Cityhall database has had since schema 1.
+CITYHALL_TABLES = frozenset({"matches", "actions", "results"})
+# How long opening waits for another program's lock before saying so (start-up must fail
+# within seconds, not hang); writes afterwards wait ``busy_timeout``.
+OPEN_TIMEOUT = 2.0
 
 
 class ChannelBusy(Exception):
@@ -194,11 +203,12 @@ class Writer:
 
     def start(self) -> None:
         # Open and migrate here, in the caller's thread, so a bad file fails at once.
-        # How long a write waits for another process's lock before it fails.
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                               timeout=self.busy_timeout)
+                               timeout=min(OPEN_TIMEOUT, self.busy_timeout))
         try:
             _prepare(conn)
+            # How long a write waits for another process's lock before it fails.
+            conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         except BaseException:
             conn.close()
             raise
@@ -286,19 +296,27 @@ class Writer:
 
 
 def _prepare(conn: sqlite3.Connection) -> None:
-    # WAL keeps readers off the writer's back; FULL sync makes a commit survive a killed
-    # process and a power cut alike (one fsync per group of moves).
-    if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
-        # A new database: 8 KB pages hold three archived games (about 2.5 KB each) where
-        # 4 KB pages held one, since a row does not share its page's remainder.
-        conn.execute("PRAGMA page_size=8192")
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
+    # Reading the schema first is what meets another program's lock, and it must happen
+    # before anything below changes the file.
+    tables = {row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")}
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StorageError(f"it was written by a newer Cityhall (schema {version}; this one "
                            f"knows up to {SCHEMA_VERSION})")
+    check_identity(conn, tables)
+    if not tables:
+        # A new database: 8 KB pages hold three archived games (about 2.5 KB each) where
+        # 4 KB pages held one, since a row does not share its page's remainder.
+        conn.execute("PRAGMA page_size=8192")
+    # WAL keeps readers off the writer's back; FULL sync makes a commit survive a killed
+    # process and a power cut alike (one fsync per group of moves).
+    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() not in ("wal", "memory"):
+        raise StorageError("SQLite could not switch it to WAL mode (is the folder writable?)")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     if version < SCHEMA_VERSION:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -318,6 +336,93 @@ def _prepare(conn: sqlite3.Connection) -> None:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+
+def check_identity(conn: sqlite3.Connection, tables: set[str]) -> None:
+    """Refuse another program's SQLite file instead of adding Cityhall's tables to it."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        raise StorageError(f"it is another program's SQLite database (application id "
+                           f"{app_id:#x}), not Cityhall's")
+    missing = CITYHALL_TABLES - tables
+    if tables and missing:
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise StorageError(f"it is not a Cityhall database: it has the tables {shown} but "
+                           f"not {', '.join(sorted(missing))}")
+
+
+# SQLite's result codes (sqlite3.Error.sqlite_errorcode & 0xff) in the admin's words.
+_CAUSES = {
+    3: "the operating system refused access to it",  # SQLITE_PERM
+    5: "another program holds a lock on it (is a second Cityhall, or some other tool, "
+       "using the same file?)",  # SQLITE_BUSY
+    6: "another program holds a lock on it (is a second Cityhall, or some other tool, "
+       "using the same file?)",  # SQLITE_LOCKED
+    8: "it or its folder is read-only for this user",  # SQLITE_READONLY
+    10: "reading or writing it failed (disk error)",  # SQLITE_IOERR
+    11: "it is damaged (SQLite says the disk image is malformed)",  # SQLITE_CORRUPT
+    13: "the disk is full",  # SQLITE_FULL
+    14: "SQLite cannot open the file (a missing or unwritable folder?)",  # SQLITE_CANTOPEN
+    26: "it is not an SQLite database",  # SQLITE_NOTADB
+}
+
+
+def describe_error(exc: BaseException) -> str:
+    """The cause of a database error in a short clause, for a log sentence."""
+    if isinstance(exc, StorageError):
+        return str(exc)
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        cause = _CAUSES.get(code & 0xFF) if isinstance(code, int) else None
+        if cause is not None:
+            return f"{cause} [{exc}]"
+        return str(exc)
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
+
+
+_HEADER = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> None:
+    """What can be told about the file before SQLite opens it; StorageError says what is
+    wrong in a clause (SQLite itself says only "unable to open" or nothing at all: a file cut
+    short opens fine and fails at the first page past its end)."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise StorageError(f"its folder {folder} is not a folder")
+    # SQLite creates NAME-wal and NAME-shm beside the file (WAL mode): the folder must be
+    # writable, not only the file.
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(f"its folder {folder} is not writable for this user, and SQLite "
+                           f"needs to create {path.name}-wal beside it")
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StorageError("it is not a file")
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise StorageError("the file is not readable and writable for this user")
+    size = path.stat().st_size
+    if size == 0:
+        return  # SQLite treats an empty file as a new database
+    with open(path, "rb") as file:
+        header = file.read(100)
+    if len(header) < 100 or not header.startswith(_HEADER):
+        raise StorageError("it is not an SQLite database (its first bytes are not SQLite's "
+                           "header)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    counter_valid = header[24:28] == header[92:96]
+    wal = path.with_name(path.name + "-wal")
+    wal_empty = not wal.exists() or wal.stat().st_size == 0
+    # Only a database without a pending WAL must hold all its pages itself: a checkpoint
+    # interrupted by a crash may leave the file short, and SQLite completes it from the WAL.
+    if counter_valid and pages and wal_empty and size < pages * page_size:
+        raise StorageError(f"it is cut short: its header says {pages * page_size:,} bytes "
+                           f"but the file has {size:,} (a copy that did not finish, or a "
+                           f"full disk?)")
 
 
 def _statements(script: str) -> list[str]:
@@ -426,22 +531,34 @@ class Storage:
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StorageError(f"Cannot create the folder for {name}: "
+                raise StorageError(f"Cannot create the folder for the database {name}: "
                                    f"{exc.strerror or exc}.") from exc
         writer = Writer(name, busy_timeout)
+
+        def start() -> None:
+            if name != ":memory:":
+                check_file(Path(path))
+            writer.start()
+
         try:
-            await asyncio.to_thread(writer.start)
+            await asyncio.to_thread(start)
         except (sqlite3.Error, StorageError, OSError) as exc:
-            raise StorageError(f"Cannot open the database {name}: {exc}.") from exc
+            raise StorageError(f"Cannot open the database {name}: {describe_error(exc)}.") \
+                from exc
         try:
             reader = await aiosqlite.connect(name, timeout=10.0)
-        except BaseException:
+        except BaseException as exc:
             await asyncio.to_thread(writer.close)
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(f"Cannot open the database {name}: "
+                                   f"{describe_error(exc)}.") from exc
             raise
         reader.row_factory = aiosqlite.Row
         return cls(name, writer, reader)
 
     async def close(self) -> None:
+        """Close the reader, let the writer commit every queued job, then checkpoint the WAL
+        into the database file (so the file alone is complete) and close."""
         try:
             await self._db.close()
         finally:

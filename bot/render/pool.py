@@ -222,7 +222,10 @@ def worker_main() -> None:
     The protocol owns the real stdout; file descriptor 1 is pointed at stderr so a stray
     ``print`` in a renderer ends up in the log instead of corrupting a reply.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group; the parent stops us
+    # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to the whole unit:
+    # the parent finishes its work and then stops us.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
