@@ -388,16 +388,20 @@ class CityhallBot(commands.Bot):
     async def close(self) -> None:
         if not self._cleaned_up:
             self._cleaned_up = True
-            if not self._drained:
-                await self.drain(time.monotonic() + 5.0)
-            pictures = getattr(self, "pictures", None)
-            if pictures is not None:
-                await pictures.close()
-            storage = getattr(self, "storage", None)
-            if storage is not None:
-                await storage.close()
-            for task in self._inflight:
-                task.cancel()
+            try:
+                if not self._drained:
+                    await self.drain(time.monotonic() + 5.0)
+            finally:
+                # Even when the drain is cut short (cancelled by a caller's timeout), the
+                # database is closed: its writer finishes what it was given first.
+                pictures = getattr(self, "pictures", None)
+                if pictures is not None:
+                    await pictures.close()
+                storage = getattr(self, "storage", None)
+                if storage is not None:
+                    await storage.close()
+                for task in self._inflight:
+                    task.cancel()
         await super().close()
 
 

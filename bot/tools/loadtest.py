@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -361,14 +362,24 @@ async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
     before = await asyncio.to_thread(procs.database_bytes, db, checkpoint=True)
     began = time.monotonic()
 
+    def looks(table: Table) -> tuple[str, str] | None:
+        msg = city.table_message(table) if table.stage == "playing" else None
+        return None if msg is None else (msg.id, msg.content)
+
     async def play(table: Table) -> bool:
         while time.monotonic() - began < 600:
-            msg = city.table_message(table) if table.stage == "playing" else None
-            if msg is not None and "· final" in msg.content:
+            before = looks(table)
+            if before is not None and "· final" in before[1]:
                 return True
             click = await city.step(table, "growth")
             if click is None:
                 await asyncio.sleep(0.05)
+            elif click.message is None or not click.message.components:
+                # Refused or told something (not a picker): like a person, look at the
+                # table again once it changes, instead of clicking on as fast as possible.
+                waited = time.monotonic()
+                while looks(table) == before and time.monotonic() - waited < 2.0:
+                    await asyncio.sleep(0.05)
         return False
 
     finished = sum(await asyncio.gather(*(play(t) for t in tables)))
@@ -397,6 +408,11 @@ def _workdir(config: Config) -> Iterator[Path]:
             yield Path(tmp)
 
 
+def _progress(what: str) -> None:
+    """A line on stderr per phase, so a long run shows where it is (stdout is the report)."""
+    print(f"{time.strftime('%H:%M:%S')} loadtest: {what}", file=sys.stderr, flush=True)
+
+
 async def run(config: Config) -> Report:
     report = Report(config)
     with _workdir(config) as work:
@@ -416,6 +432,7 @@ async def run(config: Config) -> Report:
             report.add("seed", "seconds to write them", seeded_s, "s")
             recorder = Recorder()
             city = Cityscape(Players(fake, recorder, seed=config.seed))
+            _progress('starting the bot')
             cold = await bot.start()
             await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
             pruner = asyncio.create_task(pruning(fake, tables))
@@ -423,6 +440,7 @@ async def run(config: Config) -> Report:
 
             mark = recorder.mark()
             played = min(config.channels, len(tables))
+            _progress('setup: opening matches by clicks')
             setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
             playing = sum(1 for t in tables if t.stage == "playing")
             report.add("setup", "unfinished matches opened by clicks",
@@ -453,21 +471,25 @@ async def run(config: Config) -> Report:
             report.details["rss_after_setup"] = rss
 
             if config.stats_calls > 0:
+                _progress('/stats timing')
                 await stats_timing(report, city, tables, config)
 
             load = tables[: max(1, min(config.channels, len(tables)))]
             for rate in config.rates:
                 target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
+                _progress('sustained load')
                 await sustained(report, bot, city, load, rate, config.duration,
                                 f"load {rate:g}/s", p95_target=target)
                 await calm(f"load {rate:g}/s")
             if config.burst > 0:
+                _progress('burst')
                 await burst(report, bot, city, tables, config.burst)
                 await calm("burst")
 
             # The restart comes after the load phases so that, if the restore overwhelms
             # the bot, its backlog cannot spoil their figures; the soak then runs on the
             # restored bot, which is what "flat after a restart" asks about.
+            _progress('kill -9 and restart')
             await restart(report, bot, city, tables, recorder, config.restore_spread,
                           config.restore_retry)
             await calm("restart")
@@ -477,8 +499,10 @@ async def run(config: Config) -> Report:
             report.add("memory", "bot processes", rss["processes"])
             report.details["rss_after_restart"] = rss
             if config.soak > 0:
+                _progress('soak')
                 await soak(report, bot, city, load, config)
                 await calm("soak")
+            _progress('growth: games played to the end')
             await growth(report, fake, city, db, config.growth_games)
             size = await asyncio.to_thread(procs.database_bytes, db, checkpoint=False)
             report.add("growth", "database file at the end", size["db"] / 2**20, "MB")

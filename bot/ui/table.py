@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import io
 import logging
 from collections import OrderedDict
@@ -106,10 +107,6 @@ class Tables:
             return None  # seats change without a move: a lobby is always drawn anew
         return match.version, match.status, self.bot.adapters[match.game].table_content(match)
 
-    def already_shows(self, match: Match) -> bool:
-        frame = self.frame(match)
-        return frame is not None and self._frames.get(match.id) == frame
-
     def mark_shown(self, match: Match, version: int) -> None:
         self.shown[match.id] = version
         self.shown.move_to_end(match.id)
@@ -178,9 +175,9 @@ class Tables:
                             match.id, match.channel_id, exc.text)
                 return
             except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
-                if delay is None:
-                    log.warning("Gave up showing the table of match %s after retries: %s",
-                                match.id, exc)
+                if delay is None or self.bot.draining:
+                    # At shutdown the next start re-draws it (its table_version says so).
+                    log.warning("Gave up showing the table of match %s: %s", match.id, exc)
                     return
                 log.info("Table of match %s not shown (%s); trying again in %.0f s.",
                          match.id, exc, delay)
@@ -191,18 +188,22 @@ class Tables:
         await self.pacing.wait("edit", match.channel_id)
         # What is saved by now is what goes out: frames the channel could not show in time
         # were skipped while waiting.
-        match = await self.bot.runtime.fetch(match.id) or match
+        # A snapshot: the runtime updates a match in place when a move commits, and what
+        # goes out (picture, text, buttons) and what is remembered as shown must all be one
+        # board, even if the next move lands while this one is drawn or sent.
+        match = copy.copy(await self.bot.runtime.fetch(match.id) or match)
         if match.table_message_id is None:
             return
-        if self.already_shows(match):
+        frame = self.frame(match)
+        if frame is not None and self._frames.get(match.id) == frame:
             return  # a click on the table brought it up to date meanwhile
         payload = await self.payload(match)
-        if self.already_shows(match):
+        if frame is not None and self._frames.get(match.id) == frame:
             return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
         await message.edit(**payload.edit_kwargs())
-        if (frame := self.frame(match)) is not None:
+        if frame is not None:
             self._frames[match.id] = frame
         self.mark_shown(match, match.version)
 
@@ -215,7 +216,8 @@ class Tables:
         if (message is None or message.id != match.table_message_id
                 or interaction.response.is_done()):
             return False
-        latest = await self.bot.runtime.fetch(match.id) or match
+        latest = copy.copy(await self.bot.runtime.fetch(match.id) or match)  # one board
+        frame = self.frame(latest)
         try:
             payload = await self.payload(latest, interactive=True)
             if interaction.response.is_done():
@@ -225,7 +227,7 @@ class Tables:
             log.info("Could not bring the table of match %s up to date through a click: %s",
                      match.id, exc)
             return False
-        if (frame := self.frame(latest)) is not None:
+        if frame is not None:
             self._frames[latest.id] = frame
         self.mark_shown(latest, latest.version)
         return True
