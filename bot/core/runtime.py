@@ -87,7 +87,7 @@ class Runtime:
             saved_version = match.state_version
             if not self._up_to_date(match):
                 continue  # said why; the match stays in the database as it was
-            if match.state_version != saved_version:
+            if match.state is not None and match.state_version != saved_version:
                 upgraded[match.game] = upgraded.get(match.game, 0) + 1
             matches.append(match)
         if upgraded:

@@ -403,7 +403,7 @@ def migrate(conn: sqlite3.Connection, path: str, version: int, *, existing: bool
             raise
 
 
-def before_upgrade_path(path: str | Path, version: int = SCHEMA_VERSION) -> Path:
+def before_upgrade_path(path: str | Path, version: int) -> Path:
     """Where the copy taken before upgrading ``path`` to schema ``version`` goes: beside it,
     ``NAME.before-vN.sqlite3`` (with ``-2``, ``-3``... if an earlier attempt left one)."""
     path = Path(path)
@@ -416,7 +416,7 @@ def before_upgrade_path(path: str | Path, version: int = SCHEMA_VERSION) -> Path
 
 
 def _copy_before_upgrade(conn: sqlite3.Connection, path: str) -> Path:
-    target = before_upgrade_path(path)
+    target = before_upgrade_path(path, SCHEMA_VERSION)
     partial = target.with_name(f".{target.name}.partial")
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
