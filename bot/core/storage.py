@@ -370,14 +370,11 @@ def migrate(conn: sqlite3.Connection, path: str, version: int, *, existing: bool
     An existing database is copied first (``before_upgrade_path``), so an admin who must go
     back to the previous Cityhall has the file as that version left it."""
     if existing:
-        if path == ":memory:":
-            log.info("Upgrading the in-memory database from schema %d to %d.", version,
-                     SCHEMA_VERSION)
-        else:
-            copy = _copy_before_upgrade(conn, path)
-            log.info("Upgrading the database %s from schema %d to %d; a copy of it as it was "
-                     "is at %s (to go back: stop the bot, put that copy in its place, and run "
-                     "the previous Cityhall).", path, version, SCHEMA_VERSION, copy)
+        # (":memory:" is always new: an in-memory database has no earlier tables to copy.)
+        copy = _copy_before_upgrade(conn, path)
+        log.info("Upgrading the database %s from schema %d to %d; a copy of it as it was is "
+                 "at %s (to go back: stop the bot, put that copy in its place, and run the "
+                 "previous Cityhall).", path, version, SCHEMA_VERSION, copy)
     else:
         log.info("Setting up a new database at %s (schema %d).", path, SCHEMA_VERSION)
     for migration in MIGRATIONS:
@@ -395,7 +392,8 @@ def migrate(conn: sqlite3.Connection, path: str, version: int, *, existing: bool
             conn.execute(f"PRAGMA user_version={migration.number}")
             conn.execute("COMMIT")
         except BaseException as exc:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             if isinstance(exc, (sqlite3.Error, StorageError)):
                 raise StorageError(f"upgrading it from schema {migration.number - 1} to "
                                    f"{migration.number} failed ({describe_error(exc)}); it "
