@@ -180,7 +180,14 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
     with contextlib.closing(sqlite3.connect(path)) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert "half_done" not in tables and "kv" in tables
-    assert (tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION + 1}.sqlite3").is_file()
+    first_copy = tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION + 1}.sqlite3"
+    assert schema_of(first_copy) == 2  # the file as the admin had it before updating
+    # Tried again, it fails the same way, and the first copy is kept as it was.
+    with pytest.raises(StorageError, match="no_such_table"):
+        await Storage.open(path)
+    assert schema_of(first_copy) == 2
+    assert schema_of(first_copy.with_name(
+        f"cityhall.sqlite3.before-v{SCHEMA_VERSION + 1}-2.sqlite3")) == SCHEMA_VERSION
 
     # Fixed (here: the step taken out), the next start upgrades nothing more and plays on.
     monkeypatch.undo()
