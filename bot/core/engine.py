@@ -7,6 +7,7 @@ only through these functions, so a game that keeps this contract plugs into ever
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -42,6 +43,11 @@ class Engine(Protocol):
     title: str
     min_players: int
     max_players: int
+    # The shape of the states ``new`` and ``apply`` return. Saved states carry it; one saved
+    # with an older number is brought up to date through the engine's optional
+    # ``upgrade_state(state, from_version) -> state`` (one step: from_version to
+    # from_version + 1) before it is used. See ``upgrade_state`` below and docs/upgrades.md.
+    state_version: int
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
         """A fresh game; options are validated here (IllegalAction on a bad one)."""
@@ -91,6 +97,35 @@ def timer_seconds(engine: Engine, state: JSON) -> float | None:
     """
     own = getattr(engine, "timer_seconds", None)
     return None if own is None else own(state)
+
+
+class StateVersionError(Exception):
+    """A saved state this code cannot use; ``str(exc)`` says why in a clause."""
+
+
+def upgrade_state(engine: Engine, state: JSON, from_version: int) -> JSON:
+    """``state``, saved at ``from_version``, brought up to ``engine.state_version``.
+
+    Engines upgrade one version at a time (``upgrade_state(state, v)`` returns the state at
+    ``v + 1``) so that each step is written once, when its change is made, and never has to
+    be revised; a state several versions behind goes through every step in turn. A state
+    from a newer Cityhall (the admin went back to an older version) is refused rather than
+    guessed at: StateVersionError.
+    """
+    current = engine.state_version
+    if from_version > current:
+        raise StateVersionError(f"its state was saved by a newer Cityhall ({engine.title} "
+                                f"state version {from_version}; this one knows up to "
+                                f"{current})")
+    if from_version == current:
+        return state
+    step: Callable[[JSON, int], JSON] | None = getattr(engine, "upgrade_state", None)
+    if step is None:
+        raise StateVersionError(f"{engine.title} has no upgrade from state version "
+                                f"{from_version} to {current}")
+    for version in range(from_version, current):
+        state = step(state, version)
+    return state
 
 
 @dataclass(frozen=True)

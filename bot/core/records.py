@@ -41,6 +41,9 @@ class Match:
     options: dict[str, Any]
     seed: int
     state: dict[str, Any] | None = None
+    # The engine's state version ``state`` has (Engine.state_version); saved beside it, so a
+    # state written by an older Cityhall is recognised and upgraded on load.
+    state_version: int = 1
     version: int = 0
     table_message_id: int | None = None
     turn_started_at: float | None = None

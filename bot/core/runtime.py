@@ -20,7 +20,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .engine import JSON, Engine, IllegalAction, timer_seconds
+from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .storage import ChannelBusy, ResultRow, Storage
 
@@ -79,7 +79,22 @@ class Runtime:
 
     async def load(self) -> list[Match]:
         """Bring every unfinished match back after a start or restart."""
-        matches = [m for m in await self.storage.unfinished() if m.game in self.games]
+        matches = []
+        upgraded: dict[str, int] = {}
+        for match in await self.storage.unfinished():
+            if match.game not in self.games:
+                continue
+            saved_version = match.state_version
+            if not self._up_to_date(match):
+                continue  # said why; the match stays in the database as it was
+            if match.state is not None and match.state_version != saved_version:
+                upgraded[match.game] = upgraded.get(match.game, 0) + 1
+            matches.append(match)
+        if upgraded:
+            log.info("Brought the saved states of %s up to this version's engines.",
+                     ", ".join(f"{count} {self.games[game].title} game(s) (state version "
+                               f"{self.games[game].state_version})"
+                               for game, count in upgraded.items()))
         now = self.clock()
         for match in matches:
             # A restart is not the players' fault: nobody due is timed out before they had
@@ -95,8 +110,40 @@ class Runtime:
         return self._matches.get(match_id)
 
     async def fetch(self, match_id: int) -> Match | None:
-        """An unfinished match from memory, or any match from the database."""
-        return self._matches.get(match_id) or await self.storage.get(match_id)
+        """An unfinished match from memory, or any match from the database (its state
+        upgraded to the engine's version; None if this version cannot read it)."""
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match
+        match = await self.storage.get(match_id)
+        if match is None or match.game not in self.games:
+            return match
+        return match if self._up_to_date(match) else None
+
+    def _up_to_date(self, match: Match) -> bool:
+        """Bring a match read from the database to its engine's state version, in place.
+        False (with a log sentence) when this version cannot use its state: the match is
+        then left out, and the bot goes on with the others."""
+        engine = self.games[match.game]
+        if match.state is None:
+            match.state_version = engine.state_version  # a lobby: nothing saved to upgrade
+            return True
+        if match.state_version == engine.state_version:
+            return True
+        where = f"Match {match.id} ({engine.title} in channel {match.channel_id})"
+        try:
+            match.state = upgrade_state(engine, match.state, match.state_version)
+        except StateVersionError as exc:
+            log.error("%s is left as it is and not played: %s. Run the newer Cityhall again "
+                      "to go on with it.", where, exc)
+            return False
+        except Exception:
+            log.exception("%s is left as it is and not played: upgrading its state from "
+                          "version %s to %s failed.", where, match.state_version,
+                          engine.state_version)
+            return False
+        match.state_version = engine.state_version
+        return True
 
     def in_channel(self, channel_id: int) -> Match | None:
         return next((m for m in self._matches.values() if m.channel_id == channel_id), None)
@@ -432,6 +479,10 @@ class Runtime:
 
     async def _commit(self, new: Match, **save: object) -> Match:
         """Save ``new`` and only then let it replace the match in memory."""
+        if new.state is not None:
+            # Every state in memory is the engine's current shape (new, applied, or
+            # upgraded on load), so that is the version saved with it.
+            new.state_version = self.games[new.game].state_version
         await self.storage.save(new, **save)  # type: ignore[arg-type]
         current = self._matches.get(new.id)
         if current is not None:

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Schema versions (PRAGMA user_version). Each step runs once, in order, in one transaction.
+# Schema versions (PRAGMA user_version): the SQL of each numbered migration (MIGRATIONS).
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -125,7 +125,50 @@ CREATE INDEX IF NOT EXISTS player_totals_board
     ON player_totals(guild_id, game, wins DESC, best DESC, games DESC);
 """
 
-SCHEMA_VERSION = 2
+SCHEMA_V3 = """
+-- the bot's own small values (the hash of the last uploaded command tree); before schema 3
+-- it was created on first use, so a database may have it already
+CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- the engine's state version each saved state was written with: a state saved by an older
+-- Cityhall is upgraded by its engine before use. Every state saved so far is version 1.
+ALTER TABLE match_states ADD COLUMN state_version INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE archive ADD COLUMN state_version INTEGER NOT NULL DEFAULT 1;
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered step of the schema. ``number`` is the schema version the database has
+    after it; ``description`` ends the log sentence "Upgrading the database from schema N-1
+    to N: ..."; ``sql`` runs first, then ``step`` (data moved or recomputed in Python), in
+    one transaction with the version bump, so a failed step leaves the database as it was.
+
+    A step must not call code that changes with later schemas (it would meet tables as they
+    were at its own number): give it its own copy of what it needs."""
+
+    number: int
+    description: str
+    sql: str = ""
+    step: Callable[[sqlite3.Connection], None] | None = None
+
+
+def _v2_move_states_and_archive(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT INTO match_states (match_id, state) SELECT id, state"
+                 " FROM matches WHERE state IS NOT NULL")
+    conn.execute("UPDATE matches SET state=NULL")
+    _v2_backfill_totals(conn)
+    _v2_archive_finished(conn)
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "matches, their moves and results", SCHEMA_V1),
+    Migration(2, "states kept beside their matches, finished games archived, and per-player "
+                 "totals for /stats", SCHEMA_V2, _v2_move_states_and_archive),
+    Migration(3, "a table for the bot's own values, and the state version of every saved game",
+              SCHEMA_V3),
+]
+SCHEMA_VERSION = MIGRATIONS[-1].number
+assert [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
 FINISHED = ("over", "ended", "abandoned")
 # SQLite's application id (header offset 68) for Cityhall files, "City" in ASCII: lets the
 # bot (and `file`) tell its own database from another program's SQLite file.
@@ -206,7 +249,7 @@ class Writer:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                timeout=min(OPEN_TIMEOUT, self.busy_timeout))
         try:
-            _prepare(conn)
+            _prepare(conn, self.path)
             # How long a write waits for another process's lock before it fails.
             conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         except BaseException:
@@ -295,7 +338,7 @@ class Writer:
             job.loop.call_soon_threadsafe(_settle, job.future, result, error)
 
 
-def _prepare(conn: sqlite3.Connection) -> None:
+def _prepare(conn: sqlite3.Connection, path: str) -> None:
     # Reading the schema first is what meets another program's lock, and it must happen
     # before anything below changes the file.
     tables = {row[0] for row in conn.execute(
@@ -318,24 +361,82 @@ def _prepare(conn: sqlite3.Connection) -> None:
     if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     if version < SCHEMA_VERSION:
+        migrate(conn, path, version, existing=bool(tables))
+
+
+def migrate(conn: sqlite3.Connection, path: str, version: int, *, existing: bool) -> None:
+    """Apply every migration after ``version``, in order, each in its own transaction.
+
+    An existing database is copied first (``before_upgrade_path``), so an admin who must go
+    back to the previous Cityhall has the file as that version left it."""
+    if existing:
+        # (":memory:" is always new: an in-memory database has no earlier tables to copy.)
+        copy = _copy_before_upgrade(conn, path)
+        log.info("Upgrading the database %s from schema %d to %d; a copy of it as it was is "
+                 "at %s (to go back: stop the bot, put that copy in its place, and run the "
+                 "previous Cityhall).", path, version, SCHEMA_VERSION, copy)
+    else:
+        log.info("Setting up a new database at %s (schema %d).", path, SCHEMA_VERSION)
+    for migration in MIGRATIONS:
+        if migration.number <= version:
+            continue
+        if existing:
+            log.info("Upgrading the database from schema %d to %d: %s.", migration.number - 1,
+                     migration.number, migration.description)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if version < 1:
-                for statement in _statements(SCHEMA_V1):
-                    conn.execute(statement)
-            if version < 2:
-                for statement in _statements(SCHEMA_V2):
-                    conn.execute(statement)
-                conn.execute("INSERT INTO match_states (match_id, state) SELECT id, state"
-                             " FROM matches WHERE state IS NOT NULL")
-                conn.execute("UPDATE matches SET state=NULL")
-                _backfill_totals(conn)
-                _archive_finished(conn)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for statement in _statements(migration.sql):
+                conn.execute(statement)
+            if migration.step is not None:
+                migration.step(conn)
+            conn.execute(f"PRAGMA user_version={migration.number}")
             conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, (sqlite3.Error, StorageError)):
+                raise StorageError(f"upgrading it from schema {migration.number - 1} to "
+                                   f"{migration.number} failed ({describe_error(exc)}); it "
+                                   f"was left at schema {migration.number - 1}") from exc
             raise
+
+
+def before_upgrade_path(path: str | Path, version: int) -> Path:
+    """Where the copy taken before upgrading ``path`` to schema ``version`` goes: beside it,
+    ``NAME.before-vN.sqlite3`` (with ``-2``, ``-3``... if an earlier attempt left one)."""
+    path = Path(path)
+    first = path.with_name(f"{path.name}.before-v{version}.sqlite3")
+    candidate, number = first, 1
+    while candidate.exists():
+        number += 1
+        candidate = first.with_name(f"{path.name}.before-v{version}-{number}.sqlite3")
+    return candidate
+
+
+def _copy_before_upgrade(conn: sqlite3.Connection, path: str) -> Path:
+    target = before_upgrade_path(path, SCHEMA_VERSION)
+    partial = target.with_name(f".{target.name}.partial")
+    with contextlib.suppress(FileNotFoundError):
+        partial.unlink()
+    try:
+        copy = sqlite3.connect(partial)
+        try:
+            # SQLite's backup API: the pages as they are committed, WAL included (a file
+            # copy could miss what is still in NAME-wal).
+            conn.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+        finally:
+            copy.close()
+        with open(partial, "rb") as file:
+            os.fsync(file.fileno())
+        os.replace(partial, target)
+    except (sqlite3.Error, OSError) as exc:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+        raise StorageError(f"it needs upgrading, and the copy to take first could not be "
+                           f"written to {target} ({describe_error(exc)}); nothing was "
+                           f"changed") from exc
+    return target
 
 
 def check_identity(conn: sqlite3.Connection, tables: set[str]) -> None:
@@ -430,7 +531,12 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-def _backfill_totals(conn: sqlite3.Connection) -> None:
+# -- frozen copies for migration 2 (see Migration) ---------------------------------------
+
+
+def _v2_backfill_totals(conn: sqlite3.Connection) -> None:
+    # Shares _add_to_totals while player_totals keeps the shape schema 2 gave it; a migration
+    # that changes that table must give this step its own copy first.
     rows = conn.execute("SELECT match_id, guild_id, game, player_id, name, score, won, extra"
                         " FROM results WHERE cpu=0 ORDER BY finished_at").fetchall()
     for _match_id, guild_id, game, player_id, name, score, won, extra in rows:
@@ -438,13 +544,24 @@ def _backfill_totals(conn: sqlite3.Connection) -> None:
                        json.loads(extra))
 
 
-def _archive_finished(conn: sqlite3.Connection) -> None:
+def _v2_archive_finished(conn: sqlite3.Connection) -> None:
     marks = ",".join("?" * len(FINISHED))
     ids = [r[0] for r in conn.execute(
         f"SELECT id FROM matches WHERE status IN ({marks}) AND id NOT IN "
         "(SELECT match_id FROM archive)", FINISHED)]
     for match_id in ids:
-        _archive(conn, match_id)
+        rows = conn.execute("SELECT seq, player, action, by_computer, at FROM actions"
+                            " WHERE match_id=? ORDER BY seq", (match_id,)).fetchall()
+        log_json = json.dumps([[seq, player, json.loads(action), by_computer, at]
+                               for seq, player, action, by_computer, at in rows],
+                              separators=(",", ":"))
+        state = conn.execute("SELECT state FROM match_states WHERE match_id=?",
+                             (match_id,)).fetchone()
+        conn.execute("INSERT INTO archive (match_id, actions, state) VALUES (?,?,?)",
+                     (match_id, zlib.compress(log_json.encode(), 9),
+                      None if state is None else zlib.compress(state[0].encode(), 9)))
+        conn.execute("DELETE FROM actions WHERE match_id=?", (match_id,))
+        conn.execute("DELETE FROM match_states WHERE match_id=?", (match_id,))
 
 
 # -- what the jobs do (in the writer thread) ----------------------------------------------
@@ -491,15 +608,17 @@ def _archive(conn: sqlite3.Connection, match_id: int) -> None:
     if old is not None:
         # Saved again after it was archived (a table message id, say): keep the log.
         entries = json.loads(zlib.decompress(old[0])) + entries
-    state = conn.execute("SELECT state FROM match_states WHERE match_id=?",
+    state = conn.execute("SELECT state, state_version FROM match_states WHERE match_id=?",
                          (match_id,)).fetchone()
     state_blob = None if state is None else zlib.compress(state[0].encode(), 9)
+    state_version = 1 if state is None else state[1]
     if state_blob is None and old is not None:
-        state_blob = conn.execute("SELECT state FROM archive WHERE match_id=?",
-                                  (match_id,)).fetchone()[0]
+        state_blob, state_version = conn.execute(
+            "SELECT state, state_version FROM archive WHERE match_id=?", (match_id,)).fetchone()
     log_json = json.dumps(entries, separators=(",", ":"))
-    conn.execute("INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES (?,?,?)",
-                 (match_id, zlib.compress(log_json.encode(), 9), state_blob))
+    conn.execute("INSERT OR REPLACE INTO archive (match_id, actions, state, state_version)"
+                 " VALUES (?,?,?,?)",
+                 (match_id, zlib.compress(log_json.encode(), 9), state_blob, state_version))
     conn.execute("DELETE FROM actions WHERE match_id=?", (match_id,))
     conn.execute("DELETE FROM match_states WHERE match_id=?", (match_id,))
 
@@ -609,14 +728,16 @@ class Storage:
         rows = list(results)
         finished = match.status in FINISHED
         match_id, version, guild_id, game = match.id, match.version, match.guild_id, match.game
+        state_version = match.state_version
 
         def update(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(_UPDATE_MATCH, (*columns, now, match_id))
             if cursor.rowcount != 1:
                 raise StorageError(f"match {match_id} is not in the database")
             if state_json is not None:
-                conn.execute("INSERT OR REPLACE INTO match_states (match_id, state)"
-                             " VALUES (?,?)", (match_id, state_json))
+                conn.execute("INSERT OR REPLACE INTO match_states (match_id, state,"
+                             " state_version) VALUES (?,?,?)",
+                             (match_id, state_json, state_version))
             if action_json is not None:
                 conn.execute("INSERT INTO actions (match_id, seq, player, action, by_computer,"
                              " at) VALUES (?,?,?,?,?,?)",
@@ -641,28 +762,31 @@ class Storage:
 
     async def get(self, match_id: int) -> Match | None:
         async with self._db.execute(
-            "SELECT m.*, s.state AS live_state, a.state AS archived_state FROM matches m"
-            " LEFT JOIN match_states s ON s.match_id = m.id"
+            "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version,"
+            " a.state AS archived_state, a.state_version AS archived_state_version"
+            " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
             " LEFT JOIN archive a ON a.match_id = m.id WHERE m.id=?", (match_id,)
         ) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        state_text = row["live_state"]
+        state_text, state_version = row["live_state"], row["live_state_version"]
         if state_text is None and row["archived_state"] is not None:
             state_text = zlib.decompress(row["archived_state"]).decode()
-        return _match(row, state_text)
+            state_version = row["archived_state_version"]
+        return _match(row, state_text, state_version)
 
     async def unfinished(self) -> list[Match]:
         # The literal list lets SQLite use the partial index (a bound parameter would not).
         async with self._db.execute(
-            "SELECT m.*, s.state AS live_state FROM matches m"
-            " LEFT JOIN match_states s ON s.match_id = m.id"
+            "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version"
+            " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
             " WHERE m.status IN ('lobby', 'active') ORDER BY m.id"
         ) as cur:
             rows = await cur.fetchall()
         # Decoding a thousand states is tens of milliseconds: off the event loop.
-        return await asyncio.to_thread(lambda: [_match(row, row["live_state"]) for row in rows])
+        return await asyncio.to_thread(
+            lambda: [_match(row, row["live_state"], row["live_state_version"]) for row in rows])
 
     async def actions(self, match_id: int) -> list[tuple[str | None, dict[str, Any]]]:
         async with self._db.execute(
@@ -690,20 +814,12 @@ class Storage:
     # -- the bot's own small values (e.g. the last synced command tree) -----------------
 
     async def value(self, key: str) -> str | None:
-        try:
-            async with self._db.execute("SELECT value FROM kv WHERE key=?", (key,)) as cur:
-                row = await cur.fetchone()
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return None  # nothing was ever stored
-            raise
+        async with self._db.execute("SELECT value FROM kv WHERE key=?", (key,)) as cur:
+            row = await cur.fetchone()
         return None if row is None else str(row["value"])
 
     async def set_value(self, key: str, value: str) -> None:
         def upsert(conn: sqlite3.Connection) -> None:
-            # Created on first use rather than as a schema step: a database without it is
-            # simply one where nothing was stored yet, so no version bump is needed.
-            conn.execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             conn.execute("INSERT INTO kv(key, value) VALUES (?, ?)"
                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
         await self.write(upsert)
@@ -742,7 +858,7 @@ def _columns(match: Match) -> tuple[Any, ...]:
     )
 
 
-def _match(row: Any, state_text: str | None) -> Match:
+def _match(row: Any, state_text: str | None, state_version: int | None) -> Match:
     return Match(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -754,6 +870,7 @@ def _match(row: Any, state_text: str | None) -> Match:
         options=json.loads(row["options"]),
         seed=row["seed"],
         state=None if state_text is None else json.loads(state_text),
+        state_version=state_version or 1,
         version=row["version"],
         table_message_id=row["table_message_id"],
         turn_started_at=row["turn_started_at"],

@@ -13,6 +13,9 @@ class BigCityEngine:
     title = "Big City"
     min_players = 2
     max_players = 5
+    # The shape of the saved state; raise it with an upgrade_state step when that shape
+    # changes (docs/upgrades.md).
+    state_version = 1
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
         return _rules.new(players, options, seed)

@@ -85,6 +85,9 @@ class BigCityzEngine:
     title = "Big Cityz"
     min_players = 2
     max_players = 6
+    # The shape of the saved state; raise it with an upgrade_state step when that shape
+    # changes (docs/upgrades.md).
+    state_version = 1
 
     # -- set-up -----------------------------------------------------------------------
 

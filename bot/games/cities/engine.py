@@ -187,6 +187,9 @@ class CitiesEngine:
     title = "Cities"
     min_players = 2
     max_players = 4
+    # The shape of the saved state; raise it with an upgrade_state step when that shape
+    # changes (docs/upgrades.md).
+    state_version = 1
 
     # ------------------------------------------------------------------ setup ---
 

@@ -38,6 +38,9 @@ class CityscapeEngine:
     title = "Cityscape"
     min_players = 2
     max_players = 4
+    # The shape of the saved state; raise it with an upgrade_state step when that shape
+    # changes (docs/upgrades.md).
+    state_version = 1
 
     # -- set-up -----------------------------------------------------------------------
 
