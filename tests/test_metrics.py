@@ -54,9 +54,9 @@ async def test_counters_move_with_clicks_and_commands(fake_discord: FakeDiscord,
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).response(
             timeout=5)).message
         assert lobby is not None
-        await fake.wait_until(lambda: bot.runtime.in_channel(int(fake.channel_id)) is not None
-                              and bot.runtime.in_channel(int(fake.channel_id))
-                              .table_message_id is not None, 5)
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        await fake.wait_until(lambda: match.table_message_id is not None, 5)
         join = await fake.click(bob, lobby, button_id(lobby, "Join"))
         await join.response(timeout=5)
         await fake.wait_until(lambda: not bot._inflight, 5)
