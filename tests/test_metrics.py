@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,27 @@ def test_metrics_settings_from_the_environment() -> None:
         Settings.from_env({**base, "METRICS_PORT": "70000"})
     with pytest.raises(ConfigError, match="METRICS_PORT must be a whole number"):
         Settings.from_env({**base, "METRICS_PORT": "http"})
+
+
+async def test_the_log_says_where_games_start_and_end(fake_discord: FakeDiscord, tmp_path: Path,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    mod = await fake.add_member("Mod", manage_messages=True)
+    caplog.set_level(logging.INFO)
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).response(
+            timeout=5)).message
+        assert lobby is not None
+        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        await (await fake.slash(mod, fake.channel_id, "moderate", ["end"])).response(timeout=5)
+    where = f"in server {fake.guild_id}, channel {fake.channel_id}"
+    lines = [r.getMessage() for r in caplog.records]
+    assert f"Cityscape lobby {match.id} opened {where}." in lines
+    assert f"Cityscape game {match.id} started {where}, with 2 players (0 computer)." in lines
+    assert f"Cityscape game {match.id} {where}, ended early by {mod['id']}." in lines
+    assert any(line.startswith("Online as ") and "1 server(s)" in line for line in lines)
