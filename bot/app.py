@@ -29,8 +29,10 @@ from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
+from bot.core.server_settings import ServerSettingsStore
 from bot.core.storage import Storage, StorageError, describe_error
 from bot.games import RECORDS
+from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.game import GameAdapter
 from bot.ui.replies import NO_MENTIONS, USER_MENTIONS
@@ -38,7 +40,7 @@ from bot.ui.table import Tables, channel_gone
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", *(record.cog for record in RECORDS))
+EXTENSIONS = ("cogs.matches", "cogs.settings", *(record.cog for record in RECORDS))
 
 # Exit codes. 78 (EX_CONFIG, sysexits.h) means a restart cannot help (a refused token, a
 # bad setting): the README's systemd unit lists it in RestartPreventExitStatus=, so the
@@ -94,6 +96,8 @@ class CityhallBot(commands.Bot):
                  **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents needed
+        self.metrics = Metrics()
+        kwargs.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, allowed_mentions=USER_MENTIONS, **kwargs)
         self.settings = settings
@@ -117,6 +121,7 @@ class CityhallBot(commands.Bot):
         self.runtime: Runtime
         self.driver: Driver
         self.pictures: RenderPool
+        self.servers: ServerSettingsStore
 
     async def setup_hook(self) -> None:
         loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)
@@ -141,14 +146,31 @@ class CityhallBot(commands.Bot):
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         lobby_seconds=self.settings.lobby_minutes * 60)
+        # What each server chose with /settings; TURN_SECONDS and CPU_DELAY where it chose
+        # nothing. Loaded with the matches (runtime.load), before any timer runs.
+        self.servers = ServerSettingsStore(self.storage, turn_seconds=self.settings.turn_seconds,
+                                           cpu_delay=self.settings.cpu_delay)
         self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
-                               turn_seconds=self.settings.turn_seconds, limits=limits)
-        self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay)
+                               turn_seconds=self.settings.turn_seconds, limits=limits,
+                               servers=self.servers)
+        self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay,
+                             cpu_delay_for=self.servers.cpu_delay)
+        self.metrics.watch(self)
+        if self.settings.metrics_port is not None:
+            try:
+                self.metrics.serve(self.settings.metrics_host, self.settings.metrics_port)
+            except OSError as exc:
+                # Metrics are a convenience: the games go on without them.
+                log.error("Cannot serve metrics on %s:%s (%s); going on without them.",
+                          self.settings.metrics_host, self.settings.metrics_port,
+                          exc.strerror or exc)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         restored = await self.runtime.load()
         if restored:
-            log.info("Restored %d unfinished match(es).", len(restored))
+            active = sum(1 for m in restored if m.status == ACTIVE)
+            log.info("Restored %d unfinished match(es) after the restart: %d game(s) and %d "
+                     "lobby(ies).", len(restored), active, len(restored) - active)
         for match in restored:
             if match.table_version is not None:
                 self.tables.shown[match.id] = match.table_version
@@ -198,6 +220,18 @@ class CityhallBot(commands.Bot):
             log.info("Synced %d global slash commands (they can take up to an hour to "
                      "appear; set DEV_GUILD_ID for instant ones on one server).", len(synced))
 
+    async def on_ready(self) -> None:
+        # Once per connection (a resumed session does not repeat it).
+        log.info("Online as %s in %d server(s), with %d unfinished match(es).", self.user,
+                 len(self.guilds), len(self.runtime.unfinished()))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        log.info("Added to the server %s (%s).", guild.name, guild.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("Removed from the server %s (%s); its games stay in the database.",
+                 guild.name, guild.id)
+
     def background(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` on its own, kept until done, its failure logged."""
         task = asyncio.create_task(coro)
@@ -207,7 +241,8 @@ class CityhallBot(commands.Bot):
     def _background_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("background work failed", exc_info=task.exception())
+            log.error("Background work %s failed (anything it saved stays saved).",
+                      task.get_name(), exc_info=task.exception())
 
     async def _redraw(self, match_ids: list[int]) -> None:
         # Paced well under Discord's global 50 requests/s, leaving room for live games.
@@ -333,15 +368,22 @@ class CityhallBot(commands.Bot):
         route = parsers["INTERACTION_CREATE"]
 
         def gate(data: Any) -> None:
+            kind = self.metrics.interaction(int(data.get("type", 0)))
             if self.draining:
+                self.metrics.turned_away.inc()
                 interaction = discord.Interaction(data=data, state=self._connection)
                 self._track(asyncio.get_running_loop().create_task(
                     self._turn_away(interaction), name="cityhall-restarting"))
                 return
+            began = time.perf_counter()
             tasks = _tasks_started_by(route, data)
             if tasks:
                 # One entry per interaction; handlers log their own failures.
-                self._track(asyncio.gather(*tasks, return_exceptions=True))
+                handled = asyncio.gather(*tasks, return_exceptions=True)
+                latency = self.metrics.interaction_seconds.labels(kind)
+                handled.add_done_callback(
+                    lambda _: latency.observe(time.perf_counter() - began))
+                self._track(handled)
 
         parsers["INTERACTION_CREATE"] = gate
 
@@ -392,6 +434,7 @@ class CityhallBot(commands.Bot):
                 if not self._drained:
                     await self.drain(time.monotonic() + 5.0)
             finally:
+                self.metrics.close()
                 # Even when the drain is cut short (cancelled by a caller's timeout), the
                 # database is closed: its writer finishes what it was given first.
                 pictures = getattr(self, "pictures", None)

@@ -39,6 +39,9 @@ class Settings:
     render_workers: int | None = None  # None: one per core; 0: draw in threads
     # Only for test servers standing in for Discord with shorter rate-limit windows.
     rate_limit_scale: float = 1.0
+    # The Prometheus endpoint: off (None) unless METRICS_PORT is set; 0 picks a free port.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -62,6 +65,8 @@ class Settings:
             render_workers=_count(env, "RENDER_WORKERS", None, minimum=0),
             rate_limit_scale=_float(env, "DISCORD_RATE_LIMIT_SCALE", 1.0, minimum=0.01,
                                     unit="(a factor)"),
+            metrics_port=_port(env, "METRICS_PORT"),
+            metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
         )
 
 
@@ -105,6 +110,14 @@ def _float(env: dict[str, str], name: str, default: float, *, minimum: float,
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g} {unit}.")
     return value
+
+
+def _port(env: dict[str, str], name: str) -> int | None:
+    port = _count(env, name, None, minimum=0)
+    if port is not None and port > 65535:
+        raise ConfigError(f"{name} must be a TCP port, 1 to 65535 (or 0 for any free one), "
+                          f"not {port}.")
+    return port
 
 
 def _count(env: dict[str, str], name: str, default: int | None, *, minimum: int) -> int | None:

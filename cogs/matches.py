@@ -4,6 +4,7 @@ make sure no click or command is ever left unanswered."""
 from __future__ import annotations
 
 import logging
+import math
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# One /game status or /stats per member per channel this often: each posts a public
+# message (a table picture, a leaderboard), and a burst of them buries the game.
+COOLDOWN_SECONDS = 10.0
+
+
+def _per_member_and_channel(interaction: discord.Interaction) -> tuple[int, int | None]:
+    return (interaction.user.id, interaction.channel_id)
+
+
 UNKNOWN_BUTTON = ("That button isn't one I recognise (it may come from an older version of "
                   "Cityhall). Nothing was changed; /game status shows the current table.")
 
@@ -28,12 +38,18 @@ UNKNOWN_BUTTON = ("That button isn't one I recognise (it may come from an older 
 class Matches(commands.Cog):
     game = app_commands.Group(name="game", description="The game in this channel",
                               guild_only=True)
+    # A command of its own, so that Discord's permissions decide who may end others' games:
+    # Manage Messages by default, changeable per role under Server Settings → Integrations.
+    moderate = app_commands.Group(
+        name="moderate", description="Moderators' tools for Cityhall games", guild_only=True,
+        default_permissions=discord.Permissions(manage_messages=True))
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
         bot.tree.error(self.on_app_command_error)
 
     @game.command(name="status", description="Show the current table of this channel's game again")
+    @app_commands.checks.cooldown(1, COOLDOWN_SECONDS, key=_per_member_and_channel)
     async def status(self, interaction: discord.Interaction) -> None:
         match = self.bot.runtime.in_channel(interaction.channel_id or 0)
         if match is None:
@@ -41,22 +57,40 @@ class Matches(commands.Cog):
                                     + ", ".join(f"/{name} new" for name in sorted(GAMES)) + ".")
             return
         payload = await self.bot.tables.payload(match)
-        await interaction.response.send_message(**payload.send_kwargs())
+        # Showing the table again must not ping whoever is due a second time.
+        await interaction.response.send_message(**{**payload.send_kwargs(),
+                                                   "allowed_mentions": NO_MENTIONS})
         message = await interaction.original_response()
         await self.bot.tables.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
         self.bot.tables.shown[match.id] = match.version
 
-    @game.command(name="end", description="End this channel's game (host or moderators)")
+    @game.command(name="end", description="End this channel's game (its host)")
     async def end(self, interaction: discord.Interaction) -> None:
         match = self.bot.runtime.in_channel(interaction.channel_id or 0)
         if match is None:
             await tell(interaction, "There is no game to end in this channel.")
             return
-        perms = interaction.permissions
+        if str(interaction.user.id) != match.host_id:
+            await tell(interaction, "Only the host can end this game with /game end. "
+                                    "Moderators end anyone's game with /moderate end.")
+            return
+        await self._end(interaction, match.id, can_manage=False)
+
+    @moderate.command(name="end", description="End this channel's game, whoever hosts it")
+    async def moderate_end(self, interaction: discord.Interaction) -> None:
+        match = self.bot.runtime.in_channel(interaction.channel_id or 0)
+        if match is None:
+            await tell(interaction, "There is no game to end in this channel.")
+            return
+        # Discord let this member run the command: that is the permission.
+        await self._end(interaction, match.id, can_manage=True)
+
+    async def _end(self, interaction: discord.Interaction, match_id: int, *,
+                   can_manage: bool) -> None:
         try:
-            ended = await self.bot.runtime.end(match.id, str(interaction.user.id),
-                                               can_manage=bool(perms and perms.manage_messages))
+            ended = await self.bot.runtime.end(match_id, str(interaction.user.id),
+                                               can_manage=can_manage)
         except Refusal as exc:
             await tell(interaction, str(exc))
             return
@@ -68,6 +102,7 @@ class Matches(commands.Cog):
 
     @app_commands.command(name="stats", description="Leaderboards of this server")
     @app_commands.guild_only()
+    @app_commands.checks.cooldown(1, COOLDOWN_SECONDS, key=_per_member_and_channel)
     @app_commands.describe(game="Only this game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in GAMES.items()])
     async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -126,6 +161,11 @@ class Matches(commands.Cog):
             await tell(interaction, "Cityhall games are played in server channels.")
         elif isinstance(error, app_commands.TransformerError):
             await tell(interaction, f"{error.value!r} is not a valid value there.")
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            wait = max(1, math.ceil(error.retry_after))
+            name = interaction.command.qualified_name if interaction.command else "that command"
+            await tell(interaction, f"You used /{name} here a moment ago; try again in "
+                                    f"{wait} second{'s' if wait != 1 else ''}.")
         elif isinstance(error, app_commands.CheckFailure):
             await tell(interaction, "You can't use that command here.")
         elif isinstance(error, app_commands.CommandNotFound):

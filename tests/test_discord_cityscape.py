@@ -335,7 +335,7 @@ async def test_status_reposts_the_table_and_end_needs_the_host(fake_discord: Fak
                               and match.table_message_id == int(status.message.id), 5)
         refused = await answer(await fake.slash(bob, fake.channel_id, "game", ["end"]))
         assert refused.ephemeral and "Only the host" in text_of(refused)
-        ended = await answer(await fake.slash(mod, fake.channel_id, "game", ["end"]))
+        ended = await answer(await fake.slash(mod, fake.channel_id, "moderate", ["end"]))
         assert not ended.ephemeral and "ended by Mod" in text_of(ended)
         assert bot.runtime.in_channel(int(fake.channel_id)) is None
         late = await answer(await fake.click(ann, status.message,

@@ -166,7 +166,7 @@ async def test_buttons_of_an_ended_game_say_it_has_finished(runtimes: OpenRuntim
     assert await runtime.time_out(match.id) == []
     # the database keeps it, ended, for the record
     saved = await runtime.fetch(match.id)
-    assert saved is not None and saved.status == ENDED and saved.extra == {"ended_by": "1"}
+    assert saved is not None and saved.status == ENDED and saved.extra["ended_by"] == "1"
 
 
 async def test_a_cancelled_lobby_frees_the_channel(runtimes: OpenRuntime) -> None:

@@ -125,7 +125,7 @@ async def test_a_restart_does_not_bring_back_an_ended_game(runtimes: OpenRuntime
     assert again.get(match.id) is None and again.in_channel(CHANNEL) is None
     assert (await again.load()) == []
     stored = await again.fetch(match.id)
-    assert stored is not None and stored.status == ENDED and stored.extra == {"ended_by": "2"}
+    assert stored is not None and stored.status == ENDED and stored.extra["ended_by"] == "2"
 
 
 # -- one unfinished match per channel, even across two processes --------------------------------

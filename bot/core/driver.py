@@ -22,10 +22,13 @@ OnOutcome = Callable[[Outcome], Awaitable[None]]
 
 
 class Driver:
-    def __init__(self, runtime: Runtime, on_outcome: OnOutcome, *, cpu_delay: float = 1.0) -> None:
+    def __init__(self, runtime: Runtime, on_outcome: OnOutcome, *, cpu_delay: float = 1.0,
+                 cpu_delay_for: Callable[[int], float] | None = None) -> None:
         self.runtime = runtime
         self.on_outcome = on_outcome
         self.cpu_delay = cpu_delay
+        # Per server (/settings), read before every computer move so a change applies at once.
+        self.cpu_delay_for = cpu_delay_for
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._waiting: dict[int, bool] = {}
@@ -70,14 +73,18 @@ class Driver:
             if match is None or match.status != ACTIVE:
                 break
             if self.runtime.computers_due(match):
-                if self.cpu_delay:
-                    await asyncio.sleep(self.cpu_delay)
+                pause = self.cpu_delay if self.cpu_delay_for is None \
+                    else self.cpu_delay_for(match.guild_id)
+                if pause:
+                    await asyncio.sleep(pause)
                 try:
                     outcome = await self.runtime.step_computer(match_id)
                 except Exception:
                     # A bug in one game must not stop the others. The match stays as it
                     # was saved; the host can /game end it.
-                    log.exception("computer move failed in match %s", match_id)
+                    log.exception("A computer move failed in match %s (server %s, channel %s); "
+                                  "the game stays as saved until its host ends it.", match_id,
+                                  match.guild_id, match.channel_id)
                     break
                 if outcome is not None:
                     await self._deliver(outcome)
@@ -95,7 +102,9 @@ class Driver:
             try:
                 outcomes = await self.runtime.time_out(match_id)
             except Exception:
-                log.exception("timed-out move failed in match %s", match_id)
+                log.exception("The move for a player out of time failed in match %s (server "
+                              "%s, channel %s); the game stays as saved until its host ends "
+                              "it.", match_id, match.guild_id, match.channel_id)
                 break
             for outcome in outcomes:
                 await self._deliver(outcome)
@@ -109,4 +118,5 @@ class Driver:
         try:
             await self.on_outcome(outcome)
         except Exception:
-            log.exception("could not tell the channel about a move")
+            log.exception("Could not tell channel %s about a move in match %s.",
+                          outcome.match.channel_id, outcome.match.id)

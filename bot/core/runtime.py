@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
+from .server_settings import ServerSettingsStore
 from .storage import ChannelBusy, ResultRow, Storage
 
 log = logging.getLogger(__name__)
@@ -63,12 +64,14 @@ class Outcome:
 class Runtime:
     def __init__(self, storage: Storage, games: Mapping[str, Engine], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = Limits(), servers: ServerSettingsStore | None = None) -> None:
         self.storage = storage
         self.games = dict(games)
         self.clock = clock
         self.turn_seconds = turn_seconds
         self.limits = limits
+        # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
+        self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)
         self._matches: dict[int, Match] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         # Accepted moves whose news has not gone out yet, per match: `act` adds one, the
@@ -79,6 +82,7 @@ class Runtime:
 
     async def load(self) -> list[Match]:
         """Bring every unfinished match back after a start or restart."""
+        await self.servers.load()
         matches = []
         upgraded: dict[str, int] = {}
         for match in await self.storage.unfinished():
@@ -194,6 +198,8 @@ class Runtime:
         except ChannelBusy:
             raise Refusal("This channel already has a game; use /game status to see it.") from None
         self._matches[match.id] = match
+        log.info("%s lobby %s opened in server %s, channel %s.", engine.title, match.id,
+                 guild_id, channel_id)
         return match
 
     async def join(self, match_id: int, seat: Seat) -> Match:
@@ -266,8 +272,13 @@ class Runtime:
             new.state = state
             new.status = ACTIVE
             new.version = 1
-            new.turn_started_at = self.clock()
-            return await self._commit(new)
+            self._start_clock(new)
+            started = await self._commit(new)
+            computers = sum(1 for s in started.seats if s.cpu)
+            log.info("%s game %s started in server %s, channel %s, with %d players (%d "
+                     "computer).", engine.title, started.id, started.guild_id,
+                     started.channel_id, len(started.seats), computers)
+            return started
 
     async def end(self, match_id: int, by: str, *, can_manage: bool) -> Match:
         """End a match early (host or moderator). Nothing goes to the results table."""
@@ -280,7 +291,12 @@ class Runtime:
             new = self._copy(match)
             new.status = ENDED
             new.extra["ended_by"] = by
-            return await self._commit(new)
+            ended = await self._commit(new)
+            log.info("%s %s %s in server %s, channel %s, ended early by %s%s.",
+                     self.games[match.game].title, "lobby" if match.status == LOBBY else "game",
+                     match.id, match.guild_id, match.channel_id, by,
+                     " (the host)" if by == match.host_id else "")
+            return ended
 
     async def abandon(self, match_id: int, why: str) -> Match | None:
         """The channel is gone (deleted, or the bot lost access): stop the match for good.
@@ -305,6 +321,8 @@ class Runtime:
             new = self._copy(match)
             new.status = ENDED
             new.extra["expired"] = True
+            log.info("Lobby %s in server %s, channel %s closed: nobody started it in time.",
+                     match.id, match.guild_id, match.channel_id)
             return await self._commit(new)
 
     def lobby_deadline(self, match: Match) -> float:
@@ -364,7 +382,7 @@ class Runtime:
             # Someone new is up, or a phase with its own time limit began or ended (a veto
             # window closing: the next player, who could object, now places a card): the
             # clock starts now. Otherwise others acting leave everyone's clock alone.
-            new.turn_started_at = self.clock()
+            self._start_clock(new)
         result = engine.result(state)
         rows: list[ResultRow] = []
         if result is not None:
@@ -377,6 +395,10 @@ class Runtime:
             ]
         saved = await self._commit(new, action=action, player=player, by_computer=by_computer,
                                    results=rows)
+        if result is not None:
+            log.info("%s game %s in server %s, channel %s, finished after %d moves; won by %s.",
+                     engine.title, saved.id, saved.guild_id, saved.channel_id, saved.version - 1,
+                     ", ".join(saved.name_of(p) for p in result.winners) or "nobody")
         self.undelivered[saved.id] = self.undelivered.get(saved.id, 0) + 1
         return Outcome(match=saved, player=player, action=action, events=events,
                        by_computer=by_computer, timed_out=timed_out)
@@ -416,7 +438,13 @@ class Runtime:
         if not any(not s.cpu for p in engine.to_act(match.state) if (s := match.seat(p))):
             return None
         limit = timer_seconds(engine, match.state)
-        return match.turn_started_at + (self.turn_seconds if limit is None else limit)
+        if limit is None:
+            # The turn time in force when this turn began: a server changing it with
+            # /settings changes the next turn, not one whose clock is running.
+            pinned = match.extra.get("turn_seconds")
+            limit = float(pinned) if isinstance(pinned, (int, float)) \
+                else self.servers.turn_seconds(match.guild_id)
+        return match.turn_started_at + limit
 
     async def time_out(self, match_id: int) -> list[Outcome]:
         """Play for every human whose time ran out (the computer player decides)."""
@@ -469,6 +497,10 @@ class Runtime:
         if match.status == LOBBY:
             raise Refusal("The game has not started yet.")
         return match
+
+    def _start_clock(self, match: Match) -> None:
+        match.turn_started_at = self.clock()
+        match.extra["turn_seconds"] = self.servers.turn_seconds(match.guild_id)
 
     @staticmethod
     def _copy(match: Match) -> Match:

@@ -243,6 +243,9 @@ class Writer:
         self.commits = 0
         self.jobs = 0
         self.closed = False
+        # Called in the writer thread after each commit with its seconds and job count
+        # (the metrics endpoint's database write time); must be quick and thread-safe.
+        self.observe: Callable[[float, int], None] | None = None
 
     def start(self) -> None:
         # Open and migrate here, in the caller's thread, so a bad file fails at once.
@@ -308,6 +311,7 @@ class Writer:
 
     def _commit(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
         outcomes: list[tuple[_Job, Any, BaseException | None]] = []
+        began = time.perf_counter()
         try:
             conn.execute("BEGIN IMMEDIATE")
             for job in batch:
@@ -334,6 +338,9 @@ class Writer:
             return
         self.commits += 1
         self.jobs += len(batch)
+        if self.observe is not None:
+            with contextlib.suppress(Exception):
+                self.observe(time.perf_counter() - began, len(batch))
         for job, result, error in outcomes:
             job.loop.call_soon_threadsafe(_settle, job.future, result, error)
 
@@ -683,6 +690,10 @@ class Storage:
         finally:
             await asyncio.to_thread(self._writer.close)
 
+    def observe_writes(self, callback: Callable[[float, int], None] | None) -> None:
+        """``callback(seconds, jobs)`` after every commit, in the writer thread."""
+        self._writer.observe = callback
+
     @property
     def commits(self) -> int:
         """How many transactions the writer committed (each holds one or more jobs)."""
@@ -817,6 +828,20 @@ class Storage:
         async with self._db.execute("SELECT value FROM kv WHERE key=?", (key,)) as cur:
             row = await cur.fetchone()
         return None if row is None else str(row["value"])
+
+    async def values_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
+        """Every (key, value) whose key starts with ``prefix`` (e.g. all servers' settings)."""
+        # GLOB, not LIKE: the key's "_" or "%" would be wildcards to LIKE.
+        pattern = "".join(f"[{c}]" if c in "*?[" else c for c in prefix) + "*"
+        try:
+            async with self._db.execute("SELECT key, value FROM kv WHERE key GLOB ?",
+                                        (pattern,)) as cur:
+                rows = await cur.fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+        return [(str(r["key"]), str(r["value"])) for r in rows]
 
     async def set_value(self, key: str, value: str) -> None:
         def upsert(conn: sqlite3.Connection) -> None:

@@ -14,6 +14,7 @@ from bot.core.runtime import Refusal
 
 from .components import Components
 from .replies import NO_MENTIONS, oops, plain_name, tell
+from .server_words import channels_sentence
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -141,6 +142,15 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     if interaction.guild_id is None or interaction.channel_id is None:
         await tell(interaction, "Cityhall games are played in server channels.")
         return
+    server = bot.servers.get(interaction.guild_id)
+    parent_id = getattr(interaction.channel, "parent_id", None)  # a thread's channel
+    if not server.allows(interaction.channel_id, parent_id):
+        await tell(interaction, "Games can't be started in this channel: this server's "
+                                "managers chose where with /settings. "
+                                + channels_sentence(server))
+        return
+    # The server's default options for this game, then what /new chose.
+    options = server.options_for(game, options)
     host = Seat(str(interaction.user.id), interaction.user.display_name)
     try:
         match = await bot.runtime.open_lobby(interaction.guild_id, interaction.channel_id, game,

@@ -1,0 +1,213 @@
+"""/settings: what a server's managers choose for their server (turn time, computer players'
+pause, where games may be started, default game options), stored in the database and used
+from the next turn or lobby on.
+
+Who may use it is Discord's business: the command carries ``default_permissions`` (Manage
+Server), so members without it don't see it, and a server's admins can grant it to other
+roles or members under Server Settings → Integrations → Cityhall.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.engine import IllegalAction
+from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
+from bot.ui.replies import tell
+from bot.ui.server_words import channels_sentence, describe
+from cogs.cities import CITY_ORDER
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+log = logging.getLogger(__name__)
+
+CHANNEL_ACTIONS = {
+    "allow": "Allow games in the channel",
+    "deny": "No new games in the channel",
+    "only": "Games only in listed channels: add the channel to the list",
+    "everywhere": "Games in every channel again",
+}
+
+
+class Settings(commands.Cog):
+    settings = app_commands.Group(
+        name="settings", description="Cityhall's settings for this server (server managers)",
+        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+    defaults = app_commands.Group(name="defaults", parent=settings,
+                                  description="Default options for a game's /new in this server")
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+
+    @settings.command(name="show", description="Show this server's Cityhall settings")
+    async def show(self, interaction: discord.Interaction) -> None:
+        guild_id = self._guild(interaction)
+        await tell(interaction, "Cityhall in this server:\n" + self._words(guild_id))
+
+    @settings.command(name="turn_time", description="Time for a move before the computer "
+                                                    "player makes it")
+    @app_commands.describe(minutes="Minutes (leave both empty for the bot's default)",
+                           seconds="And seconds")
+    async def turn_time(self, interaction: discord.Interaction,
+                        minutes: app_commands.Range[int, 0, 1440] | None = None,
+                        seconds: app_commands.Range[int, 0, 59] | None = None) -> None:
+        guild_id = self._guild(interaction)
+        total = None if minutes is None and seconds is None \
+            else float((minutes or 0) * 60 + (seconds or 0))
+        await self._change(interaction, guild_id, lambda s: _replace(s, turn_seconds=total),
+                           "The turn time applies from the next turn of every game; turns "
+                           "already running keep their time.")
+
+    @settings.command(name="computer_delay", description="How long computer players pause "
+                                                         "before each move")
+    @app_commands.describe(seconds="Seconds, 0 to 10 (empty for the bot's default)")
+    async def computer_delay(self, interaction: discord.Interaction,
+                             seconds: app_commands.Range[float, 0.0, 10.0] | None = None) -> None:
+        guild_id = self._guild(interaction)
+        await self._change(interaction, guild_id, lambda s: _replace(s, cpu_delay=seconds),
+                           "Computer players use it from their next move.")
+
+    @settings.command(name="channels", description="Where games may be started")
+    @app_commands.describe(action="What to do", channel="The channel (default: this one)")
+    @app_commands.choices(action=[app_commands.Choice(name=text, value=key)
+                                  for key, text in CHANNEL_ACTIONS.items()])
+    async def channels(self, interaction: discord.Interaction, action: str,
+                       channel: discord.TextChannel | None = None) -> None:
+        guild_id = self._guild(interaction)
+        if action not in CHANNEL_ACTIONS:
+            await tell(interaction, "Choose one of the listed actions.")
+            return
+        target = channel.id if channel is not None else int(interaction.channel_id or 0)
+
+        def change(server: ServerSettings) -> ServerSettings:
+            if action == "allow":
+                return server.allow(target)
+            if action == "deny":
+                return server.deny(target)
+            if action == "only":
+                return server.allow_only(target)
+            return server.everywhere()
+
+        await self._change(interaction, guild_id, change,
+                           "Games already running are not affected.")
+
+    # -- default options, one subcommand per game (the same options as its /new) ------------
+
+    @defaults.command(name="cityscape", description="Default options for /cityscape new")
+    @app_commands.describe(rounds="Rounds to play (empty: one per player, four with two)")
+    async def cityscape(self, interaction: discord.Interaction,
+                        rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
+        await self._defaults(interaction, "cityscape",
+                             {} if rounds is None else {"rounds": rounds})
+
+    @defaults.command(name="bigcityz", description="Default options for /bigcityz new")
+    @app_commands.describe(veto_seconds="Seconds to object after each placement (empty: 20)",
+                           computer_level="How much the computer players know (empty: normal)")
+    @app_commands.choices(computer_level=[app_commands.Choice(name=n.title(), value=n)
+                                          for n in ("easy", "normal", "hard")])
+    async def bigcityz(self, interaction: discord.Interaction,
+                       veto_seconds: app_commands.Range[int, 5, 120] | None = None,
+                       computer_level: str | None = None) -> None:
+        options: dict[str, Any] = {}
+        if veto_seconds is not None:
+            options["veto_seconds"] = veto_seconds
+        if computer_level is not None:
+            options["ai_level"] = computer_level
+        await self._defaults(interaction, "bigcityz", options)
+
+    @defaults.command(name="bigcity", description="Default variants for /bigcity new")
+    @app_commands.describe(
+        trade_cards="Variant: trade cards with the other players",
+        must_exchange_useless="Variant: useless cards can only be exchanged",
+        single_streetcar_line="Variant: one streetcar line without branches or loops",
+        limited_streetcar_line="Variant: streetcars only along properties with a building",
+        limited_card_drawing="Variant: draw only from the stacks of placed neighborhoods")
+    async def bigcity(self, interaction: discord.Interaction, trade_cards: bool = False,
+                      must_exchange_useless: bool = False, single_streetcar_line: bool = False,
+                      limited_streetcar_line: bool = False,
+                      limited_card_drawing: bool = False) -> None:
+        chosen = {"trade_cards": trade_cards, "must_exchange_useless": must_exchange_useless,
+                  "single_streetcar_line": single_streetcar_line,
+                  "limited_streetcar_line": limited_streetcar_line,
+                  "limited_card_drawing": limited_card_drawing}
+        await self._defaults(interaction, "bigcity", {k: True for k, on in chosen.items() if on})
+
+    @defaults.command(name="cities", description="Default options for /cities new")
+    @app_commands.describe(city="The city board (empty: at random)",
+                           long_variant="Two players: 7 rounds on a 3×5 neighbourhood")
+    @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
+    async def cities(self, interaction: discord.Interaction, city: str | None = None,
+                     long_variant: bool = False) -> None:
+        options: dict[str, Any] = {}
+        if city is not None:
+            options["city"] = city
+        if long_variant:
+            options["variant"] = "3x5"
+        await self._defaults(interaction, "cities", options)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _guild(self, interaction: discord.Interaction) -> int:
+        # guild_only: Discord never sends these from a DM.
+        assert interaction.guild_id is not None
+        return interaction.guild_id
+
+    def _words(self, guild_id: int) -> str:
+        return describe(self.bot.servers.get(guild_id), self.bot.servers, guild_id,
+                        self.bot.adapters)
+
+    async def _defaults(self, interaction: discord.Interaction, game: str,
+                        options: dict[str, Any]) -> None:
+        guild_id = self._guild(interaction)
+        engine = self.bot.adapters[game].engine
+        try:
+            # The same check /new makes, so a default is never refused at every /new.
+            engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
+        except (IllegalAction, ValueError) as exc:
+            await tell(interaction, f"{engine.title} does not accept those options: {exc}")
+            return
+        await self._change(interaction, guild_id, lambda s: s.with_options(game, options),
+                           f"Options given to /{game} new still win over these.")
+
+    async def _change(self, interaction: discord.Interaction, guild_id: int,
+                      change: Any, note: str) -> None:
+        before = self.bot.servers.get(guild_id)
+        try:
+            after: ServerSettings = change(before)
+        except SettingsError as exc:
+            await tell(interaction, f"{exc} Nothing was changed.")
+            return
+        await self.bot.servers.save(guild_id, after)
+        log.info("Settings of server %s changed by %s: %s", guild_id, interaction.user.id,
+                 _difference(before, after))
+        await tell(interaction, f"Saved. {note}\n" + self._words(guild_id))
+
+
+def _replace(server: ServerSettings, **changes: Any) -> ServerSettings:
+    return replace(server, **changes)  # validated by ServerSettings itself
+
+
+def _difference(before: ServerSettings, after: ServerSettings) -> str:
+    changed = []
+    if before.turn_seconds != after.turn_seconds:
+        changed.append("turn time " + ("default" if after.turn_seconds is None
+                                       else describe_seconds(after.turn_seconds)))
+    if before.cpu_delay != after.cpu_delay:
+        changed.append(f"computer pause {after.cpu_delay if after.cpu_delay is not None else 'default'}")
+    if (before.allowed_channels, before.denied_channels) != \
+            (after.allowed_channels, after.denied_channels):
+        changed.append(channels_sentence(after))
+    if before.game_options != after.game_options:
+        changed.append(f"game defaults {dict(after.game_options)}")
+    return "; ".join(changed) or "nothing"
+
+
+async def setup(bot: CityhallBot) -> None:
+    await bot.add_cog(Settings(bot))
