@@ -89,6 +89,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     await runtime.set_table_message(match.id, interaction.message.id)
                     bot.tables.shown[match.id] = match.version
                 bot.driver.kick(match.id)
+                bot.background(bot.pings.update(match.id))  # whoever plays first
                 return
         except Refusal as exc:
             await tell(interaction, str(exc))
