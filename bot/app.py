@@ -39,7 +39,7 @@ from bot.ui.table import Tables, channel_gone
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", *(record.cog for record in RECORDS))
+EXTENSIONS = ("cogs.matches", "cogs.help", *(record.cog for record in RECORDS))
 
 # Exit codes. 78 (EX_CONFIG, sysexits.h) means a restart cannot help (a refused token, a
 # bad setting): the README's systemd unit lists it in RestartPreventExitStatus=, so the

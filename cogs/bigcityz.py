@@ -90,6 +90,8 @@ def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
 
 class BigCityzAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(214, 120, 40)
+    rules_summary = RULES
+    rules_footer = FOOTER
 
     def table_content(self, match: Match) -> str:
         assert match.state is not None
