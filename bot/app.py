@@ -35,12 +35,13 @@ from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.game import GameAdapter
-from bot.ui.replies import NO_MENTIONS, USER_MENTIONS
+from bot.ui.pings import TurnPings
+from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", "cogs.settings", *(record.cog for record in RECORDS))
+EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", *(record.cog for record in RECORDS))
 
 # Exit codes. 78 (EX_CONFIG, sysexits.h) means a restart cannot help (a refused token, a
 # bad setting): the README's systemd unit lists it in RestartPreventExitStatus=, so the
@@ -55,7 +56,6 @@ EXIT_DATABASE = 74
 DRAIN_SECONDS = 4.0
 PUBLISH_SECONDS = 3.0
 SHUTDOWN_SECONDS = 9.5
-RESTARTING = "Cityhall is restarting — try again in a moment."
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.
@@ -105,6 +105,7 @@ class CityhallBot(commands.Bot):
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
+        self.pings = TurnPings(self)
         self._tasks: set[asyncio.Task[None]] = set()
         self._restore_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -301,6 +302,7 @@ class CityhallBot(commands.Bot):
         /stats, computer players stop)."""
         why = f"channel unavailable ({exc.status} {exc.code}: {exc.text})"
         await self.runtime.abandon(match.id, why)
+        await self.pings.finish(match.id)
 
     def register(self, adapter: GameAdapter) -> None:
         self.adapters[adapter.engine.name] = adapter
@@ -319,6 +321,8 @@ class CityhallBot(commands.Bot):
         """Tell the channel about an accepted move and plan what happens next."""
         try:
             await self._tell_channel(outcome)
+            # After the table, so the player pinged finds the board that is theirs to play.
+            await self.pings.update(outcome.match.id)
         finally:
             self.runtime.delivered(outcome.match.id)
         if outcome.match.status == ACTIVE:
@@ -341,7 +345,9 @@ class CityhallBot(commands.Bot):
                     files.append(discord.File(io.BytesIO(png), picture.filename))
             await self.tables.pacing.wait("send", match.channel_id)
             try:
-                await channel.send(notice.text, files=files, allowed_mentions=USER_MENTIONS)
+                # Notices name players without notifying them: the only message that
+                # notifies is the turn ping (bot/ui/pings.py).
+                await channel.send(notice.text, files=files, allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 if channel_gone(exc):
                     await self.channel_lost(match, exc)
@@ -349,7 +355,7 @@ class CityhallBot(commands.Bot):
                 if files and exc.code == 50013:
                     await self.tables.pictures_refused(match)
                     try:
-                        await channel.send(notice.text, allowed_mentions=USER_MENTIONS)
+                        await channel.send(notice.text, allowed_mentions=NO_MENTIONS)
                     except discord.HTTPException:
                         log.warning("could not post a notice for match %s", match.id)
                 else:

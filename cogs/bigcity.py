@@ -873,6 +873,7 @@ def guard_for(stamp: Stamp) -> dict[str, Any]:
 
 class BigCityAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(200, 110, 40)
+    rules_summary = RULES
 
     def table_content(self, match: Match) -> str:
         state = match.state

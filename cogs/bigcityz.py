@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
-from bot.games.bigcityz.engine import target_label
+from bot.games.bigcityz.board import RISK_POINTS, short_name, slot_of
 from bot.ui.components import Components, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
@@ -68,9 +68,21 @@ def card_stamp(state: dict[str, Any]) -> int:
 
 
 def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
-    if placement.get("kind") == "no_free_square":
-        return "beside the board (“There's no free square”)"
-    return target_label(state, placement)
+    """What the placer did, as a phrase after their name (or "You"): "put it on board 2,
+    Coast: green 5 (true)". The colour is said with what it means, since a colour alone
+    fails colour-blind players and "put it Green 5 on Coast" does not read."""
+    if placement.get("kind") == "no_free_square" or placement.get("type") == "no_free_square":
+        return "said “There's no free square”"
+    colour = str(placement.get("color", ""))
+    if "risk" in placement:
+        first, second = str(placement["risk"]).split("-")
+        meaning = "both true" if colour == "green" else "both false"
+        return f"put it on risk field {first}–{second}: {colour} {RISK_POINTS} ({meaning})"
+    slot = placement.get("slot")
+    statement = placement.get("statement") or slot_of(state, int(slot or 1))["statement"]
+    meaning = "true" if colour == "green" else "false"
+    return (f"put it on board {slot}, {short_name(str(statement))}: {colour} "
+            f"{placement.get('points')} ({meaning})")
 
 
 # -- the table ------------------------------------------------------------------------
@@ -78,6 +90,8 @@ def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
 
 class BigCityzAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(214, 120, 40)
+    rules_summary = RULES
+    rules_footer = FOOTER
 
     def table_content(self, match: Match) -> str:
         assert match.state is not None
@@ -95,7 +109,7 @@ class BigCityzAdapter(GameAdapter):
             waiting = ", ".join(_mention(match, p) for p in view["to_act"]) or "nobody"
             deadline = int((match.turn_started_at or time.time()) + view["veto_seconds"])
             return (f"{head}\n🏙️ **{city}** — {_name(match, placement.get('player', ''))} "
-                    f"put it {placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
+                    f"{placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
                     f" Waiting for: {waiting}.")
         return f"**Big Cityz** · final\n{_final_line(match, view)}"
 
@@ -299,9 +313,8 @@ async def choose(interaction: discord.Interaction, match_id: int, version: int, 
         await interaction.response.edit_message(
             content=f"Board {action['slot']} replaced.\n{text}", view=view)
     else:
-        where = placement_text(outcome.match.state, action) if action["type"] == "place" \
-            else "beside the board (“There's no free square”)"
-        await interaction.response.edit_message(content=f"You put it {where}.", view=None)
+        did = placement_text(outcome.match.state, action)
+        await interaction.response.edit_message(content=f"You {did}.", view=None)
 
 
 # -- objections -----------------------------------------------------------------------

@@ -426,6 +426,7 @@ async def show(interaction: discord.Interaction, screen: Screen | str,
 
 class CitiesAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(70, 150, 90)
+    rules_summary = RULES
 
     def table_content(self, match: Match) -> str:
         assert match.state is not None

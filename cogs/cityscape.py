@@ -68,6 +68,7 @@ def _mention(match: Match, player: str) -> str:
 
 class CityscapeAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(64, 120, 200)
+    rules_summary = RULES
 
     def table_content(self, match: Match) -> str:
         assert match.state is not None

@@ -98,7 +98,8 @@ class Matches(commands.Cog):
         await interaction.response.send_message(
             f"The {title} game was ended by {plain_name(interaction.user.display_name)}. "
             "No result is recorded.", allowed_mentions=NO_MENTIONS)
-        await self.bot.tables.retire(ended, note=f"This {title} game was ended early.")
+        await self.bot.tables.end(ended, note=f"This {title} game was ended early.")
+        await self.bot.pings.finish(ended.id)
 
     @app_commands.command(name="stats", description="Leaderboards of this server")
     @app_commands.guild_only()

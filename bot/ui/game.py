@@ -70,7 +70,8 @@ class GameAdapter:
 
     engine: Engine
     colour: discord.Colour = discord.Colour.blurple()
-    rules_summary: str = ""
+    rules_summary: str = ""  # the short rules: /<game> rules and a lobby's How to play
+    rules_footer: str | None = None
     player_range: str = ""
 
     def __init__(self, engine: Engine) -> None:

@@ -27,6 +27,7 @@ OPS = {
     "join": ("Join", discord.ButtonStyle.success, 0),
     "leave": ("Leave", discord.ButtonStyle.secondary, 0),
     "start": ("Start", discord.ButtonStyle.primary, 0),
+    "rules": ("How to play", discord.ButtonStyle.secondary, 0),
     "cpu": ("Add computer", discord.ButtonStyle.secondary, 1),
     "nocpu": ("Remove computer", discord.ButtonStyle.secondary, 1),
     "cancel": ("Cancel", discord.ButtonStyle.danger, 1),
@@ -34,7 +35,7 @@ OPS = {
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ch:lobby:(?P<match>[0-9]{1,15}):(?P<op>join|leave|start|cpu|nocpu|cancel)"):
+                  template=r"ch:lobby:(?P<match>[0-9]{1,15}):(?P<op>join|leave|start|rules|cpu|nocpu|cancel)"):
     def __init__(self, match_id: int, op: str) -> None:
         label, style, row = OPS[op]
         super().__init__(discord.ui.Button(label=label, style=style, row=row,
@@ -60,6 +61,17 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         user = interaction.user
         player = str(user.id)
         match = runtime.get(self.match_id)
+        if self.op == "rules":
+            # For anyone, seated or not, and whatever became of the lobby: only the
+            # asker sees it, and the lobby stays as it is.
+            game = match.game if match is not None else await _game_of(bot, self.match_id)
+            if game is None:
+                await tell(interaction, "I don't know that game any more; /help lists them.")
+                return
+            adapter = bot.adapters[game]
+            await send_rules(interaction, f"How to play {adapter.engine.title}",
+                             adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)
+            return
         if match is None or match.status != LOBBY:
             await tell(interaction, "This lobby is closed. Use /game status to see what is "
                                     "on in this channel.")
@@ -90,11 +102,17 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     await runtime.set_table_message(match.id, interaction.message.id)
                     bot.tables.shown[match.id] = match.version
                 bot.driver.kick(match.id)
+                bot.background(bot.pings.update(match.id))  # whoever plays first
                 return
         except Refusal as exc:
             await tell(interaction, str(exc))
             return
         await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
+
+
+async def _game_of(bot: CityhallBot, match_id: int) -> str | None:
+    match = await bot.storage.get(match_id)
+    return match.game if match is not None and match.game in bot.adapters else None
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:

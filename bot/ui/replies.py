@@ -9,6 +9,7 @@ import discord
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+RESTARTING = "Cityhall is restarting — try again in a moment."
 USER_MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -38,6 +39,13 @@ async def tell(interaction: discord.Interaction, text: str, *,
 
 
 async def oops(interaction: discord.Interaction) -> None:
-    """Our own bug: say so plainly rather than let Discord say "This interaction failed"."""
+    """Our own bug: say so plainly rather than let Discord say "This interaction failed".
+
+    While the bot is stopping, a failure is most likely the stop itself (the database or the
+    render workers closed under a click still running): then the player is told what new
+    clicks are told, to try again in a moment, not that something is broken."""
+    if getattr(interaction.client, "draining", False):
+        await tell(interaction, RESTARTING)
+        return
     await tell(interaction, "Something went wrong on our side and nothing was changed. "
                             "Please try again; /game status shows the current table.")

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.core.records import ACTIVE, LOBBY, Match
+from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, Match
 from bot.render.pool import Priority, Superseded
 
 from .components import Components
 from .pacing import ChannelPacing
-from .replies import NO_MENTIONS, USER_MENTIONS
+from .pings import deadline_text
+from .replies import NO_MENTIONS
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -44,7 +45,9 @@ class TablePayload:
         return None if self.png is None else discord.File(io.BytesIO(self.png), "table.png")
 
     def send_kwargs(self) -> dict:
-        kwargs: dict = {"content": self.content, "allowed_mentions": USER_MENTIONS}
+        # A table names whose turn it is but notifies nobody, wherever it is sent (a
+        # spectator's /game status included): bot/ui/pings.py does the notifying.
+        kwargs: dict = {"content": self.content, "allowed_mentions": NO_MENTIONS}
         if self.embed is not None:
             kwargs["embed"] = self.embed
         if (f := self.file()) is not None:
@@ -68,6 +71,9 @@ def channel_gone(exc: discord.HTTPException) -> bool:
     """The channel was deleted or the bot can no longer see it: the match cannot go on."""
     return exc.code in (UNKNOWN_CHANNEL, MISSING_ACCESS)
 
+
+# Ended early or abandoned: no more redraws; the end path wrote the table's last words.
+STOPPED = (ENDED, ABANDONED)
 
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
@@ -132,7 +138,15 @@ class Tables:
             view = Components()
             for item in items:
                 view.add_item(item)
-        return TablePayload(adapter.table_content(match), png, view)
+        return TablePayload(self.content(match), png, view)
+
+    def content(self, match: Match) -> str:
+        """The adapter's table text, with when the turn runs out (unless it says so)."""
+        text = self.bot.adapters[match.game].table_content(match)
+        ends = deadline_text(self.bot.runtime.deadline(match))
+        if ends and ends[:-2] not in text:
+            text += f"\n⏳ Time runs out {ends}."
+        return text
 
     async def refresh(self, match_id: int) -> None:
         """Re-draw the table message in place with the match's latest state."""
@@ -150,8 +164,8 @@ class Tables:
         for delay in (*self.RETRY_DELAYS, None):
             # Newest state wins: each attempt draws what is saved now.
             match = await self.bot.runtime.fetch(match_id)
-            if match is None or match.table_message_id is None:
-                return
+            if match is None or match.table_message_id is None or match.status in STOPPED:
+                return  # a match stopped early: its table says so (``end``), keep it
             try:
                 await self._edit(match)
                 return
@@ -160,7 +174,7 @@ class Tables:
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_MESSAGE:
                     # Someone deleted the table: post a fresh one so the game can go on.
-                    await self.repost(match)
+                    await self._repost(match)
                 else:
                     await self.bot.channel_lost(match, exc)
                 return
@@ -247,8 +261,21 @@ class Tables:
             log.warning("Could not tell channel %s about the missing permission: %s",
                         match.channel_id, exc)
 
+    async def end(self, match: Match, note: str) -> None:
+        """A match was ended early: its table says so and loses its buttons, after any
+        redraw already under way (which would otherwise land last and bring the board and
+        its buttons back); later redraws leave it alone."""
+        async with self._locks.setdefault(match.id, asyncio.Lock()):
+            await self.retire(match, note=note)
+
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
+        async with self._locks.setdefault(match.id, asyncio.Lock()):
+            return await self._repost(match)
+
+    async def _repost(self, match: Match) -> discord.Message | None:
+        if match.status in STOPPED:
+            return None  # ended while this waited its turn
         await self.pacing.wait("send", match.channel_id)
         version = match.version
         payload = await self.payload(match)
@@ -261,7 +288,7 @@ class Tables:
                 return None
             if exc.code == MISSING_PERMISSIONS and payload.png is not None:
                 await self.pictures_refused(match)
-                return await self.repost(match)
+                return await self._repost(match)
             log.warning("Could not post the table of match %s: %s", match.id, exc)
             return None
         except discord.NotFound as exc:

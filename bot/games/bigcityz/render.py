@@ -801,10 +801,14 @@ def _subline(c: Canvas, view: View, cast: Cast, y: int) -> None:
     gain = int((last.get("points") or {}).get(placer, 0))
     verdict = f"✓ right {signed(gain)}" if right else f"✗ wrong {signed(gain)}"
     placement = last.get("placement") or {}
-    where = ("said there's no free square" if placement.get("kind") == "no_free_square"
-             else f"on {_placement_label(placement, board=False)}")
-    parts = [("text", "Last: "), cast.chip(placer), ("bold", f"put {city} "),
-             ("text", f"{where}: "), ("bold", verdict)]
+    if placement.get("kind") == "no_free_square":
+        # The city was not put anywhere: the player made a claim about it.
+        parts = [("text", "Last: "), cast.chip(placer), ("text", "said there's no free square for "),
+                 ("bold", city), ("text", ": "), ("bold", verdict)]
+    else:
+        parts = [("text", "Last: "), cast.chip(placer), ("bold", f"put {city} "),
+                 ("text", f"on {_placement_label(placement, board=False)}: "),
+                 ("bold", verdict)]
     objectors = list(last.get("objectors") or [])
     if objectors:
         parts.append(("text", f" · {len(objectors)} objected"))
@@ -1254,7 +1258,9 @@ def render_final(view: View, reason: str | None = None) -> bytes:
     vetoes = view.get("vetoes_left") or {}
     turns = view.get("turns") or {}
     n = len(cast.players)
-    c = Canvas.new(WIDTH, 140 + 70 + n * 64 + MARGIN, PAPER)
+    # Room under the standings for the goal's label, kept apart from the header row's
+    # "vetoes unused": side by side they read as "36 vetoes unused".
+    c = Canvas.new(WIDTH, 140 + 70 + n * 64 + 44 + MARGIN, PAPER)
     inline(c, MARGIN, 44, _winners_parts(winners, cast), 34, WIDTH - MARGIN)
     played = max([int(v) for v in turns.values()] + [0])
     why = ("someone reached 36 and the round was finished" if reason != "cities"
@@ -1266,8 +1272,11 @@ def render_final(view: View, reason: str | None = None) -> bytes:
     c.text((MARGIN + 16, top + 30), "Final standings", 26, bold=True, anchor="lm")
     c.text((WIDTH - MARGIN - 16, top + 30), "vetoes unused", 22, fill=MUTED, anchor="rm")
     bar0, bar1 = MARGIN + 630, WIDTH - MARGIN - 120
-    c.text((bar0 + (bar1 - bar0) * WINNING_SCORE / 48, top + 30), str(WINNING_SCORE), 22,
-           bold=True, fill=MUTED, anchor="mm")
+    goal_x = bar0 + (bar1 - bar0) * WINNING_SCORE / 48
+    goal_y = top + 60 + n * 64 + 26
+    c.text((goal_x, goal_y), "↑", 26, bold=True, fill=MUTED, anchor="mm")
+    c.text((goal_x - 16, goal_y), f"{WINNING_SCORE} points end the game", 22, bold=True,
+           fill=MUTED, anchor="rm")
     order = sorted(cast.players, key=lambda p: (-int(scores.get(p, 0)), cast.index[p]))
     rank = 0
     last_score: int | None = None

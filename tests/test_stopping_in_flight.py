@@ -1,0 +1,46 @@
+"""A click or command still running when the bot is told to stop, failing because of the
+stop (the database closing under it), is answered like the clicks that arrive after the
+stop: "Cityhall is restarting — try again in a moment.", not "Something went wrong"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.app import RESTARTING
+from bot.core.storage import StorageError
+from tests.fakediscord import FakeDiscord
+from tests.harness import button_id, cityhall_bot
+
+
+async def test_a_click_failing_while_the_bot_stops_says_try_again(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
+                 .response(timeout=5)).message
+        assert lobby is not None
+
+        async def stopped_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            bot.draining = True  # SIGTERM while this click was being handled
+            raise StorageError("The database is closed.")
+
+        bot.runtime.join = stopped_meanwhile  # type: ignore[method-assign]
+        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        assert answer.ephemeral and (answer.data or {}).get("content") == RESTARTING
+
+        bot.draining = False  # (back in business for the next check)
+        bot.runtime.end = stopped_meanwhile  # type: ignore[method-assign]
+        answer = await (await fake.slash(ann, fake.channel_id, "game", ["end"])).response(timeout=5)
+        assert answer.ephemeral and (answer.data or {}).get("content") == RESTARTING
+
+        # Not stopping: a failure is still owned up to as ours.
+        bot.draining = False
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise StorageError("disk I/O error")
+
+        bot.runtime.join = broken  # type: ignore[method-assign]
+        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        assert "Something went wrong" in str((answer.data or {}).get("content"))

@@ -1,0 +1,158 @@
+"""Players are told when it is their move: each turn change notifies exactly the player(s)
+due, once, with a message that replaces the previous one; the table shows when the turn
+runs out; nothing else notifies anyone (a spectator's /game status included)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.games.cityscape import ENGINE
+from tests.fakediscord import FakeDiscord
+from tests.harness import button_id, cityhall_bot, settle
+from tests.test_discord_cityscape import answer, build, set_goals
+
+EPHEMERAL = 64
+CREATES = re.compile(r"^/channels/\d+/messages$|^/interactions/\d+/[^/]+/callback$"
+                     r"|^/webhooks/\d+/[^/]+$")
+
+
+def notifications(fake: FakeDiscord) -> list[tuple[str, set[str]]]:
+    """Every message the bot created that notifies someone, as Discord decides it: users
+    mentioned in the content and let through by ``allowed_mentions`` (no
+    ``allowed_mentions`` at all lets every mention through). Edits notify nobody."""
+    found = []
+    for record in fake.requests:
+        if record.method != "POST" or not CREATES.search(record.path) or record.status >= 400:
+            continue
+        body = record.json if isinstance(record.json, dict) else {}
+        if record.path.endswith("/callback"):
+            if body.get("type") != 4:
+                continue
+            body = body.get("data") or {}
+        if int(body.get("flags") or 0) & EPHEMERAL:
+            continue
+        mentioned = set(re.findall(r"<@!?(\d+)>", str(body.get("content") or "")))
+        allowed = body.get("allowed_mentions")
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            pinged = mentioned
+        else:
+            pinged = mentioned & {str(u) for u in allowed.get("users") or []}
+        if pinged:
+            found.append((str(body.get("content")), pinged))
+    return found
+
+
+def live_pings(fake: FakeDiscord) -> list[str]:
+    """Ping messages still in the channel."""
+    return [m.content for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+            if "your move" in m.content]
+
+
+async def wait_for_pings(fake: FakeDiscord, count: int) -> None:
+    await fake.wait_until(lambda: len(notifications(fake)) >= count or None, 10.0,
+                          f"{count} ping(s)")
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_each_turn_change_notifies_exactly_the_player_due(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    eve = await fake.add_member("Eve")  # watches
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        assert lobby is not None
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and match.state is not None
+
+        # Goals are chosen by both at once: one message notifies both.
+        await wait_for_pings(fake, 1)
+        assert notifications(fake)[0][1] == set(users)
+        table = fake.message(lobby.id)
+        deadline = bot.runtime.deadline(match)
+        assert deadline is not None
+        assert f"<t:{int(deadline)}:R>" in table.content  # "Time runs out in 10 minutes"
+        assert f"<t:{int(deadline)}:R>" in notifications(fake)[0][0]
+
+        # The one who builds first chooses goals first: the other one's goals then hand
+        # the turn over, a turn change.
+        first = match.state["players"][match.state["turn_seat"]]
+        other = next(p for p in users if p != first)
+        for n, player in enumerate((first, other)):
+            mine = [s for s, o in match.state["sides"].items() if o == player]
+            await set_goals(fake, users[player], table, match.id, [(s, [1, 2, 3, 4]) for s in mine])
+            await settle(bot, match.id)
+            if n == 0:  # the other one still owes goals and was pinged for them already
+                assert len(notifications(fake)) == 1
+
+        for turn in range(6):
+            assert match.state is not None and match.state["phase"] == "building"
+            await wait_for_pings(fake, 2 + turn)
+            pings = notifications(fake)
+            due = ENGINE.to_act(match.state)
+            assert len(pings) == 2 + turn, pings  # one per turn change, no more
+            assert pings[-1][1] == set(due), pings[-1]
+            assert live_pings(fake) == [pings[-1][0]]  # the previous ping was removed
+            deadline = bot.runtime.deadline(match)
+            assert deadline is not None
+            assert f"<t:{int(deadline)}:R>" in fake.message(match.table_message_id or 0).content
+            player = due[0]
+            action = ENGINE.ai_action(match.state, player)
+            await build(fake, bot, users[player], match.id, action["height"], action["lot"])
+            await settle(bot, match.id)
+
+        # A spectator asking for the table again notifies nobody, though it names the player.
+        before = len(notifications(fake))
+        shown = await answer(await fake.slash(eve, fake.channel_id, "game", ["status"]))
+        assert shown.message is not None and "<@" in shown.message.content
+        await settle(bot, match.id)
+        assert len(notifications(fake)) == before
+
+        # Ending the game takes its last ping away.
+        await answer(await fake.slash(ann, fake.channel_id, "game", ["end"]))
+        await fake.wait_until(lambda: not live_pings(fake) or None, 10.0, "the ping removed")
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_computer_players_are_never_pinged(fake_discord: FakeDiscord,
+                                                 tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        assert lobby is not None
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and match.state is not None
+        await settle(bot, match.id)
+        ann_id = str(ann["id"])
+        # Goals, then building: when Ann builds first her turn simply goes on (the runtime
+        # does not restart the clock), otherwise the computer hands it to her.
+        ann_was_due = match.state["players"][match.state["turn_seat"]] == ann_id
+        mine = [s for s, o in match.state["sides"].items() if o == ann_id]
+        await set_goals(fake, ann, fake.message(lobby.id), match.id, [(s, [1, 2, 3, 4]) for s in mine])
+        await settle(bot, match.id)
+        # the goals; then, if the computer builds first, Ann's first building turn
+        expected = 1 if ann_was_due else 2
+        for _turn in range(4):
+            await wait_for_pings(fake, expected)
+            assert len(notifications(fake)) == expected
+            assert match.state is not None and ENGINE.to_act(match.state) == [ann_id]
+            action = ENGINE.ai_action(match.state, ann_id)
+            await build(fake, bot, ann, match.id, action["height"], action["lot"])
+            await settle(bot, match.id)  # the computer builds and hands the turn back
+            expected += 1
+        pings = notifications(fake)
+        assert expected >= 3
+        # only ever Ann: the computer's turns notify nobody
+        assert [who for _text, who in pings] == [{ann_id}] * expected
