@@ -78,6 +78,7 @@ async def test_a_stale_click_on_the_table_brings_the_table_up_to_date_and_change
         assert fake.message(table.id).content != bot.adapters["bigcityz"].table_content(match)
         before = (match.version, json.dumps(match.state))
 
+        assert match.state is not None
         on_turn = users[BIGCITYZ.to_act(match.state)[0]]
         place = button_id(table, prefix=f"ch:bz:{match_id}:v{old}:")
         reply = await fake.click(on_turn, fake.message(table.id), place)
