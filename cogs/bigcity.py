@@ -1237,6 +1237,12 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 # -- slash commands --------------------------------------------------------------------
 
 
+def new_options(**variants: bool) -> dict[str, Any]:
+    """The game options ``/bigcity new`` (and ``/settings defaults bigcity``) stand for: the
+    variants switched on."""
+    return {name: True for name, on in variants.items() if on}
+
+
 class BigCity(commands.Cog):
     bigcity = app_commands.Group(name="bigcity", description="Big City: build a city together, "
                                  "building by building", guild_only=True)
@@ -1257,12 +1263,11 @@ class BigCity(commands.Cog):
                   must_exchange_useless: bool = False, single_streetcar_line: bool = False,
                   limited_streetcar_line: bool = False,
                   limited_card_drawing: bool = False) -> None:
-        chosen = {"trade_cards": trade_cards, "must_exchange_useless": must_exchange_useless,
-                  "single_streetcar_line": single_streetcar_line,
-                  "limited_streetcar_line": limited_streetcar_line,
-                  "limited_card_drawing": limited_card_drawing}
-        options = {k: True for k, on in chosen.items() if on}
-        await open_lobby(interaction, ENGINE.name, options)
+        await open_lobby(interaction, ENGINE.name, new_options(
+            trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
+            single_streetcar_line=single_streetcar_line,
+            limited_streetcar_line=limited_streetcar_line,
+            limited_card_drawing=limited_card_drawing))
 
     @bigcity.command(name="rules", description="How to play Big City")
     async def rules(self, interaction: discord.Interaction) -> None:

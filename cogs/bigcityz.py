@@ -366,6 +366,16 @@ class VetoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 # -- slash commands -------------------------------------------------------------------
 
 
+def new_options(veto_seconds: int | None, computer_level: str | None) -> dict[str, Any]:
+    """The game options ``/bigcityz new`` (and ``/settings defaults bigcityz``) stand for."""
+    options: dict[str, Any] = {}
+    if veto_seconds is not None:
+        options["veto_seconds"] = veto_seconds
+    if computer_level is not None:
+        options["ai_level"] = computer_level
+    return options
+
+
 class BigCityz(commands.Cog):
     bigcityz = app_commands.Group(name="bigcityz", description="Big Cityz: city trivia with "
                                   "risk fields and vetoes", guild_only=True)
@@ -381,12 +391,7 @@ class BigCityz(commands.Cog):
     async def new(self, interaction: discord.Interaction,
                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
                   computer_level: str | None = None) -> None:
-        options: dict[str, Any] = {}
-        if veto_seconds is not None:
-            options["veto_seconds"] = veto_seconds
-        if computer_level is not None:
-            options["ai_level"] = computer_level
-        await open_lobby(interaction, ENGINE.name, options)
+        await open_lobby(interaction, ENGINE.name, new_options(veto_seconds, computer_level))
 
     @bigcityz.command(name="rules", description="How to play Big Cityz")
     async def rules(self, interaction: discord.Interaction) -> None:

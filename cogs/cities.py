@@ -728,6 +728,16 @@ async def apply_and_answer(interaction: discord.Interaction, match: Match, playe
 # -- slash commands -----------------------------------------------------------------------
 
 
+def new_options(city: str | None, long_variant: bool) -> JSON:
+    """The game options ``/cities new`` (and ``/settings defaults cities``) stand for."""
+    options: JSON = {}
+    if city is not None:
+        options["city"] = city
+    if long_variant:
+        options["variant"] = "3x5"
+    return options
+
+
 class Cities(commands.Cog):
     cities = app_commands.Group(name="cities", description="Cities: draft tiles, features and "
                                 "buildings into your neighbourhood", guild_only=True)
@@ -744,12 +754,7 @@ class Cities(commands.Cog):
         if city is not None and city not in CONTENT.cities:
             await tell(interaction, "Choose one of the listed city boards.")
             return
-        options: JSON = {}
-        if city is not None:
-            options["city"] = city
-        if long_variant:
-            options["variant"] = "3x5"
-        await open_lobby(interaction, ENGINE.name, options)
+        await open_lobby(interaction, ENGINE.name, new_options(city, long_variant))
 
     @cities.command(name="rules", description="How to play Cities")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -21,7 +21,10 @@ from bot.core.engine import IllegalAction
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
+from cogs.bigcity import new_options as bigcity_options
+from cogs.bigcityz import new_options as bigcityz_options
 from cogs.cities import CITY_ORDER
+from cogs.cities import new_options as cities_options
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -115,12 +118,8 @@ class Settings(commands.Cog):
     async def bigcityz(self, interaction: discord.Interaction,
                        veto_seconds: app_commands.Range[int, 5, 120] | None = None,
                        computer_level: str | None = None) -> None:
-        options: dict[str, Any] = {}
-        if veto_seconds is not None:
-            options["veto_seconds"] = veto_seconds
-        if computer_level is not None:
-            options["ai_level"] = computer_level
-        await self._defaults(interaction, "bigcityz", options)
+        await self._defaults(interaction, "bigcityz",
+                             bigcityz_options(veto_seconds, computer_level))
 
     @defaults.command(name="bigcity", description="Default variants for /bigcity new")
     @app_commands.describe(
@@ -133,11 +132,11 @@ class Settings(commands.Cog):
                       must_exchange_useless: bool = False, single_streetcar_line: bool = False,
                       limited_streetcar_line: bool = False,
                       limited_card_drawing: bool = False) -> None:
-        chosen = {"trade_cards": trade_cards, "must_exchange_useless": must_exchange_useless,
-                  "single_streetcar_line": single_streetcar_line,
-                  "limited_streetcar_line": limited_streetcar_line,
-                  "limited_card_drawing": limited_card_drawing}
-        await self._defaults(interaction, "bigcity", {k: True for k, on in chosen.items() if on})
+        await self._defaults(interaction, "bigcity", bigcity_options(
+            trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
+            single_streetcar_line=single_streetcar_line,
+            limited_streetcar_line=limited_streetcar_line,
+            limited_card_drawing=limited_card_drawing))
 
     @defaults.command(name="cities", description="Default options for /cities new")
     @app_commands.describe(city="The city board (empty: at random)",
@@ -145,12 +144,7 @@ class Settings(commands.Cog):
     @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
     async def cities(self, interaction: discord.Interaction, city: str | None = None,
                      long_variant: bool = False) -> None:
-        options: dict[str, Any] = {}
-        if city is not None:
-            options["city"] = city
-        if long_variant:
-            options["variant"] = "3x5"
-        await self._defaults(interaction, "cities", options)
+        await self._defaults(interaction, "cities", cities_options(city, long_variant))
 
     # -- helpers ----------------------------------------------------------------------------
 
