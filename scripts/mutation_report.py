@@ -2,21 +2,36 @@
 
     python scripts/mutation_report.py                 # one line per mutated module
     python scripts/mutation_report.py --functions     # and per function, worst first
-    python scripts/mutation_report.py --survivors     # and the surviving mutants' names
+    python scripts/mutation_report.py --survivors     # and the surviving mutants, with diffs
 
-Score = killed / (killed + survived), where "killed" includes timeouts (a mutant that
-makes the tests hang was caught). Mutants no selected test reaches ("no tests") are
-listed apart and count as survived in the score: nothing would notice them either.
+Score = killed / (killed + survived + no tests + equivalent), where "killed" includes
+timeouts (a mutant that makes the tests hang was caught). Mutants no selected test reaches
+("no tests") count as survived: nothing would notice them either.
+
+"Equivalent" survivors behave exactly like the original (docs/mutation.md says why, rule by
+rule); the second score sets them aside: killed / (killed + survived + no tests). A
+survivor is equivalent when
+
+- it only changes the letter case of SQL or of a ``sqlite3.Row`` key in a module listed in
+  ``SQL_CASE_BLIND`` (SQLite keywords, names and row keys ignore case; a quoted value in the
+  SQL must be unchanged, since values do not), or
+- its changed lines are listed in ``EQUIVALENT`` for that function, with the reason.
+
+Both rules read the mutated code itself, so they follow the code when mutant numbers shift.
 Run from the repository root after ``make mutation``.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import copy
+import difflib
 import json
 import re
 import sys
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 # mutmut 3's exit codes (mutmut.stats.status_by_exit_code), grouped for a score.
@@ -27,6 +42,24 @@ NOT_CHECKED = {None}
 
 # "bot.core.runtime.xǁRuntimeǁ_act__mutmut_12" or "bot.core.storage.x__columns__mutmut_3"
 NAME = re.compile(r"^(?P<module>.+?)\.x(?:ǁ(?P<cls>[^ǁ]+)ǁ(?P<meth>.+)|_(?P<func>.+))__mutmut_\d+$")
+
+# Modules whose strings that look like SQL all go to SQLite (no sentence for a person).
+SQL_CASE_BLIND = {"bot/core/storage.py"}
+SQL_WORD = re.compile(r"\b(select|insert|update|delete|from|where|and|order by|values|pragma|"
+                      r"begin|commit|rollback|release|savepoint|create|join|limit|set)\b", re.I)
+QUOTED = re.compile(r"'[^']*'")  # a value in SQL: its letter case matters
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    source: str
+    function: str  # as function_of() names it
+    line: str      # the mutated line, as ast.unparse writes it
+    reason: str
+
+
+# Checked by hand, one by one; docs/mutation.md gives the same reasons in prose.
+EQUIVALENT: list[Equivalent] = []
 
 
 def status(code: int | None) -> str:
@@ -60,16 +93,104 @@ def load(root: Path) -> dict[str, dict[str, int | None]]:
     return results
 
 
-def score(counts: Counter[str]) -> float | None:
+# -- equivalent mutants ------------------------------------------------------------------
+
+
+class Mutants:
+    """The mutated copy of one module: every mutant's function and the original's."""
+
+    def __init__(self, path: Path) -> None:
+        tree = ast.parse(path.read_text()) if path.is_file() else ast.Module([], [])
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
+            node.name: node for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and "__mutmut_" in node.name
+        }
+
+    def pair(self, key: str) -> tuple[ast.AST, ast.AST] | None:
+        name = key.rsplit(".", 1)[-1]
+        original = self.functions.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", name))
+        mutant = self.functions.get(name)
+        if original is None or mutant is None:
+            return None
+        return _named(original), _named(mutant)
+
+    def added_lines(self, key: str) -> list[str]:
+        pair = self.pair(key)
+        if pair is None:
+            return []
+        before, after = (ast.unparse(node).splitlines() for node in pair)
+        return [line[1:].strip() for line in difflib.ndiff(before, after)
+                if line.startswith("+ ")]
+
+
+def _named(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """The function under one name, so that only what the mutant changed differs."""
+    same = copy.copy(node)
+    same.name = "f"
+    return same
+
+
+def _sql_case_only(original: ast.AST, mutant: ast.AST) -> bool:
+    """Whether the two differ only in the letter case of SQL text or row keys."""
+    left, right = list(ast.walk(original)), list(ast.walk(mutant))
+    if len(left) != len(right):
+        return False
+    keys = {id(n.slice) for n in left if isinstance(n, ast.Subscript)}
+    changed = False
+    for a, b in zip(left, right, strict=True):
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and a.value != b.value:
+            if not (isinstance(a.value, str) and isinstance(b.value, str)
+                    and a.value.lower() == b.value.lower()
+                    and QUOTED.findall(a.value) == QUOTED.findall(b.value)
+                    and (id(a) in keys or SQL_WORD.search(a.value))):
+                return False
+            changed = True
+    # Everything but the constants must match too (names, operators, structure).
+    return changed and _shape(original) == _shape(mutant)
+
+
+def _shape(node: ast.AST) -> str:
+    class Lower(ast.NodeTransformer):
+        def visit_Constant(self, c: ast.Constant) -> ast.Constant:
+            return ast.Constant(c.value.lower() if isinstance(c.value, str) else c.value)
+
+    return ast.dump(Lower().visit(copy.deepcopy(node)))
+
+
+def why_equivalent(source: str, key: str, mutants: Mutants) -> str | None:
+    pair = mutants.pair(key)
+    if pair is None:
+        return None
+    if source in SQL_CASE_BLIND and _sql_case_only(*pair):
+        return "letter case of SQL or a row key"
+    added = mutants.added_lines(key)
+    function = function_of(key)
+    for entry in EQUIVALENT:
+        if entry.source == source and entry.function == function and added \
+                and all(line == entry.line for line in added):
+            return entry.reason
+    return None
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def score(counts: Counter[str], *, aside: bool = False) -> float | None:
     judged = counts["killed"] + counts["survived"] + counts["no tests"]
+    if not aside:
+        judged += counts["equivalent"]
     return None if judged == 0 else 100.0 * counts["killed"] / judged
 
 
 def line(name: str, counts: Counter[str]) -> str:
-    value = score(counts)
-    shown = "   -  " if value is None else f"{value:5.1f}%"
-    return (f"{name:<48} {counts['killed']:>6} {counts['survived']:>8} {counts['no tests']:>8} "
-            f"{counts['not checked'] + counts['other']:>7} {shown}")
+    shown = ["   -  " if v is None else f"{v:5.1f}%"
+             for v in (score(counts), score(counts, aside=True))]
+    return (f"{name:<44} {counts['killed']:>6} {counts['survived']:>8} {counts['no tests']:>8} "
+            f"{counts['equivalent']:>6} {counts['not checked'] + counts['other']:>7} "
+            f"{shown[0]} {shown[1]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", type=Path, default=Path("mutants"),
                         help="mutmut's working folder (default: mutants)")
     parser.add_argument("--functions", action="store_true", help="break each module down")
-    parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--survivors", action="store_true",
+                        help="list surviving mutants with their changed lines")
+    parser.add_argument("--equivalents", action="store_true",
+                        help="list the mutants set aside as equivalent, and why")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not args.mutants.is_dir():
@@ -88,26 +212,39 @@ def main(argv: list[str] | None = None) -> int:
         print("No mutation results yet.", file=sys.stderr)
         return 1
     figures: dict[str, dict[str, object]] = {}
-    header = f"{'module':<48} {'killed':>6} {'survived':>8} {'no tests':>8} {'pending':>7}  score"
+    header = (f"{'module':<44} {'killed':>6} {'survived':>8} {'no tests':>8} {'equiv':>6} "
+              f"{'pending':>7}  score  aside")
     print(header)
     print("-" * len(header))
     total: Counter[str] = Counter()
     for source, codes in results.items():
-        counts = Counter(status(code) for code in codes.values())
+        mutants = Mutants(args.mutants / source)
+        kinds: dict[str, str] = {}
+        reasons: dict[str, str] = {}
+        for key, code in codes.items():
+            kind = status(code)
+            if kind == "survived" and (reason := why_equivalent(source, key, mutants)):
+                kind, reasons[key] = "equivalent", reason
+            kinds[key] = kind
+        counts = Counter(kinds.values())
         total += counts
         print(line(source, counts))
         per_function: dict[str, Counter[str]] = defaultdict(Counter)
-        for key, code in codes.items():
-            per_function[function_of(key)][status(code)] += 1
+        for key, kind in kinds.items():
+            per_function[function_of(key)][kind] += 1
         if args.functions:
             for name, fcounts in sorted(per_function.items(),
                                         key=lambda item: (score(item[1]) or 101.0, item[0])):
                 print(line(f"  {name}", fcounts))
-        if args.survivors:
-            for key, code in sorted(codes.items()):
-                if status(code) in ("survived", "no tests"):
-                    print(f"    {status(code):<9} {key}")
-        figures[source] = {**counts, "score": score(counts)}
+        for key, kind in sorted(kinds.items()):
+            if args.survivors and kind in ("survived", "no tests"):
+                print(f"    {kind:<9} {key}")
+                for added in mutants.added_lines(key):
+                    print(f"        + {added}")
+            if args.equivalents and kind == "equivalent":
+                print(f"    {'equiv':<9} {key}: {reasons[key]}")
+        figures[source] = {**counts, "score": score(counts),
+                           "score_aside": score(counts, aside=True)}
     print("-" * len(header))
     print(line("all", total))
     if args.json:

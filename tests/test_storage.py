@@ -15,7 +15,7 @@ import pytest
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from bot.core.storage import ChannelBusy, ResultRow, Storage, StorageError
 
-from .runtime_support import storages
+from .runtime_support import said, storages
 
 __all__ = ["storages"]  # the fixture, used by name
 
@@ -222,3 +222,126 @@ async def test_extra_totals_add_up_each_players_numbers(storages: OpenStorage) -
     assert totals == {"1": {"objections": 3, "objections_justified": 2, "placed": 5},
                       "2": {}}
     assert await storage.leaderboard(GUILD, "cityscape") == []
+
+
+async def test_a_number_a_player_had_not_counted_before_starts_from_zero(
+        storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, True, placed=4)], channel=71,
+                    game="bigcityz")
+    await _finished(storage, [_row("1", "Ann", 8, False, placed=3, objections=2)], channel=72,
+                    game="bigcityz")
+    board = await storage.leaderboard(GUILD, "bigcityz")
+    assert [r.extra for r in board] == [{"placed": 7, "objections": 2}]
+
+
+async def test_results_written_again_keep_the_win_and_the_numbers(storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 30, True, placed=4)], channel=73)
+    match = await _finished(storage, [_row("1", "Ann", 10, True, placed=5),
+                                      _row("2", "Bob", 12, False)], channel=74)
+    await storage.save(match, results=[_row("1", "Ann", 11, True, placed=6),
+                                       _row("2", "Bob", 12, False)])
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [(r.player_id, r.games, r.wins, r.best, r.extra) for r in board] == [
+        ("1", 2, 2, 30, {"placed": 10}), ("2", 1, 0, 12, {})]
+
+
+# -- finished games ---------------------------------------------------------------------------
+
+
+async def _played_to_the_end(storage: Storage) -> Match:
+    match = await storage.create_match(_match(status=ACTIVE))
+    for version, (player, lot) in enumerate((("1", "A1"), ("cpu1", "B2"), ("1", "C3")), 2):
+        match.version = version
+        match.state = {"phase": "play", "built": version - 1}
+        await storage.save(match, action={"lot": lot}, player=player)
+    match.version = 5
+    match.status = OVER
+    match.state = {"phase": "over", "built": 4}
+    await storage.save(match, action={"lot": "D4"}, player="cpu1",
+                       results=[_row("1", "Ann", 3, True)])
+    return match
+
+
+MOVES = [("1", {"lot": "A1"}), ("cpu1", {"lot": "B2"}), ("1", {"lot": "C3"}),
+         ("cpu1", {"lot": "D4"})]
+
+
+async def test_a_finished_game_keeps_its_moves_and_final_board(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await _played_to_the_end(storage)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == MOVES
+    final = await again.get(match.id)
+    assert final is not None and final.state == {"phase": "over", "built": 4}
+    assert await again.unfinished() == []
+
+
+async def test_a_finished_game_saved_again_keeps_its_moves_and_final_board(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # The table message of a finished game can change afterwards (re-posted, say); saving
+    # that must not lose the archived log or the final board.
+    storage = await storages()
+    match = await _played_to_the_end(storage)
+    match.table_message_id = 777
+    await storage.save(match)
+    without_state = await storage.get(match.id)
+    assert without_state is not None
+    without_state.state = None  # "leave the board as it is"
+    without_state.table_message_id = 778
+    await storage.save(without_state)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == MOVES
+    final = await again.get(match.id)
+    assert final is not None and final.table_message_id == 778
+    assert final.state == {"phase": "over", "built": 4}
+
+
+async def test_the_database_remembers_which_board_the_table_message_shows(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # After a restart only tables that are behind are drawn again; the mark never goes back
+    # (a slow edit of an older board finishing late must not make a table look stale).
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    fresh = await storage.get(match.id)
+    assert fresh is not None and fresh.table_version is None
+    await storage.mark_shown(match.id, 5)
+    await storage.mark_shown(match.id, 3)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert [m.table_version for m in await again.unfinished()] == [5]
+    await again.mark_shown(match.id, 6)
+    seen = await again.get(match.id)
+    assert seen is not None and seen.table_version == 6
+
+
+async def test_stats_show_the_top_ten(storages: OpenStorage) -> None:
+    storage = await storages()
+    for n in range(12):
+        await _finished(storage, [_row(str(100 + n), f"P{n}", n, False)], channel=80 + n)
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [r.best for r in board] == list(range(11, 1, -1))
+
+
+async def test_the_log_on_disk_says_which_moves_the_computer_made(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    match.version = 2
+    await storage.save(match, action={"lot": "A1"}, player="1")
+    match.version = 3
+    await storage.save(match, action={"lot": "B2"}, player="cpu1", by_computer=True)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT seq, player, by_computer FROM actions ORDER BY seq").fetchall() \
+            == [(2, "1", 0), (3, "cpu1", 1)]
+
+
+async def test_a_closed_database_refuses_writes_in_a_sentence(storages: OpenStorage) -> None:
+    # Shutting down: a move arriving after the database closed is refused, not left waiting
+    # for an answer that never comes.
+    storage = await storages()
+    await storage.close()
+    with pytest.raises(StorageError, match=said("The database is closed.")):
+        await storage.create_match(_match())
+    await storage.close()  # closing twice is harmless (the fixture closes it again too)

@@ -221,10 +221,9 @@ class Writer:
             return
         self.closed = True
         self._queue.put(None)
+        # The thread closes the connection as it ends; a writer never started has none.
         if self._thread.is_alive():
             self._thread.join()
-        elif self._conn is not None:
-            self._conn.close()
 
     def _run(self) -> None:
         conn = self._conn
