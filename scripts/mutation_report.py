@@ -59,7 +59,37 @@ class Equivalent:
 
 
 # Checked by hand, one by one; docs/mutation.md gives the same reasons in prose.
-EQUIVALENT: list[Equivalent] = []
+_SMALLER = "only the file's size changes: the same text or data is read back"
+_RECOUNT = ("counting a player afresh from the results gives the same totals as adding the one "
+            "new game (the results row is written first); only slower")
+EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/storage.py", "_archive",
+               "state_blob = None if state is None else zlib.compress(state[0].encode())",
+               _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive",
+               "log_json = json.dumps(entries, separators=None)", _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive", "log_json = json.dumps(entries)", _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive",
+               "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES "
+               "(?,?,?)', (match_id, zlib.compress(log_json.encode()), state_blob))", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "state_json = None if match.state is None else json.dumps(match.state, "
+               "separators=None)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "state_json = None if match.state is None else json.dumps(match.state)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "action_json = None if action is None else json.dumps(action, separators=None)",
+               _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "action_json = None if action is None else json.dumps(action)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "again = rows or conn.execute('SELECT 1 FROM results WHERE match_id=? LIMIT 1', "
+               "(match_id,)).fetchone() is not None", _RECOUNT),
+    Equivalent("bot/core/storage.py", "Storage.save", "if again or not row.cpu:", _RECOUNT),
+    Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
+               "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
+               "broken disk brings about; a belt for that case"),
+]
 
 
 def status(code: int | None) -> str:

@@ -345,3 +345,24 @@ async def test_a_closed_database_refuses_writes_in_a_sentence(storages: OpenStor
     with pytest.raises(StorageError, match=said("The database is closed.")):
         await storage.create_match(_match())
     await storage.close()  # closing twice is harmless (the fixture closes it again too)
+
+
+async def test_a_write_its_own_savepoint_cannot_undo_fails_and_the_next_write_lands(
+        storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
+    # The fallback for a batch that cannot be committed (a disk error, say): everything in
+    # it is undone, the log says why, and the writer goes on with the next batch.
+    storage = await storages()
+    match = await storage.create_match(_match())
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE matches SET status='ended' WHERE id=?", (match.id,))
+        conn.execute("RELEASE job")  # out from under the writer's own savepoint
+        raise RuntimeError("broken job")
+
+    with pytest.raises(sqlite3.OperationalError, match="no such savepoint"):
+        await storage.write(broken)
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.storage"] == [
+        "database write failed: no such savepoint: job"]
+    later = await storage.create_match(_match(21))
+    assert [(m.id, m.status) for m in await storage.unfinished()] == [
+        (match.id, LOBBY), (later.id, LOBBY)]
