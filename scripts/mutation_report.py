@@ -86,6 +86,11 @@ EQUIVALENT: list[Equivalent] = [
                "again = rows or conn.execute('SELECT 1 FROM results WHERE match_id=? LIMIT 1', "
                "(match_id,)).fetchone() is not None", _RECOUNT),
     Equivalent("bot/core/storage.py", "Storage.save", "if again or not row.cpu:", _RECOUNT),
+    Equivalent("bot/core/storage.py", "Writer._run", "return",
+               "return for break out of the loop: the finally clause runs either way and "
+               "nothing follows the loop"),
+    Equivalent("bot/core/storage.py", "Writer._run", "stop = None",
+               "None for False as the starting value: both are false"),
     Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
                "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
                "broken disk brings about; a belt for that case"),

@@ -6,7 +6,9 @@ fixture closes it afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -366,3 +368,63 @@ async def test_a_write_its_own_savepoint_cannot_undo_fails_and_the_next_write_la
     later = await storage.create_match(_match(21))
     assert [(m.id, m.status) for m in await storage.unfinished()] == [
         (match.id, LOBBY), (later.id, LOBBY)]
+
+
+async def _hold_the_writer(storage: Storage) -> tuple[asyncio.Task[None], threading.Event]:
+    """A write that keeps the writer busy until the returned event is set."""
+    running, release = threading.Event(), threading.Event()
+
+    def hold(conn: sqlite3.Connection) -> None:
+        running.set()
+        release.wait(10)
+
+    task = asyncio.create_task(storage.write(hold))
+    await asyncio.to_thread(running.wait, 10)
+    return task, release
+
+
+async def _queued(storage: Storage, count: int) -> None:
+    """Until ``count`` jobs wait behind the held one (the writer's queue is private)."""
+    while storage._writer._queue.qsize() < count:
+        await asyncio.sleep(0.01)
+
+
+async def test_moves_queued_together_share_commits_of_at_most_256(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # Group commit: one fsync for many moves, but no transaction grows without bound.
+    storage = await storages()
+    held, release = await _hold_the_writer(storage)
+    before = storage.commits
+
+    def mark(n: int) -> Callable[[sqlite3.Connection], None]:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO matches (guild_id, channel_id, game, status, host_id,"
+                         " seats, options, seed, created_at, updated_at) VALUES"
+                         " (1, ?, 'cityscape', 'over', '1', '[]', '{}', 1, 0, 0)", (n,))
+        return work
+
+    queued = [asyncio.create_task(storage.write(mark(n))) for n in range(257)]
+    await _queued(storage, 257)
+    release.set()
+    await asyncio.gather(held, *queued)
+    assert storage.commits - before == 3  # the held write, then 256, then 1
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 257
+
+
+async def test_closing_with_moves_still_queued_saves_every_one(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    held, release = await _hold_the_writer(storage)
+    saves = []
+    for version in range(2, 6):
+        match.version = version
+        saves.append(asyncio.create_task(storage.save(match, action={"n": version}, player="1")))
+        await _queued(storage, version - 1)
+    closing = asyncio.create_task(storage.close())
+    await _queued(storage, 5)  # the close waits behind the four moves
+    release.set()
+    await asyncio.gather(held, *saves, closing)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == [("1", {"n": n}) for n in range(2, 6)]

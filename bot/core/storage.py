@@ -189,7 +189,6 @@ class Writer:
                                         daemon=True)
         self._conn: sqlite3.Connection | None = None
         self.commits = 0
-        self.jobs = 0
         self.closed = False
 
     def start(self) -> None:
@@ -279,7 +278,6 @@ class Writer:
                 job.loop.call_soon_threadsafe(_settle, job.future, None, exc)
             return
         self.commits += 1
-        self.jobs += len(batch)
         for job, result, error in outcomes:
             job.loop.call_soon_threadsafe(_settle, job.future, result, error)
 
