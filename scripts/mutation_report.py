@@ -56,6 +56,7 @@ class Equivalent:
     function: str  # as function_of() names it
     line: str      # the mutated line, as ast.unparse writes it
     reason: str
+    was: str | None = None  # the original line, where the mutated one alone is ambiguous
 
 
 # Checked by hand, one by one; docs/mutation.md gives the same reasons in prose.
@@ -90,7 +91,10 @@ EQUIVALENT: list[Equivalent] = [
                "return for break out of the loop: the finally clause runs either way and "
                "nothing follows the loop"),
     Equivalent("bot/core/storage.py", "Writer._run", "stop = None",
-               "None for False as the starting value: both are false"),
+               "None for False as the starting value: both are false", was="stop = False"),
+    Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
+               "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
+               "(a reader in the way) says so in its result row instead"),
     Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
                "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
                "broken disk brings about; a belt for that case"),
@@ -150,13 +154,14 @@ class Mutants:
             return None
         return _named(original), _named(mutant)
 
-    def added_lines(self, key: str) -> list[str]:
+    def changed_lines(self, key: str, mark: str = "+") -> list[str]:
+        """The mutant's lines (``+``) or the original's it replaced (``-``)."""
         pair = self.pair(key)
         if pair is None:
             return []
         before, after = (ast.unparse(node).splitlines() for node in pair)
         return [line[1:].strip() for line in difflib.ndiff(before, after)
-                if line.startswith("+ ")]
+                if line.startswith(mark + " ")]
 
 
 def _named(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
@@ -201,11 +206,12 @@ def why_equivalent(source: str, key: str, mutants: Mutants) -> str | None:
         return None
     if source in SQL_CASE_BLIND and _sql_case_only(*pair):
         return "letter case of SQL or a row key"
-    added = mutants.added_lines(key)
+    added, removed = mutants.changed_lines(key), mutants.changed_lines(key, "-")
     function = function_of(key)
     for entry in EQUIVALENT:
         if entry.source == source and entry.function == function and added \
-                and all(line == entry.line for line in added):
+                and all(line == entry.line for line in added) \
+                and (entry.was is None or removed == [entry.was]):
             return entry.reason
     return None
 
@@ -274,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, kind in sorted(kinds.items()):
             if args.survivors and kind in ("survived", "no tests"):
                 print(f"    {kind:<9} {key}")
-                for added in mutants.added_lines(key):
+                for added in mutants.changed_lines(key):
                     print(f"        + {added}")
             if args.equivalents and kind == "equivalent":
                 print(f"    {'equiv':<9} {key}: {reasons[key]}")

@@ -428,3 +428,19 @@ async def test_closing_with_moves_still_queued_saves_every_one(
     await asyncio.gather(held, *saves, closing)
     again = await storages(tmp_path / "db.sqlite3")
     assert await again.actions(match.id) == [("1", {"n": n}) for n in range(2, 6)]
+
+
+async def test_a_clean_shutdown_leaves_the_write_ahead_log_empty(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # Even with another program reading the file (an admin's sqlite3 shell, a backup), the
+    # moves are folded into the database file when the bot stops: copying that one file
+    # copies every game.
+    path = tmp_path / "db.sqlite3"
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    match.version = 2
+    await storage.save(match, action={"lot": "A1"}, player="1")
+    with sqlite3.connect(path) as admin:
+        admin.execute("SELECT COUNT(*) FROM matches").fetchone()
+        await storage.close()
+        assert path.with_name("db.sqlite3-wal").stat().st_size == 0
