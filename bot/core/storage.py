@@ -181,7 +181,7 @@ class Writer:
 
     MAX_BATCH = 256
 
-    def __init__(self, path: str, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: str, busy_timeout: float) -> None:
         self.path = path
         self.busy_timeout = busy_timeout
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -410,8 +410,7 @@ _UPDATE_MATCH = (
 
 
 class Storage:
-    def __init__(self, path: str, writer: Writer, reader: aiosqlite.Connection) -> None:
-        self.path = path
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._db = reader
 
@@ -436,7 +435,7 @@ class Storage:
             await asyncio.to_thread(writer.close)
             raise
         reader.row_factory = aiosqlite.Row
-        return cls(name, writer, reader)
+        return cls(writer, reader)
 
     async def close(self) -> None:
         try:
