@@ -108,6 +108,13 @@ EQUIVALENT: list[Equivalent] = [
                       "name='XXcityhall-db-writerXX', daemon=True",
                       "name='CITYHALL-DB-WRITER', daemon=True")
 ] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__", "self.closed = None",
+               "None for False as the starting value: both are false"),
+    Equivalent("bot/core/storage.py", "Writer.start",
+               "conn = sqlite3.connect(self.path, check_same_thread=False, "
+               "timeout=self.busy_timeout)",
+               "Python's implicit transactions never start: the writer opens each one itself "
+               "with BEGIN IMMEDIATE, and the migration too"),
     Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),
