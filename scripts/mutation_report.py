@@ -115,6 +115,9 @@ EQUIVALENT: list[Equivalent] = [
                "timeout=self.busy_timeout)",
                "Python's implicit transactions never start: the writer opens each one itself "
                "with BEGIN IMMEDIATE, and the migration too"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= SCHEMA_VERSION:",
+               "a database already at this version runs no step and is stamped with the same "
+               "version again"),
     Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),

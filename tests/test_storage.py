@@ -69,6 +69,8 @@ async def test_the_file_uses_a_write_ahead_log(tmp_path: Path, storages: OpenSto
     await storages()
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # 8 KB pages: a page holds three archived games where a 4 KB page held one
+        assert db.execute("PRAGMA page_size").fetchone()[0] == 8192
 
 
 async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
