@@ -118,6 +118,19 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "_prepare", "if version <= SCHEMA_VERSION:",
                "a database already at this version runs no step and is stamped with the same "
                "version again"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= 1:",
+               "schema 1's statements are all IF NOT EXISTS: running them on a schema 1 "
+               "database changes nothing"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version < 2:",
+               "schema 1's statements are all IF NOT EXISTS (as above)", was="if version < 1:"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= 2:",
+               "only reached below schema 2, where the test is true either way"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version < 3:",
+               "only reached below schema 2, where the test is true either way"),
+    Equivalent("bot/core/storage.py", "Storage.open", "if name != 'XX:memory:XX':",
+               "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
+               "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),

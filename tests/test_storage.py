@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
-from bot.core.storage import ChannelBusy, ResultRow, Storage, StorageError
+from bot.core.storage import SCHEMA_V1, ChannelBusy, ResultRow, Storage, StorageError
 
-from .runtime_support import said, storages
+from .runtime_support import said, starts, storages
 
 __all__ = ["storages"]  # the fixture, used by name
 
@@ -446,3 +446,27 @@ async def test_a_clean_shutdown_leaves_the_write_ahead_log_empty(
         admin.execute("SELECT COUNT(*) FROM matches").fetchone()
         await storage.close()
         assert path.with_name("db.sqlite3-wal").stat().st_size == 0
+
+
+async def test_a_folder_that_cannot_be_made_is_named_with_the_cause(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    path = tmp_path / "notes.txt" / "data" / "cityhall.sqlite3"
+    with pytest.raises(StorageError, match=said(
+            f"Cannot create the folder for {path}: Not a directory.")):
+        await Storage.open(path)
+
+
+async def test_a_database_that_cannot_be_upgraded_is_refused_with_the_cause_and_left_alone(
+        tmp_path: Path) -> None:
+    # Someone added the column by hand: the upgrade fails half way and is undone whole.
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(SCHEMA_V1)
+        conn.execute("ALTER TABLE matches ADD COLUMN table_version INTEGER")
+    with pytest.raises(StorageError, match=starts(
+            f"Cannot open the database {path}: duplicate column name: table_version")):
+        await Storage.open(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "match_states" not in tables and "archive" not in tables
