@@ -131,6 +131,12 @@ EQUIVALENT: list[Equivalent] = [
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/games/bigcity/scoring.py", "_multiplied",
+               "text += f\" {('+' if value >= 0 else '−')} {abs(value)} {word}\"",
+               "the terms are +1 (park, outskirts, center) and −2 (factory), never 0"),
+    Equivalent("bot/games/bigcity/scoring.py", "_score_home_or_business",
+               "multiplier_city_hall = None", "None for False: both are false",
+               was="multiplier_city_hall = False"),
     Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),
