@@ -15,6 +15,8 @@ from bot.core.runtime import Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
 from bot.games import GAMES
 
+from .runtime_support import said
+
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 
 
@@ -72,19 +74,20 @@ async def test_lobby_rules(runtime: Runtime) -> None:
         await runtime.open_lobby(10, 20, "cityscape", BOB, {})
     with pytest.raises(Refusal, match="needs 2–4 players; 1 is seated"):
         await runtime.start(match.id, ANN.id)
-    with pytest.raises(Refusal, match="already in this game"):
+    with pytest.raises(Refusal, match=said("You are already in this game.")):
         await runtime.join(match.id, ANN)
     await runtime.join(match.id, BOB)
     with pytest.raises(Refusal, match="Only the host can start"):
         await runtime.start(match.id, BOB.id)
-    with pytest.raises(Refusal, match="Only the host can add"):
+    with pytest.raises(Refusal, match=said("Only the host can add computer players.")):
         await runtime.add_computer(match.id, BOB.id)
     await runtime.add_computer(match.id, ANN.id)
     await runtime.add_computer(match.id, ANN.id)
     with pytest.raises(Refusal, match="table is full"):
         await runtime.join(match.id, CY)
     await runtime.leave(match.id, BOB.id)
-    with pytest.raises(Refusal, match="host"):
+    with pytest.raises(Refusal, match=said(
+            "You are the host: use Cancel to close the lobby instead.")):
         await runtime.leave(match.id, ANN.id)
     started = await runtime.start(match.id, ANN.id)
     assert started.status == ACTIVE and [s.id for s in started.seats] == ["1", "cpu1", "cpu2"]
@@ -107,7 +110,7 @@ async def test_every_move_is_saved_and_survives_a_restart(open_runtime: OpenRunt
     assert match is not None and match.version == version and match.state is not None
     assert match.state["lots"]["C3"] == [4] and match.state["goals"]["N"] == [4, 3, 2, 1]
     assert len(await again.storage.actions(match_id)) == 5
-    with pytest.raises(StaleBoard):
+    with pytest.raises(StaleBoard, match=said("That button belongs to an earlier board.")):
         await again.act(match_id, "2", {"type": "build", "height": 1, "lot": "A1"},
                         expected_version=version - 1)
     await again.act(match_id, "2", {"type": "build", "height": 1, "lot": "A1"},
@@ -131,7 +134,7 @@ async def test_two_simultaneous_clicks_never_both_apply(runtime: Runtime) -> Non
 
 async def test_strangers_cannot_move(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
-    with pytest.raises(Refusal, match="not playing"):
+    with pytest.raises(Refusal, match=said("You are not playing in this game.")):
         await runtime.act(match_id, "99", {"type": "set_goals", "side": "S", "codes": [1] * 4})
 
 
@@ -186,7 +189,8 @@ async def test_timer_plays_for_a_slow_player_and_says_so(open_runtime: OpenRunti
 
 async def test_end_needs_host_or_moderator(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
-    with pytest.raises(Refusal, match="Only the host"):
+    with pytest.raises(Refusal, match=said(
+            "Only the host or someone with Manage Messages can end this game.")):
         await runtime.end(match_id, BOB.id, can_manage=False)
     await runtime.end(match_id, BOB.id, can_manage=True)
     assert runtime.in_channel(20) is None
