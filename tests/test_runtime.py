@@ -196,3 +196,18 @@ async def test_end_needs_host_or_moderator(runtime: Runtime) -> None:
     assert runtime.in_channel(20) is None
     # the channel is free again
     await runtime.open_lobby(10, 20, "cityscape", BOB, {})
+
+
+async def test_the_timer_plays_only_for_late_humans_not_for_computers(
+        open_runtime: OpenRuntime) -> None:
+    # Everyone chooses goals at once; a computer that has not chosen yet is the driver's to
+    # move (as a computer move), not a late player's.
+    clock = Clock()
+    runtime = await open_runtime(clock)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    clock.now += 61
+    outcomes = await runtime.time_out(lobby.id)
+    assert outcomes and {o.player for o in outcomes} == {"1"}
+    assert runtime.computers_due(_live(runtime, lobby.id))
