@@ -137,6 +137,41 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/games/bigcity/scoring.py", "_score_home_or_business",
                "multiplier_city_hall = None", "None for False: both are false",
                was="multiplier_city_hall = False"),
+    Equivalent("bot/core/runtime.py", "Runtime._forget", "self._matches.pop(match.id)",
+               "a match is forgotten only from _commit, under its lock, while it is in memory"),
+    Equivalent("bot/core/runtime.py", "Runtime.act",
+               "return await self._act(match_id, player, action, expected_version="
+               "expected_version, still_valid=still_valid, by_computer=by_computer, "
+               "timed_out=None)", "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "return await self._act(match_id, due[0], action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=None)",
+               "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "if match is None or (match.status != ACTIVE and match.state is None):",
+               "only lobbies and running games are in memory, and a lobby has no state"),
+    Equivalent("bot/core/runtime.py", "Runtime.add_computer",
+               "number = next((i for i in range(1, 101) if f'cpu{i}' not in taken))",
+               "a table has at most 6 seats: computer number 100 is never reached"),
+    Equivalent("bot/core/runtime.py", "Runtime.delivered",
+               "left = self.undelivered.get(match_id, 1) - 1",
+               "a missing count and a count of 1 both end in removing the key"),
+    Equivalent("bot/core/runtime.py", "Runtime.load",
+               "if deadline is not None and match.turn_started_at is not None and "
+               "(deadline <= now + self.limits.restart_grace):",
+               "at exactly the grace the shift is zero"),
+    Equivalent("bot/core/runtime.py", "Runtime.time_out",
+               "outcomes.append(await self._act(match_id, None, action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=True))",
+               "the only timer action (Big Cityz closing a veto window) is nobody's: its player "
+               "is None already"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.time_out", line,
+               "the guard against an engine that never lets a late player go; no engine "
+               "reaches it", was=was)
+    for line, was in (("if len(outcomes) >= 50:", None), ("if len(outcomes) > 51:", None),
+                      ("return", "break"))
+] + [
     Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),

@@ -211,3 +211,15 @@ async def test_the_timer_plays_only_for_late_humans_not_for_computers(
     outcomes = await runtime.time_out(lobby.id)
     assert outcomes and {o.player for o in outcomes} == {"1"}
     assert runtime.computers_due(_live(runtime, lobby.id))
+
+
+async def test_an_ended_game_has_no_clock_and_no_computer_to_move(runtime: Runtime) -> None:
+    # What the driver asks of the match the end returned: no timer, no computer turn, even
+    # though the board was mid-game with everyone due.
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    ended = await runtime.end(lobby.id, ANN.id, can_manage=False)
+    assert ended.state is not None and ended.turn_started_at is not None
+    assert runtime.deadline(ended) is None
+    assert not runtime.computers_due(ended)
