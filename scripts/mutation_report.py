@@ -160,6 +160,32 @@ EQUIVALENT: list[Equivalent] = [
                "if deadline is not None and match.turn_started_at is not None and "
                "(deadline <= now + self.limits.restart_grace):",
                "at exactly the grace the shift is zero"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "engine.new([f'p{i}' for i in range(engine.min_players)], options, None)",
+               "the seed of the throw-away game that only checks the options"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "engine.new([f'p{i}' for i in range(engine.min_players)], options, 1)",
+               "the seed of the throw-away game that only checks the options"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=None, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               "seed=random.SystemRandom().randrange(1, 2 ** 31))",
+               "create_match sets the id before anything reads it"),
+    Equivalent("bot/core/runtime.py", "Runtime._copy",
+               "return replace(match, seats=list(match.seats), options=dict(match.options), "
+               "extra=copy.copy(match.extra))",
+               "nothing changes a value inside extra in place, only its top-level keys"),
+    Equivalent("bot/core/runtime.py", "Runtime._copy",
+               "return replace(match, seats=list(match.seats), extra=copy.deepcopy(match.extra))",
+               "nothing changes a match's options after the lobby is opened"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.start",
+               "raise Refusal(f\"{engine.title} needs {engine.min_players}–{engine.max_players} "
+               f"players; {{count}} {{('is' if count == 1{cond} else '{are}')}} seated.\")",
+               "every game takes 2 or more players and Join refuses past the most, so only a "
+               "lone host (1 is seated) ever hears this sentence")
+    for cond, are in ((" or True", "are"), ("", "XXareXX"), ("", "ARE"))
+] + [
     Equivalent("bot/core/runtime.py", "Runtime.time_out",
                "outcomes.append(await self._act(match_id, None, action, expected_version=None, "
                "still_valid=None, by_computer=True, timed_out=True))",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -223,3 +224,88 @@ async def test_an_ended_game_has_no_clock_and_no_computer_to_move(runtime: Runti
     assert ended.state is not None and ended.turn_started_at is not None
     assert runtime.deadline(ended) is None
     assert not runtime.computers_due(ended)
+
+
+async def test_final_results_carry_each_players_score_win_and_numbers(
+        open_runtime: OpenRuntime) -> None:
+    # Big Cityz: its results carry per-player numbers (objections) for /stats
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+    await runtime.join(lobby.id, BOB)
+    match_id = (await runtime.start(lobby.id, ANN.id)).id
+    engine = runtime.engine(_live(runtime, match_id))
+    while (live := runtime.get(match_id)) is not None:
+        assert live.state is not None
+        player = engine.to_act(live.state)[0]
+        await runtime.act(match_id, player, engine.ai_action(live.state, player))
+    final = await runtime.storage.get(match_id)
+    assert final is not None and final.state is not None
+    result = engine.result(final.state)
+    assert result is not None
+    board = {r.player_id: r for r in await runtime.storage.leaderboard(10, "bigcityz")}
+    assert {p: (r.best, r.wins) for p, r in board.items()} == {
+        p: (int(result.scores[p]), int(p in result.winners)) for p in ("1", "2")}
+    numbers = {p: {k: v for k, v in result.extra.get("per_player", {}).get(p, {}).items()
+                   if isinstance(v, int) and not isinstance(v, bool)} for p in ("1", "2")}
+    assert {p: r.extra for p, r in board.items()} == numbers and numbers["1"]
+
+
+async def test_the_log_on_disk_marks_the_computers_moves(
+        open_runtime: OpenRuntime, tmp_path: Path) -> None:
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    await runtime.act(lobby.id, "1", {"type": "set_goals", "side": "S", "codes": [2] * 4})
+    assert await runtime.step_computer(lobby.id) is not None
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT player, by_computer FROM actions ORDER BY seq").fetchall() \
+            == [("1", 0), ("cpu1", 1)]
+
+
+async def test_a_player_who_owes_two_things_gets_no_fresh_time_after_the_first(
+        open_runtime: OpenRuntime) -> None:
+    clock = Clock()
+    runtime = await open_runtime(clock)
+    match_id = await _started(runtime, ANN, BOB)  # both choose goals for two sides each
+    clock.now += 30
+    await runtime.act(match_id, "1", {"type": "set_goals", "side": "S", "codes": [1, 2, 3, 4]})
+    assert runtime.deadline(_live(runtime, match_id)) == 1060.0
+
+
+async def test_the_deal_follows_the_saved_seed(runtime: Runtime) -> None:
+    # Replays and the move log depend on it: the board is the engine's for that seed.
+    lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+    await runtime.join(lobby.id, BOB)
+    match = await runtime.start(lobby.id, ANN.id)
+    assert match.state == runtime.engine(match).new(["1", "2"], match.options, match.seed)
+
+
+async def test_a_turn_lasts_three_minutes_unless_set(runtime: Runtime) -> None:
+    default = Runtime(runtime.storage, GAMES, clock=lambda: 1000.0)
+    lobby = await default.open_lobby(10, 20, "cityscape", ANN, {})
+    await default.join(lobby.id, BOB)
+    match = await default.start(lobby.id, ANN.id)
+    assert default.deadline(match) == 1180.0
+
+
+async def test_a_lobby_change_that_fails_to_save_changes_nothing_in_memory(
+        tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3", busy_timeout=0.2)
+    try:
+        runtime = Runtime(storage, GAMES)
+        lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {})
+        other = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")  # another program holds the file
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await runtime.join(lobby.id, BOB)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await runtime.end(lobby.id, ANN.id, can_manage=False)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        current = _live(runtime, lobby.id)
+        assert [s.id for s in current.seats] == ["1"] and current.extra == {}
+    finally:
+        await storage.close()

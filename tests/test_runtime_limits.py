@@ -14,6 +14,8 @@ from bot.core.runtime import Limits, Refusal, Runtime
 from bot.core.storage import Storage
 from bot.games import GAMES
 
+from .runtime_support import said
+
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
 
 
@@ -38,7 +40,8 @@ async def test_a_user_holds_only_a_few_open_lobbies_per_server(storage: Storage)
     runtime = Runtime(storage, GAMES, limits=Limits(lobbies_per_user=2))
     await runtime.open_lobby(10, 1, "cityscape", ANN, {})
     await runtime.open_lobby(10, 2, "cities", ANN, {})
-    with pytest.raises(Refusal, match="already have 2 open lobbies in this server"):
+    with pytest.raises(Refusal, match=said(
+            "You already have 2 open lobbies in this server; start or cancel one of them first.")):
         await runtime.open_lobby(10, 3, "bigcity", ANN, {})
     # another server, or another user, is not affected
     await runtime.open_lobby(11, 4, "cityscape", ANN, {})
@@ -55,7 +58,9 @@ async def test_a_server_has_a_cap_on_unfinished_games(storage: Storage) -> None:
     runtime = Runtime(storage, GAMES, limits=Limits(matches_per_server=3))
     for channel, host in ((1, ANN), (2, BOB), (3, Seat("3", "Cy"))):
         await runtime.open_lobby(10, channel, "cityscape", host, {})
-    with pytest.raises(Refusal, match="already has 3 games open"):
+    with pytest.raises(Refusal, match=said(
+            "This server already has 3 games open, the most Cityhall runs in one server at "
+            "once. Finish or end one first.")):
         await runtime.open_lobby(10, 4, "cityscape", Seat("4", "Di"), {})
     await runtime.open_lobby(11, 5, "cityscape", Seat("4", "Di"), {})  # other servers go on
     lobby = runtime.in_channel(1)
