@@ -171,6 +171,19 @@ EQUIVALENT: list[Equivalent] = [
                "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
                "seed=random.SystemRandom().randrange(1, 2 ** 31))",
                "create_match sets the id before anything reads it"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=1, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               "seed=random.SystemRandom().randrange(1, 2 ** 31))",
+               "create_match sets the id before anything reads it"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=0, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               f"seed=random.SystemRandom().randrange({bounds}))",
+               "another range of a billion or more seeds deals just as well")
+    for bounds in ("2 ** 31", "2, 2 ** 31", "1, 3 ** 31", "1, 2 ** 32")
+] + [
     Equivalent("bot/core/runtime.py", "Runtime._copy",
                "return replace(match, seats=list(match.seats), options=dict(match.options), "
                "extra=copy.copy(match.extra))",

@@ -12,7 +12,7 @@ import pytest
 from bot.core.driver import Driver
 from bot.core.engine import IllegalAction
 from bot.core.records import ACTIVE, OVER, Match, Seat
-from bot.core.runtime import Outcome, Refusal, Runtime, StaleBoard
+from bot.core.runtime import Limits, Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
 from bot.games import GAMES
 
@@ -78,7 +78,7 @@ async def test_lobby_rules(runtime: Runtime) -> None:
     with pytest.raises(Refusal, match=said("You are already in this game.")):
         await runtime.join(match.id, ANN)
     await runtime.join(match.id, BOB)
-    with pytest.raises(Refusal, match="Only the host can start"):
+    with pytest.raises(Refusal, match=said("Only the host can start the game.")):
         await runtime.start(match.id, BOB.id)
     with pytest.raises(Refusal, match=said("Only the host can add computer players.")):
         await runtime.add_computer(match.id, BOB.id)
@@ -309,3 +309,11 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing_in_memory(
         assert [s.id for s in current.seats] == ["1"] and current.extra == {}
     finally:
         await storage.close()
+
+
+async def test_every_game_gets_its_own_deal(runtime: Runtime) -> None:
+    # The seed decides the deal: thirty lobbies, thirty seeds (two equal in a range of 2**31
+    # is a one-in-ten-million chance).
+    many = Runtime(runtime.storage, GAMES, limits=Limits(lobbies_per_user=30))
+    seeds = {(await many.open_lobby(10, 100 + n, "bigcityz", ANN, {})).seed for n in range(30)}
+    assert len(seeds) == 30
