@@ -147,6 +147,10 @@ EQUIVALENT: list[Equivalent] = [
                "return await self._act(match_id, due[0], action, expected_version=None, "
                "still_valid=None, by_computer=True, timed_out=None)",
                "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.deadline",
+               "if match.status != ACTIVE or (match.state is None and match.turn_started_at "
+               "is None):",
+               "a running game always has both a state and a turn start (start() sets them)"),
     Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "if match is None or (match.status != ACTIVE and match.state is None):",
                "only lobbies and running games are in memory, and a lobby has no state"),
