@@ -147,6 +147,15 @@ EQUIVALENT: list[Equivalent] = [
                "return await self._act(match_id, due[0], action, expected_version=None, "
                "still_valid=None, by_computer=True, timed_out=None)",
                "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime._act",
+               "rows = [ResultRow(player_id=s.id, name=s.name, cpu=s.cpu, "
+               f"score=int(result.scores.get({args})), won=s.id in result.winners, "
+               "extra=dict(result.extra.get('per_player', {}).get(s.id, {}))) "
+               "for s in new.seats]",
+               "every engine's result scores every seated player (each picks its winners "
+               "with scores[p] over all players): the default is never used")
+    for args in ("s.id, None", "s.id", "s.id, 1")
+] + [
     Equivalent("bot/core/runtime.py", "Runtime.deadline",
                "if match.status != ACTIVE or (match.state is None and match.turn_started_at "
                "is None):",
