@@ -147,6 +147,7 @@ EQUIVALENT: list[Equivalent] = [
                "return await self._act(match_id, due[0], action, expected_version=None, "
                "still_valid=None, by_computer=True, timed_out=None)",
                "None for False: Outcome.timed_out is only tested for truth"),
+] + [
     Equivalent("bot/core/runtime.py", "Runtime._act",
                "rows = [ResultRow(player_id=s.id, name=s.name, cpu=s.cpu, "
                f"score=int(result.scores.get({args})), won=s.id in result.winners, "
