@@ -2,21 +2,36 @@
 
     python scripts/mutation_report.py                 # one line per mutated module
     python scripts/mutation_report.py --functions     # and per function, worst first
-    python scripts/mutation_report.py --survivors     # and the surviving mutants' names
+    python scripts/mutation_report.py --survivors     # and the surviving mutants, with diffs
 
-Score = killed / (killed + survived), where "killed" includes timeouts (a mutant that
-makes the tests hang was caught). Mutants no selected test reaches ("no tests") are
-listed apart and count as survived in the score: nothing would notice them either.
+Score = killed / (killed + survived + no tests + equivalent), where "killed" includes
+timeouts (a mutant that makes the tests hang was caught). Mutants no selected test reaches
+("no tests") count as survived: nothing would notice them either.
+
+"Equivalent" survivors behave exactly like the original (docs/mutation.md says why, rule by
+rule); the second score sets them aside: killed / (killed + survived + no tests). A
+survivor is equivalent when
+
+- it only changes the letter case of SQL or of a ``sqlite3.Row`` key in a module listed in
+  ``SQL_CASE_BLIND`` (SQLite keywords, names and row keys ignore case; a quoted value in the
+  SQL must be unchanged, since values do not), or
+- its changed lines are listed in ``EQUIVALENT`` for that function, with the reason.
+
+Both rules read the mutated code itself, so they follow the code when mutant numbers shift.
 Run from the repository root after ``make mutation``.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import copy
+import difflib
 import json
 import re
 import sys
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 # mutmut 3's exit codes (mutmut.stats.status_by_exit_code), grouped for a score.
@@ -27,6 +42,196 @@ NOT_CHECKED = {None}
 
 # "bot.core.runtime.xǁRuntimeǁ_act__mutmut_12" or "bot.core.storage.x__columns__mutmut_3"
 NAME = re.compile(r"^(?P<module>.+?)\.x(?:ǁ(?P<cls>[^ǁ]+)ǁ(?P<meth>.+)|_(?P<func>.+))__mutmut_\d+$")
+
+# Modules whose strings that look like SQL all go to SQLite (no sentence for a person).
+SQL_CASE_BLIND = {"bot/core/storage.py"}
+SQL_WORD = re.compile(r"\b(select|insert|update|delete|from|where|and|order by|values|pragma|"
+                      r"begin|commit|rollback|release|savepoint|create|join|limit|set)\b", re.I)
+QUOTED = re.compile(r"'[^']*'")  # a value in SQL: its letter case matters
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    source: str
+    function: str  # as function_of() names it
+    line: str      # the mutated line, as ast.unparse writes it
+    reason: str
+    was: str | None = None  # the original line, where the mutated one alone is ambiguous
+
+
+# Checked by hand, one by one; docs/mutation.md gives the same reasons in prose.
+_SMALLER = "only the file's size changes: the same text or data is read back"
+_RECOUNT = ("counting a player afresh from the results gives the same totals as adding the one "
+            "new game (the results row is written first); only slower")
+EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/storage.py", "_archive",
+               "state_blob = None if state is None else zlib.compress(state[0].encode())",
+               _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive",
+               "log_json = json.dumps(entries, separators=None)", _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive", "log_json = json.dumps(entries)", _SMALLER),
+    Equivalent("bot/core/storage.py", "_archive",
+               "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES "
+               "(?,?,?)', (match_id, zlib.compress(log_json.encode()), state_blob))", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "state_json = None if match.state is None else json.dumps(match.state, "
+               "separators=None)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "state_json = None if match.state is None else json.dumps(match.state)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "action_json = None if action is None else json.dumps(action, separators=None)",
+               _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "action_json = None if action is None else json.dumps(action)", _SMALLER),
+    Equivalent("bot/core/storage.py", "Storage.save",
+               "again = rows or conn.execute('SELECT 1 FROM results WHERE match_id=? LIMIT 1', "
+               "(match_id,)).fetchone() is not None", _RECOUNT),
+    Equivalent("bot/core/storage.py", "Storage.save", "if again or not row.cpu:", _RECOUNT),
+    Equivalent("bot/core/storage.py", "Writer._run", "return",
+               "return for break out of the loop: the finally clause runs either way and "
+               "nothing follows the loop"),
+    Equivalent("bot/core/storage.py", "Writer._run", "stop = None",
+               "None for False as the starting value: both are false", was="stop = False"),
+    Equivalent("bot/core/storage.py", "_statements",
+               "lines = [line for line in script.splitlines() if not line.strip()"
+               ".startswith('XX--XX')]",
+               "SQLite skips comments itself; dropping them first matters only for a comment "
+               "holding a semicolon, and the schema has none"),
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               "self._conn: sqlite3.Connection | None = ''",
+               "start() sets the connection before anything reads it"),
+] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               f"self._thread = threading.Thread(target=self._run, {arguments})",
+               "the writer thread's name shows only in debuggers and thread dumps")
+    for arguments in ("name=None, daemon=True", "daemon=True",
+                      "name='XXcityhall-db-writerXX', daemon=True",
+                      "name='CITYHALL-DB-WRITER', daemon=True")
+] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__", "self.closed = None",
+               "None for False as the starting value: both are false"),
+    Equivalent("bot/core/storage.py", "Writer.start",
+               "conn = sqlite3.connect(self.path, check_same_thread=False, "
+               "timeout=self.busy_timeout)",
+               "Python's implicit transactions never start: the writer opens each one itself "
+               "with BEGIN IMMEDIATE, and the migration too"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= SCHEMA_VERSION:",
+               "a database already at this version runs no step and is stamped with the same "
+               "version again"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= 1:",
+               "schema 1's statements are all IF NOT EXISTS: running them on a schema 1 "
+               "database changes nothing"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version < 2:",
+               "schema 1's statements are all IF NOT EXISTS (as above)", was="if version < 1:"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version <= 2:",
+               "only reached below schema 2, where the test is true either way"),
+    Equivalent("bot/core/storage.py", "_prepare", "if version < 3:",
+               "only reached below schema 2, where the test is true either way"),
+    Equivalent("bot/core/storage.py", "Storage.open", "if name != 'XX:memory:XX':",
+               "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
+               "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/games/bigcity/scoring.py", "_multiplied",
+               "text += f\" {('+' if value >= 0 else '−')} {abs(value)} {word}\"",
+               "the terms are +1 (park, outskirts, center) and −2 (factory), never 0"),
+    Equivalent("bot/games/bigcity/scoring.py", "_score_home_or_business",
+               "multiplier_city_hall = None", "None for False: both are false",
+               was="multiplier_city_hall = False"),
+    Equivalent("bot/core/runtime.py", "Runtime._forget", "self._matches.pop(match.id)",
+               "a match is forgotten only from _commit, under its lock, while it is in memory"),
+    Equivalent("bot/core/runtime.py", "Runtime.act",
+               "return await self._act(match_id, player, action, expected_version="
+               "expected_version, still_valid=still_valid, by_computer=by_computer, "
+               "timed_out=None)", "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "return await self._act(match_id, due[0], action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=None)",
+               "None for False: Outcome.timed_out is only tested for truth"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime._act",
+               "rows = [ResultRow(player_id=s.id, name=s.name, cpu=s.cpu, "
+               f"score=int(result.scores.get({args})), won=s.id in result.winners, "
+               "extra=dict(result.extra.get('per_player', {}).get(s.id, {}))) "
+               "for s in new.seats]",
+               "every engine's result scores every seated player (each picks its winners "
+               "with scores[p] over all players): the default is never used")
+    for args in ("s.id, None", "s.id", "s.id, 1")
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.deadline",
+               "if match.status != ACTIVE or (match.state is None and match.turn_started_at "
+               "is None):",
+               "a running game always has both a state and a turn start (start() sets them)"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "if match is None or (match.status != ACTIVE and match.state is None):",
+               "only lobbies and running games are in memory, and a lobby has no state"),
+    Equivalent("bot/core/runtime.py", "Runtime.add_computer",
+               "number = next((i for i in range(1, 101) if f'cpu{i}' not in taken))",
+               "a table has at most 6 seats: computer number 100 is never reached"),
+    Equivalent("bot/core/runtime.py", "Runtime.delivered",
+               "left = self.undelivered.get(match_id, 1) - 1",
+               "a missing count and a count of 1 both end in removing the key"),
+    Equivalent("bot/core/runtime.py", "Runtime.load",
+               "if deadline is not None and match.turn_started_at is not None and "
+               "(deadline <= now + self.limits.restart_grace):",
+               "at exactly the grace the shift is zero"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "engine.new([f'p{i}' for i in range(engine.min_players)], options, None)",
+               "the seed of the throw-away game that only checks the options"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "engine.new([f'p{i}' for i in range(engine.min_players)], options, 1)",
+               "the seed of the throw-away game that only checks the options"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=None, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               "seed=random.SystemRandom().randrange(1, 2 ** 31))",
+               "create_match sets the id before anything reads it"),
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=1, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               "seed=random.SystemRandom().randrange(1, 2 ** 31))",
+               "create_match sets the id before anything reads it"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "match = Match(id=0, guild_id=guild_id, channel_id=channel_id, game=game, "
+               "status=LOBBY, host_id=host.id, seats=[host], options=dict(options), "
+               f"seed=random.SystemRandom().randrange({bounds}))",
+               "another range of a billion or more seeds deals just as well")
+    for bounds in ("2 ** 31", "2, 2 ** 31", "1, 3 ** 31", "1, 2 ** 32")
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime._copy",
+               "return replace(match, seats=list(match.seats), options=dict(match.options), "
+               "extra=copy.copy(match.extra))",
+               "nothing changes a value inside extra in place, only its top-level keys"),
+    Equivalent("bot/core/runtime.py", "Runtime._copy",
+               "return replace(match, seats=list(match.seats), extra=copy.deepcopy(match.extra))",
+               "nothing changes a match's options after the lobby is opened"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.start",
+               "raise Refusal(f\"{engine.title} needs {engine.min_players}–{engine.max_players} "
+               f"players; {{count}} {{('is' if count == 1{cond} else '{are}')}} seated.\")",
+               "every game takes 2 or more players and Join refuses past the most, so only a "
+               "lone host (1 is seated) ever hears this sentence")
+    for cond, are in ((" or True", "are"), ("", "XXareXX"), ("", "ARE"))
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.time_out",
+               "outcomes.append(await self._act(match_id, None, action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=True))",
+               "the only timer action (Big Cityz closing a veto window) is nobody's: its player "
+               "is None already"),
+] + [
+    Equivalent("bot/core/runtime.py", "Runtime.time_out", line,
+               "the guard against an engine that never lets a late player go; no engine "
+               "reaches it", was=was)
+    for line, was in (("if len(outcomes) >= 50:", None), ("if len(outcomes) > 51:", None),
+                      ("return", "break"))
+] + [
+    Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
+               "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
+               "(a reader in the way) says so in its result row instead"),
+    Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
+               "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
+               "broken disk brings about; a belt for that case"),
+]
 
 
 def status(code: int | None) -> str:
@@ -60,16 +265,106 @@ def load(root: Path) -> dict[str, dict[str, int | None]]:
     return results
 
 
-def score(counts: Counter[str]) -> float | None:
+# -- equivalent mutants ------------------------------------------------------------------
+
+
+class Mutants:
+    """The mutated copy of one module: every mutant's function and the original's."""
+
+    def __init__(self, path: Path) -> None:
+        tree = ast.parse(path.read_text()) if path.is_file() else ast.Module([], [])
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
+            node.name: node for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and "__mutmut_" in node.name
+        }
+
+    def pair(self, key: str) -> tuple[ast.AST, ast.AST] | None:
+        name = key.rsplit(".", 1)[-1]
+        original = self.functions.get(re.sub(r"__mutmut_\d+$", "__mutmut_orig", name))
+        mutant = self.functions.get(name)
+        if original is None or mutant is None:
+            return None
+        return _named(original), _named(mutant)
+
+    def changed_lines(self, key: str, mark: str = "+") -> list[str]:
+        """The mutant's lines (``+``) or the original's it replaced (``-``)."""
+        pair = self.pair(key)
+        if pair is None:
+            return []
+        before, after = (ast.unparse(node).splitlines() for node in pair)
+        return [line[1:].strip() for line in difflib.ndiff(before, after)
+                if line.startswith(mark + " ")]
+
+
+def _named(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """The function under one name, so that only what the mutant changed differs."""
+    same = copy.copy(node)
+    same.name = "f"
+    return same
+
+
+def _sql_case_only(original: ast.AST, mutant: ast.AST) -> bool:
+    """Whether the two differ only in the letter case of SQL text or row keys."""
+    left, right = list(ast.walk(original)), list(ast.walk(mutant))
+    if len(left) != len(right):
+        return False
+    keys = {id(n.slice) for n in left if isinstance(n, ast.Subscript)}
+    changed = False
+    for a, b in zip(left, right, strict=True):
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and a.value != b.value:
+            if not (isinstance(a.value, str) and isinstance(b.value, str)
+                    and a.value.lower() == b.value.lower()
+                    and QUOTED.findall(a.value) == QUOTED.findall(b.value)
+                    and (id(a) in keys or SQL_WORD.search(a.value))):
+                return False
+            changed = True
+    # Everything but the constants must match too (names, operators, structure).
+    return changed and _shape(original) == _shape(mutant)
+
+
+def _shape(node: ast.AST) -> str:
+    class Lower(ast.NodeTransformer):
+        def visit_Constant(self, c: ast.Constant) -> ast.Constant:
+            return ast.Constant(c.value.lower() if isinstance(c.value, str) else c.value)
+
+    return ast.dump(Lower().visit(copy.deepcopy(node)))
+
+
+def why_equivalent(source: str, key: str, mutants: Mutants) -> str | None:
+    pair = mutants.pair(key)
+    if pair is None:
+        return None
+    if source in SQL_CASE_BLIND and _sql_case_only(*pair):
+        return "letter case of SQL or a row key"
+    added, removed = mutants.changed_lines(key), mutants.changed_lines(key, "-")
+    function = function_of(key)
+    for entry in EQUIVALENT:
+        if entry.source == source and entry.function == function and added \
+                and all(line == entry.line for line in added) \
+                and (entry.was is None or removed == [entry.was]):
+            return entry.reason
+    return None
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def score(counts: Counter[str], *, aside: bool = False) -> float | None:
     judged = counts["killed"] + counts["survived"] + counts["no tests"]
+    if not aside:
+        judged += counts["equivalent"]
     return None if judged == 0 else 100.0 * counts["killed"] / judged
 
 
 def line(name: str, counts: Counter[str]) -> str:
-    value = score(counts)
-    shown = "   -  " if value is None else f"{value:5.1f}%"
-    return (f"{name:<48} {counts['killed']:>6} {counts['survived']:>8} {counts['no tests']:>8} "
-            f"{counts['not checked'] + counts['other']:>7} {shown}")
+    shown = ["   -  " if v is None else f"{v:5.1f}%"
+             for v in (score(counts), score(counts, aside=True))]
+    return (f"{name:<44} {counts['killed']:>6} {counts['survived']:>8} {counts['no tests']:>8} "
+            f"{counts['equivalent']:>6} {counts['not checked'] + counts['other']:>7} "
+            f"{shown[0]} {shown[1]}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", type=Path, default=Path("mutants"),
                         help="mutmut's working folder (default: mutants)")
     parser.add_argument("--functions", action="store_true", help="break each module down")
-    parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--survivors", action="store_true",
+                        help="list surviving mutants with their changed lines")
+    parser.add_argument("--equivalents", action="store_true",
+                        help="list the mutants set aside as equivalent, and why")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not args.mutants.is_dir():
@@ -88,26 +386,39 @@ def main(argv: list[str] | None = None) -> int:
         print("No mutation results yet.", file=sys.stderr)
         return 1
     figures: dict[str, dict[str, object]] = {}
-    header = f"{'module':<48} {'killed':>6} {'survived':>8} {'no tests':>8} {'pending':>7}  score"
+    header = (f"{'module':<44} {'killed':>6} {'survived':>8} {'no tests':>8} {'equiv':>6} "
+              f"{'pending':>7}  score  aside")
     print(header)
     print("-" * len(header))
     total: Counter[str] = Counter()
     for source, codes in results.items():
-        counts = Counter(status(code) for code in codes.values())
+        mutants = Mutants(args.mutants / source)
+        kinds: dict[str, str] = {}
+        reasons: dict[str, str] = {}
+        for key, code in codes.items():
+            kind = status(code)
+            if kind == "survived" and (reason := why_equivalent(source, key, mutants)):
+                kind, reasons[key] = "equivalent", reason
+            kinds[key] = kind
+        counts = Counter(kinds.values())
         total += counts
         print(line(source, counts))
         per_function: dict[str, Counter[str]] = defaultdict(Counter)
-        for key, code in codes.items():
-            per_function[function_of(key)][status(code)] += 1
+        for key, kind in kinds.items():
+            per_function[function_of(key)][kind] += 1
         if args.functions:
             for name, fcounts in sorted(per_function.items(),
                                         key=lambda item: (score(item[1]) or 101.0, item[0])):
                 print(line(f"  {name}", fcounts))
-        if args.survivors:
-            for key, code in sorted(codes.items()):
-                if status(code) in ("survived", "no tests"):
-                    print(f"    {status(code):<9} {key}")
-        figures[source] = {**counts, "score": score(counts)}
+        for key, kind in sorted(kinds.items()):
+            if args.survivors and kind in ("survived", "no tests"):
+                print(f"    {kind:<9} {key}")
+                for added in mutants.changed_lines(key):
+                    print(f"        + {added}")
+            if args.equivalents and kind == "equivalent":
+                print(f"    {'equiv':<9} {key}: {reasons[key]}")
+        figures[source] = {**counts, "score": score(counts),
+                           "score_aside": score(counts, aside=True)}
     print("-" * len(header))
     print(line("all", total))
     if args.json:

@@ -144,9 +144,20 @@ def test_cinema_post_office_and_bank_score_5_doubled_or_tripled() -> None:
 
 def test_church_and_shopping_center_take_no_bonus_and_city_hall_scores_nothing() -> None:
     c = city([], [NORTH_OF_11])
-    assert score_building(c, "church", [11]).points == 15
-    assert score_building(c, "shopping_center", [11, 12]).points == 30
-    assert score_building(c, "city_hall", [35]).points == 0
+    church, shopping = score_building(c, "church", [11]), score_building(c, "shopping_center",
+                                                                          [11, 12])
+    assert (church.points, church.explanation) == (15, "15 church")
+    assert (shopping.points, shopping.explanation) == (30, "30 shopping center")
+    hall = score_building(c, "city_hall", [35])
+    assert (hall.points, hall.explanation) == (0, "0 city hall")
+
+
+def test_parks_and_factories_score_nothing_and_say_so_by_their_names() -> None:
+    c = city([], [NORTH_OF_11])
+    assert [(s.points, s.explanation) for s in (
+        score_building(c, "lincoln_park", [11, 12]),
+        score_building(c, "stanford_corporation", [31, 32, 34]),
+    )] == [(0, "0 Lincoln Park"), (0, "0 Stanford Corporation")]
 
 
 def test_a_streetcar_ending_at_a_property_or_touching_its_corner_does_not_count() -> None:

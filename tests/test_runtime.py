@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -11,9 +12,11 @@ import pytest
 from bot.core.driver import Driver
 from bot.core.engine import IllegalAction
 from bot.core.records import ACTIVE, OVER, Match, Seat
-from bot.core.runtime import Outcome, Refusal, Runtime, StaleBoard
+from bot.core.runtime import Limits, Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
 from bot.games import GAMES
+
+from .runtime_support import said
 
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 
@@ -72,19 +75,20 @@ async def test_lobby_rules(runtime: Runtime) -> None:
         await runtime.open_lobby(10, 20, "cityscape", BOB, {})
     with pytest.raises(Refusal, match="needs 2–4 players; 1 is seated"):
         await runtime.start(match.id, ANN.id)
-    with pytest.raises(Refusal, match="already in this game"):
+    with pytest.raises(Refusal, match=said("You are already in this game.")):
         await runtime.join(match.id, ANN)
     await runtime.join(match.id, BOB)
-    with pytest.raises(Refusal, match="Only the host can start"):
+    with pytest.raises(Refusal, match=said("Only the host can start the game.")):
         await runtime.start(match.id, BOB.id)
-    with pytest.raises(Refusal, match="Only the host can add"):
+    with pytest.raises(Refusal, match=said("Only the host can add computer players.")):
         await runtime.add_computer(match.id, BOB.id)
     await runtime.add_computer(match.id, ANN.id)
     await runtime.add_computer(match.id, ANN.id)
     with pytest.raises(Refusal, match="table is full"):
         await runtime.join(match.id, CY)
     await runtime.leave(match.id, BOB.id)
-    with pytest.raises(Refusal, match="host"):
+    with pytest.raises(Refusal, match=said(
+            "You are the host: use Cancel to close the lobby instead.")):
         await runtime.leave(match.id, ANN.id)
     started = await runtime.start(match.id, ANN.id)
     assert started.status == ACTIVE and [s.id for s in started.seats] == ["1", "cpu1", "cpu2"]
@@ -107,7 +111,7 @@ async def test_every_move_is_saved_and_survives_a_restart(open_runtime: OpenRunt
     assert match is not None and match.version == version and match.state is not None
     assert match.state["lots"]["C3"] == [4] and match.state["goals"]["N"] == [4, 3, 2, 1]
     assert len(await again.storage.actions(match_id)) == 5
-    with pytest.raises(StaleBoard):
+    with pytest.raises(StaleBoard, match=said("That button belongs to an earlier board.")):
         await again.act(match_id, "2", {"type": "build", "height": 1, "lot": "A1"},
                         expected_version=version - 1)
     await again.act(match_id, "2", {"type": "build", "height": 1, "lot": "A1"},
@@ -131,7 +135,7 @@ async def test_two_simultaneous_clicks_never_both_apply(runtime: Runtime) -> Non
 
 async def test_strangers_cannot_move(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
-    with pytest.raises(Refusal, match="not playing"):
+    with pytest.raises(Refusal, match=said("You are not playing in this game.")):
         await runtime.act(match_id, "99", {"type": "set_goals", "side": "S", "codes": [1] * 4})
 
 
@@ -186,9 +190,130 @@ async def test_timer_plays_for_a_slow_player_and_says_so(open_runtime: OpenRunti
 
 async def test_end_needs_host_or_moderator(runtime: Runtime) -> None:
     match_id = await _started(runtime, ANN, BOB)
-    with pytest.raises(Refusal, match="Only the host"):
+    with pytest.raises(Refusal, match=said(
+            "Only the host or someone with Manage Messages can end this game.")):
         await runtime.end(match_id, BOB.id, can_manage=False)
     await runtime.end(match_id, BOB.id, can_manage=True)
     assert runtime.in_channel(20) is None
     # the channel is free again
     await runtime.open_lobby(10, 20, "cityscape", BOB, {})
+
+
+async def test_the_timer_plays_only_for_late_humans_not_for_computers(
+        open_runtime: OpenRuntime) -> None:
+    # Everyone chooses goals at once; a computer that has not chosen yet is the driver's to
+    # move (as a computer move), not a late player's.
+    clock = Clock()
+    runtime = await open_runtime(clock)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    clock.now += 61
+    outcomes = await runtime.time_out(lobby.id)
+    assert outcomes and {o.player for o in outcomes} == {"1"}
+    assert runtime.computers_due(_live(runtime, lobby.id))
+
+
+async def test_an_ended_game_has_no_clock_and_no_computer_to_move(runtime: Runtime) -> None:
+    # What the driver asks of the match the end returned: no timer, no computer turn, even
+    # though the board was mid-game with everyone due.
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    ended = await runtime.end(lobby.id, ANN.id, can_manage=False)
+    assert ended.state is not None and ended.turn_started_at is not None
+    assert runtime.deadline(ended) is None
+    assert not runtime.computers_due(ended)
+
+
+async def test_final_results_carry_each_players_score_win_and_numbers(
+        open_runtime: OpenRuntime) -> None:
+    # Big Cityz: its results carry per-player numbers (objections) for /stats
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+    await runtime.join(lobby.id, BOB)
+    match_id = (await runtime.start(lobby.id, ANN.id)).id
+    engine = runtime.engine(_live(runtime, match_id))
+    while (live := runtime.get(match_id)) is not None:
+        assert live.state is not None
+        player = engine.to_act(live.state)[0]
+        await runtime.act(match_id, player, engine.ai_action(live.state, player))
+    final = await runtime.storage.get(match_id)
+    assert final is not None and final.state is not None
+    result = engine.result(final.state)
+    assert result is not None
+    board = {r.player_id: r for r in await runtime.storage.leaderboard(10, "bigcityz")}
+    assert {p: (r.best, r.wins) for p, r in board.items()} == {
+        p: (int(result.scores[p]), int(p in result.winners)) for p in ("1", "2")}
+    numbers = {p: {k: v for k, v in result.extra.get("per_player", {}).get(p, {}).items()
+                   if isinstance(v, int) and not isinstance(v, bool)} for p in ("1", "2")}
+    assert {p: r.extra for p, r in board.items()} == numbers and numbers["1"]
+
+
+async def test_the_log_on_disk_marks_the_computers_moves(
+        open_runtime: OpenRuntime, tmp_path: Path) -> None:
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.start(lobby.id, ANN.id)
+    await runtime.act(lobby.id, "1", {"type": "set_goals", "side": "S", "codes": [2] * 4})
+    assert await runtime.step_computer(lobby.id) is not None
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT player, by_computer FROM actions ORDER BY seq").fetchall() \
+            == [("1", 0), ("cpu1", 1)]
+
+
+async def test_a_player_who_owes_two_things_gets_no_fresh_time_after_the_first(
+        open_runtime: OpenRuntime) -> None:
+    clock = Clock()
+    runtime = await open_runtime(clock)
+    match_id = await _started(runtime, ANN, BOB)  # both choose goals for two sides each
+    clock.now += 30
+    await runtime.act(match_id, "1", {"type": "set_goals", "side": "S", "codes": [1, 2, 3, 4]})
+    assert runtime.deadline(_live(runtime, match_id)) == 1060.0
+
+
+async def test_the_deal_follows_the_saved_seed(runtime: Runtime) -> None:
+    # Replays and the move log depend on it: the board is the engine's for that seed.
+    lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+    await runtime.join(lobby.id, BOB)
+    match = await runtime.start(lobby.id, ANN.id)
+    assert match.state == runtime.engine(match).new(["1", "2"], match.options, match.seed)
+
+
+async def test_a_turn_lasts_three_minutes_unless_set(runtime: Runtime) -> None:
+    default = Runtime(runtime.storage, GAMES, clock=lambda: 1000.0)
+    lobby = await default.open_lobby(10, 20, "cityscape", ANN, {})
+    await default.join(lobby.id, BOB)
+    match = await default.start(lobby.id, ANN.id)
+    assert default.deadline(match) == 1180.0
+
+
+async def test_a_lobby_change_that_fails_to_save_changes_nothing_in_memory(
+        tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3", busy_timeout=0.2)
+    try:
+        runtime = Runtime(storage, GAMES)
+        lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {})
+        other = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")  # another program holds the file
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await runtime.join(lobby.id, BOB)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await runtime.end(lobby.id, ANN.id, can_manage=False)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        current = _live(runtime, lobby.id)
+        assert [s.id for s in current.seats] == ["1"] and current.extra == {}
+    finally:
+        await storage.close()
+
+
+async def test_every_game_gets_its_own_deal(runtime: Runtime) -> None:
+    # The seed decides the deal: thirty lobbies, thirty seeds (two equal in a range of 2**31
+    # is a one-in-ten-million chance).
+    many = Runtime(runtime.storage, GAMES, limits=Limits(lobbies_per_user=30))
+    seeds = {(await many.open_lobby(10, 100 + n, "bigcityz", ANN, {})).seed for n in range(30)}
+    assert len(seeds) == 30

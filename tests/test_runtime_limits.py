@@ -3,6 +3,7 @@ channel that is gone, and a restart that does not time anybody out."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from bot.core.records import ABANDONED, ACTIVE, ENDED, Seat
 from bot.core.runtime import Limits, Refusal, Runtime
 from bot.core.storage import Storage
 from bot.games import GAMES
+
+from .runtime_support import said
 
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
 
@@ -37,7 +40,8 @@ async def test_a_user_holds_only_a_few_open_lobbies_per_server(storage: Storage)
     runtime = Runtime(storage, GAMES, limits=Limits(lobbies_per_user=2))
     await runtime.open_lobby(10, 1, "cityscape", ANN, {})
     await runtime.open_lobby(10, 2, "cities", ANN, {})
-    with pytest.raises(Refusal, match="already have 2 open lobbies in this server"):
+    with pytest.raises(Refusal, match=said(
+            "You already have 2 open lobbies in this server; start or cancel one of them first.")):
         await runtime.open_lobby(10, 3, "bigcity", ANN, {})
     # another server, or another user, is not affected
     await runtime.open_lobby(11, 4, "cityscape", ANN, {})
@@ -54,7 +58,9 @@ async def test_a_server_has_a_cap_on_unfinished_games(storage: Storage) -> None:
     runtime = Runtime(storage, GAMES, limits=Limits(matches_per_server=3))
     for channel, host in ((1, ANN), (2, BOB), (3, Seat("3", "Cy"))):
         await runtime.open_lobby(10, channel, "cityscape", host, {})
-    with pytest.raises(Refusal, match="already has 3 games open"):
+    with pytest.raises(Refusal, match=said(
+            "This server already has 3 games open, the most Cityhall runs in one server at "
+            "once. Finish or end one first.")):
         await runtime.open_lobby(10, 4, "cityscape", Seat("4", "Di"), {})
     await runtime.open_lobby(11, 5, "cityscape", Seat("4", "Di"), {})  # other servers go on
     lobby = runtime.in_channel(1)
@@ -116,3 +122,57 @@ async def test_a_restart_gives_the_player_on_turn_time_to_see_the_table(
     assert await again.time_out(match.id) == []  # nobody is played for at once
     clock.now = 5061.0
     assert len(await again.time_out(match.id)) >= 1
+
+
+async def test_a_restart_tops_a_short_turn_up_to_the_grace_and_never_shortens_one(
+        storage: Storage) -> None:
+    clock = Clock()
+    limits = Limits(restart_grace=60)
+    runtime = Runtime(storage, GAMES, clock=clock, turn_seconds=120, limits=limits)
+    for channel in (1, 2):
+        lobby = await runtime.open_lobby(10, channel, "cityscape", ANN, {})
+        await runtime.join(lobby.id, BOB)
+        await runtime.start(lobby.id, ANN.id)  # both turns end at 1120
+    clock.now = 1100.0  # 20 s left: too little to find the table again
+    again = Runtime(storage, GAMES, clock=clock, turn_seconds=120, limits=limits)
+    short = (await again.load())[0]
+    assert again.deadline(short) == 1160.0
+    # what /game status reads after the restart is the topped-up turn, not the saved one
+    fetched = await again.fetch(short.id)
+    assert fetched is not None and again.deadline(fetched) == 1160.0
+    clock.now = 1030.0  # 90 s left: more than the grace, and left alone
+    third = Runtime(storage, GAMES, clock=clock, turn_seconds=120, limits=limits)
+    assert [third.deadline(m) for m in await third.load()] == [1120.0, 1120.0]
+
+
+async def test_a_lobby_expires_at_its_deadline_and_a_started_one_never(
+        storage: Storage) -> None:
+    clock = Clock()
+    runtime = Runtime(storage, GAMES, clock=clock, limits=Limits(lobby_seconds=900))
+    waiting = await runtime.open_lobby(10, 1, "cityscape", ANN, {})
+    started = await runtime.open_lobby(10, 2, "cityscape", ANN, {})
+    cancelled = await runtime.open_lobby(10, 3, "cityscape", ANN, {})
+    for lobby in (waiting, started, cancelled):
+        lobby.created_at = clock.now  # the test's clock rules (see above)
+    await runtime.add_computer(started.id, ANN.id)
+    await runtime.start(started.id, ANN.id)
+    await runtime.end(cancelled.id, ANN.id, can_manage=False)
+    clock.now += 900  # exactly the deadline: the lobby's time is up
+    expired = await runtime.expire_lobby(waiting.id)
+    assert expired is not None and expired.status == ENDED
+    assert await runtime.expire_lobby(started.id) is None
+    assert await runtime.expire_lobby(cancelled.id) is None
+    still = runtime.get(started.id)
+    assert still is not None and still.status == ACTIVE
+
+
+async def test_an_abandoned_game_says_why_on_disk_and_in_the_log(
+        storage: Storage, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.core.runtime")
+    runtime = Runtime(storage, GAMES, turn_seconds=60)
+    lobby = await runtime.open_lobby(10, 77, "cityscape", ANN, {"rounds": 1})
+    await runtime.abandon(lobby.id, "channel deleted")
+    saved = await storage.get(lobby.id)
+    assert saved is not None and saved.extra == {"abandoned": "channel deleted"}
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.runtime"] == [
+        f"Match {lobby.id} in channel 77 abandoned: channel deleted"]

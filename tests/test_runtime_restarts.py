@@ -289,3 +289,20 @@ async def test_each_accepted_move_waits_to_be_told_once(runtimes: OpenRuntime) -
     assert match.id not in runtime.undelivered
     runtime.delivered(match.id)  # a late extra notice does not go negative
     assert match.id not in runtime.undelivered
+
+
+async def test_one_objector_answering_does_not_stretch_the_veto_window(
+        runtimes: OpenRuntime) -> None:
+    clock = Clock()
+    runtime = await runtimes(clock=clock)
+    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
+    await runtime.join(match.id, BOB)
+    await runtime.join(match.id, CY)
+    await runtime.start(match.id, ANN.id)
+    await runtime.act(match.id, ANN.id, PARIS_RIGHT)
+    placed_at = clock.now
+    clock.now += 3
+    answered = await runtime.act(match.id, CY.id, {"type": "no_veto"})
+    assert answered.match.state is not None and answered.match.state["phase"] == "veto"
+    # Bob still has what is left of the same 5 seconds, not 5 more
+    assert runtime.deadline(answered.match) == placed_at + 5

@@ -6,16 +6,18 @@ fixture closes it afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
-from bot.core.storage import ChannelBusy, ResultRow, Storage, StorageError
+from bot.core.storage import SCHEMA_V1, ChannelBusy, ResultRow, Storage, StorageError
 
-from .runtime_support import storages
+from .runtime_support import said, starts, storages
 
 __all__ = ["storages"]  # the fixture, used by name
 
@@ -67,6 +69,8 @@ async def test_the_file_uses_a_write_ahead_log(tmp_path: Path, storages: OpenSto
     await storages()
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        # 8 KB pages: a page holds three archived games where a 4 KB page held one
+        assert db.execute("PRAGMA page_size").fetchone()[0] == 8192
 
 
 async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
@@ -222,3 +226,247 @@ async def test_extra_totals_add_up_each_players_numbers(storages: OpenStorage) -
     assert totals == {"1": {"objections": 3, "objections_justified": 2, "placed": 5},
                       "2": {}}
     assert await storage.leaderboard(GUILD, "cityscape") == []
+
+
+async def test_a_number_a_player_had_not_counted_before_starts_from_zero(
+        storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, True, placed=4)], channel=71,
+                    game="bigcityz")
+    await _finished(storage, [_row("1", "Ann", 8, False, placed=3, objections=2)], channel=72,
+                    game="bigcityz")
+    board = await storage.leaderboard(GUILD, "bigcityz")
+    assert [r.extra for r in board] == [{"placed": 7, "objections": 2}]
+
+
+async def test_results_written_again_keep_the_win_and_the_numbers(storages: OpenStorage) -> None:
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 30, True, placed=4)], channel=73)
+    match = await _finished(storage, [_row("1", "Ann", 10, True, placed=5),
+                                      _row("2", "Bob", 12, False)], channel=74)
+    await storage.save(match, results=[_row("1", "Ann", 11, True, placed=6),
+                                       _row("2", "Bob", 12, False)])
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [(r.player_id, r.games, r.wins, r.best, r.extra) for r in board] == [
+        ("1", 2, 2, 30, {"placed": 10}), ("2", 1, 0, 12, {})]
+
+
+# -- finished games ---------------------------------------------------------------------------
+
+
+async def _played_to_the_end(storage: Storage) -> Match:
+    match = await storage.create_match(_match(status=ACTIVE))
+    for version, (player, lot) in enumerate((("1", "A1"), ("cpu1", "B2"), ("1", "C3")), 2):
+        match.version = version
+        match.state = {"phase": "play", "built": version - 1}
+        await storage.save(match, action={"lot": lot}, player=player)
+    match.version = 5
+    match.status = OVER
+    match.state = {"phase": "over", "built": 4}
+    await storage.save(match, action={"lot": "D4"}, player="cpu1",
+                       results=[_row("1", "Ann", 3, True)])
+    return match
+
+
+MOVES = [("1", {"lot": "A1"}), ("cpu1", {"lot": "B2"}), ("1", {"lot": "C3"}),
+         ("cpu1", {"lot": "D4"})]
+
+
+async def test_a_finished_game_keeps_its_moves_and_final_board(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await _played_to_the_end(storage)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == MOVES
+    final = await again.get(match.id)
+    assert final is not None and final.state == {"phase": "over", "built": 4}
+    assert await again.unfinished() == []
+
+
+async def test_a_finished_game_saved_again_keeps_its_moves_and_final_board(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # The table message of a finished game can change afterwards (re-posted, say); saving
+    # that must not lose the archived log or the final board.
+    storage = await storages()
+    match = await _played_to_the_end(storage)
+    match.table_message_id = 777
+    await storage.save(match)
+    without_state = await storage.get(match.id)
+    assert without_state is not None
+    without_state.state = None  # "leave the board as it is"
+    without_state.table_message_id = 778
+    await storage.save(without_state)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == MOVES
+    final = await again.get(match.id)
+    assert final is not None and final.table_message_id == 778
+    assert final.state == {"phase": "over", "built": 4}
+
+
+async def test_the_database_remembers_which_board_the_table_message_shows(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # After a restart only tables that are behind are drawn again; the mark never goes back
+    # (a slow edit of an older board finishing late must not make a table look stale).
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    fresh = await storage.get(match.id)
+    assert fresh is not None and fresh.table_version is None
+    await storage.mark_shown(match.id, 5)
+    await storage.mark_shown(match.id, 3)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert [m.table_version for m in await again.unfinished()] == [5]
+    await again.mark_shown(match.id, 6)
+    seen = await again.get(match.id)
+    assert seen is not None and seen.table_version == 6
+
+
+async def test_stats_show_the_top_ten(storages: OpenStorage) -> None:
+    storage = await storages()
+    for n in range(12):
+        await _finished(storage, [_row(str(100 + n), f"P{n}", n, False)], channel=80 + n)
+    board = await storage.leaderboard(GUILD, "cityscape")
+    assert [r.best for r in board] == list(range(11, 1, -1))
+
+
+async def test_the_log_on_disk_says_which_moves_the_computer_made(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    match.version = 2
+    await storage.save(match, action={"lot": "A1"}, player="1")
+    match.version = 3
+    await storage.save(match, action={"lot": "B2"}, player="cpu1", by_computer=True)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT seq, player, by_computer FROM actions ORDER BY seq").fetchall() \
+            == [(2, "1", 0), (3, "cpu1", 1)]
+
+
+async def test_a_closed_database_refuses_writes_in_a_sentence(storages: OpenStorage) -> None:
+    # Shutting down: a move arriving after the database closed is refused, not left waiting
+    # for an answer that never comes.
+    storage = await storages()
+    await storage.close()
+    with pytest.raises(StorageError, match=said("The database is closed.")):
+        await storage.create_match(_match())
+    await storage.close()  # closing twice is harmless (the fixture closes it again too)
+
+
+async def test_a_write_its_own_savepoint_cannot_undo_fails_and_the_next_write_lands(
+        storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
+    # The fallback for a batch that cannot be committed (a disk error, say): everything in
+    # it is undone, the log says why, and the writer goes on with the next batch.
+    storage = await storages()
+    match = await storage.create_match(_match())
+
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE matches SET status='ended' WHERE id=?", (match.id,))
+        conn.execute("RELEASE job")  # out from under the writer's own savepoint
+        raise RuntimeError("broken job")
+
+    with pytest.raises(sqlite3.OperationalError, match="no such savepoint"):
+        await storage.write(broken)
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.storage"] == [
+        "database write failed: no such savepoint: job"]
+    later = await storage.create_match(_match(21))
+    assert [(m.id, m.status) for m in await storage.unfinished()] == [
+        (match.id, LOBBY), (later.id, LOBBY)]
+
+
+async def _hold_the_writer(storage: Storage) -> tuple[asyncio.Task[None], threading.Event]:
+    """A write that keeps the writer busy until the returned event is set."""
+    running, release = threading.Event(), threading.Event()
+
+    def hold(conn: sqlite3.Connection) -> None:
+        running.set()
+        release.wait(10)
+
+    task = asyncio.create_task(storage.write(hold))
+    await asyncio.to_thread(running.wait, 10)
+    return task, release
+
+
+async def _queued(storage: Storage, count: int) -> None:
+    """Until ``count`` jobs wait behind the held one (the writer's queue is private)."""
+    while storage._writer._queue.qsize() < count:
+        await asyncio.sleep(0.01)
+
+
+async def test_moves_queued_together_share_commits_of_at_most_256(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # Group commit: one fsync for many moves, but no transaction grows without bound.
+    storage = await storages()
+    assert storage.commits == 0  # opening (and creating the tables) is not counted
+    held, release = await _hold_the_writer(storage)
+
+    def mark(n: int) -> Callable[[sqlite3.Connection], None]:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO matches (guild_id, channel_id, game, status, host_id,"
+                         " seats, options, seed, created_at, updated_at) VALUES"
+                         " (1, ?, 'cityscape', 'over', '1', '[]', '{}', 1, 0, 0)", (n,))
+        return work
+
+    queued = [asyncio.create_task(storage.write(mark(n))) for n in range(257)]
+    await _queued(storage, 257)
+    release.set()
+    await asyncio.gather(held, *queued)
+    assert storage.commits == 3  # the held write, then 256, then 1
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 257
+
+
+async def test_closing_with_moves_still_queued_saves_every_one(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    held, release = await _hold_the_writer(storage)
+    saves = []
+    for version in range(2, 6):
+        match.version = version
+        saves.append(asyncio.create_task(storage.save(match, action={"n": version}, player="1")))
+        await _queued(storage, version - 1)
+    closing = asyncio.create_task(storage.close())
+    await _queued(storage, 5)  # the close waits behind the four moves
+    release.set()
+    await asyncio.gather(held, *saves, closing)
+    again = await storages(tmp_path / "db.sqlite3")
+    assert await again.actions(match.id) == [("1", {"n": n}) for n in range(2, 6)]
+
+
+async def test_a_clean_shutdown_leaves_the_write_ahead_log_empty(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # Even with another program reading the file (an admin's sqlite3 shell, a backup), the
+    # moves are folded into the database file when the bot stops: copying that one file
+    # copies every game.
+    path = tmp_path / "db.sqlite3"
+    storage = await storages()
+    match = await storage.create_match(_match(status=ACTIVE))
+    match.version = 2
+    await storage.save(match, action={"lot": "A1"}, player="1")
+    with sqlite3.connect(path) as admin:
+        admin.execute("SELECT COUNT(*) FROM matches").fetchone()
+        await storage.close()
+        assert path.with_name("db.sqlite3-wal").stat().st_size == 0
+
+
+async def test_a_folder_that_cannot_be_made_is_named_with_the_cause(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    path = tmp_path / "notes.txt" / "data" / "cityhall.sqlite3"
+    with pytest.raises(StorageError, match=said(
+            f"Cannot create the folder for {path}: Not a directory.")):
+        await Storage.open(path)
+
+
+async def test_a_database_that_cannot_be_upgraded_is_refused_with_the_cause_and_left_alone(
+        tmp_path: Path) -> None:
+    # Someone added the column by hand: the upgrade fails half way and is undone whole.
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(SCHEMA_V1)
+        conn.execute("ALTER TABLE matches ADD COLUMN table_version INTEGER")
+    with pytest.raises(StorageError, match=starts(
+            f"Cannot open the database {path}: duplicate column name: table_version")):
+        await Storage.open(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "match_states" not in tables and "archive" not in tables

@@ -252,6 +252,10 @@ async def test_an_older_database_is_upgraded_with_its_stats_and_games(tmp_path: 
         assert await storage.actions(1) == [("1", {"type": "x"}), ("1", {"type": "x"})]
         old = await storage.get(1)
         assert old is not None and old.state == {"a": 1}
+        # the finished game was folded into its compressed archive row
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 0
+            assert conn.execute("SELECT match_id FROM archive").fetchall() == [(1,)]
     finally:
         await storage.close()
 

@@ -529,8 +529,8 @@ class Runtime:
         self._matches.pop(match.id, None)
 
     def _busy_sentence(self, match: Match) -> str:
-        engine = self.games.get(match.game)
-        title = engine.title if engine else match.game
+        # Only games this bot runs are ever in memory (load() leaves the others on disk).
+        title = self.games[match.game].title
         stage = "a lobby" if match.status == LOBBY else "a game"
         return (f"This channel already has {stage} of {title} running. Finish it, or ask its "
                 "host to use /game end, before starting another (or start one in a thread).")

@@ -233,7 +233,7 @@ class Writer:
 
     MAX_BATCH = 256
 
-    def __init__(self, path: str, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: str, busy_timeout: float) -> None:
         self.path = path
         self.busy_timeout = busy_timeout
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -241,7 +241,6 @@ class Writer:
                                         daemon=True)
         self._conn: sqlite3.Connection | None = None
         self.commits = 0
-        self.jobs = 0
         self.closed = False
         # Called in the writer thread after each commit with its seconds and job count
         # (the metrics endpoint's database write time); must be quick and thread-safe.
@@ -277,10 +276,9 @@ class Writer:
             return
         self.closed = True
         self._queue.put(None)
+        # The thread closes the connection as it ends; a writer never started has none.
         if self._thread.is_alive():
             self._thread.join()
-        elif self._conn is not None:
-            self._conn.close()
 
     def _run(self) -> None:
         conn = self._conn
@@ -337,7 +335,6 @@ class Writer:
                 job.loop.call_soon_threadsafe(_settle, job.future, None, exc)
             return
         self.commits += 1
-        self.jobs += len(batch)
         if self.observe is not None:
             with contextlib.suppress(Exception):
                 self.observe(time.perf_counter() - began, len(batch))
@@ -644,8 +641,7 @@ _UPDATE_MATCH = (
 
 
 class Storage:
-    def __init__(self, path: str, writer: Writer, reader: aiosqlite.Connection) -> None:
-        self.path = path
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._db = reader
 
@@ -680,7 +676,7 @@ class Storage:
                                    f"{describe_error(exc)}.") from exc
             raise
         reader.row_factory = aiosqlite.Row
-        return cls(name, writer, reader)
+        return cls(writer, reader)
 
     async def close(self) -> None:
         """Close the reader, let the writer commit every queued job, then checkpoint the WAL
