@@ -111,15 +111,6 @@ async def test_pictures_from_the_pool_equal_in_process_renders(game: str) -> Non
             assert picture[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-async def test_workers_give_way_to_the_bot_when_the_machine_is_busy(single: RenderPool) -> None:
-    # A click's answer (the bot's loop) goes ahead of drawing when the cores are all busy:
-    # the workers run at a lower scheduling priority than the process that started them.
-    name, args = _jobs_of_a_game("cityscape", seed=3, every=10)[0]
-    await single.render("cityscape", name, *args)
-    (worker,) = single.pids()
-    assert os.getpriority(os.PRIO_PROCESS, worker) > os.getpriority(os.PRIO_PROCESS, 0)
-
-
 async def test_in_process_mode_draws_the_same_pictures() -> None:
     calls = _jobs_of_a_game("cityscape", seed=3, every=10)
     async with RenderPool(0) as pool:

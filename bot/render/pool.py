@@ -87,7 +87,6 @@ log = logging.getLogger(__name__)
 GAMES = ("bigcity", "bigcityz", "cities", "cityscape")
 _HEADER = struct.Struct(">Q")
 _PICKLE = pickle.HIGHEST_PROTOCOL
-WORKER_NICENESS = 5
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _START_ATTEMPTS = 3
 IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
@@ -227,10 +226,6 @@ def worker_main() -> None:
     # the parent finishes its work and then stops us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    # When the machine is busy, the bot's event loop (every click's answer) goes first and
-    # pictures wait a little: a worker is a lower-priority process than the bot.
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICENESS)
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
