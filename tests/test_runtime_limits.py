@@ -174,5 +174,6 @@ async def test_an_abandoned_game_says_why_on_disk_and_in_the_log(
     await runtime.abandon(lobby.id, "channel deleted")
     saved = await storage.get(lobby.id)
     assert saved is not None and saved.extra == {"abandoned": "channel deleted"}
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.runtime"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.runtime"
+            and "abandoned" in r.getMessage()] == [
         f"Match {lobby.id} in channel 77 abandoned: channel deleted"]

@@ -17,7 +17,7 @@ import pytest
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from bot.core.storage import SCHEMA_V1, ChannelBusy, ResultRow, Storage, StorageError
 
-from .runtime_support import said, starts, storages
+from .runtime_support import said, storages
 
 __all__ = ["storages"]  # the fixture, used by name
 
@@ -452,7 +452,7 @@ async def test_a_folder_that_cannot_be_made_is_named_with_the_cause(tmp_path: Pa
     (tmp_path / "notes.txt").write_text("a file, not a folder")
     path = tmp_path / "notes.txt" / "data" / "cityhall.sqlite3"
     with pytest.raises(StorageError, match=said(
-            f"Cannot create the folder for {path}: Not a directory.")):
+            f"Cannot create the folder for the database {path}: Not a directory.")):
         await Storage.open(path)
 
 
@@ -463,10 +463,12 @@ async def test_a_database_that_cannot_be_upgraded_is_refused_with_the_cause_and_
     with sqlite3.connect(path) as conn:
         conn.executescript(SCHEMA_V1)
         conn.execute("ALTER TABLE matches ADD COLUMN table_version INTEGER")
-    with pytest.raises(StorageError, match=starts(
-            f"Cannot open the database {path}: duplicate column name: table_version")):
+    # Each numbered step is its own transaction: step 1 holds, step 2 is undone whole.
+    with pytest.raises(StorageError, match=said(
+            f"Cannot open the database {path}: upgrading it from schema 1 to 2 failed "
+            "(duplicate column name: table_version); it was left at schema 1.")):
         await Storage.open(path)
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         assert "match_states" not in tables and "archive" not in tables
