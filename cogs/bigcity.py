@@ -45,10 +45,11 @@ from bot.games.bigcity.scoring import score_building
 from bot.render.pool import Priority
 from bot.ui.components import Components, ascii_number, offered_values, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
+from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, plain_name, tell
+from bot.ui.replies import plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -816,23 +817,28 @@ def public_named_view(match: Match) -> JSON:
 
 async def show(interaction: discord.Interaction, match: Match, screen: Screen) -> None:
     """Show a screen privately: edit the private message it was asked from, or send one."""
-    files: list[discord.File] = []
-    if screen.preview:
-        try:
-            png = await cityhall(interaction).pictures.render(
-                "bigcity", "render_preview", public_named_view(match), screen.preview,
-                priority=Priority.INTERACTIVE)
-            files.append(discord.File(io.BytesIO(png), "choices.png"))
-        except Exception:
-            log.exception("could not draw a preview; the menu still works")
-    view = view_of(screen.items)
     message = interaction.message
-    if message is not None and message.flags.ephemeral:
-        await interaction.response.edit_message(content=screen.text, view=view,
-                                                attachments=files, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(screen.text, view=view, files=files,
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+    edit = message is not None and message.flags.ephemeral
+    # the view is taken now: the live match may change while the picture is drawn
+    pictures = (draw_preview(interaction, public_named_view(match), screen.preview)
+                if screen.preview else None)
+    await show_private(interaction, match.id, screen.text, view_of(screen.items), pictures,
+                       edit=edit)
+
+
+async def draw_preview(interaction: discord.Interaction, view: JSON,
+                       preview: list[JSON]) -> list[discord.File]:
+    """The preview picture, drawn by a render worker ahead of table refreshes (the player
+    is waiting). A drawing failure loses only the picture."""
+    files: list[discord.File] = []
+    try:
+        png = await cityhall(interaction).pictures.render(
+            "bigcity", "render_preview", view, preview,
+            priority=Priority.INTERACTIVE)
+        files.append(discord.File(io.BytesIO(png), "choices.png"))
+    except Exception:
+        log.exception("could not draw a preview; the menu still works")
+    return files
 
 
 T = TypeVar("T")

@@ -25,6 +25,7 @@ import copy
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,10 +43,11 @@ from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
 from bot.ui.components import Components, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
+from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import NO_MENTIONS, plain_name, tell
+from bot.ui.replies import plain_name, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -389,36 +391,32 @@ async def draw_screen(interaction: discord.Interaction, match: Match,
 
 
 async def build(interaction: discord.Interaction, fn: Any, match: Match,
-                *args: Any) -> tuple[Screen | str, list[tuple[str, bytes]]]:
+                *args: Any) -> tuple[Screen | str, Awaitable[list[discord.File]] | None]:
     """Build a screen in a worker thread (listing the legal moves takes milliseconds) from a
-    snapshot of the match, so moves saved meanwhile cannot mix two boards; then its
-    pictures, from the same snapshot."""
+    snapshot of the match, so moves saved meanwhile cannot mix two boards; and the drawing
+    of its pictures, from the same snapshot, for ``show`` to wait for or let follow."""
     snapshot = copy.copy(match)
     screen = await asyncio.to_thread(fn, snapshot, *args)
-    if isinstance(screen, str):
-        return screen, []
-    return screen, await draw_screen(interaction, snapshot, screen)
+    if isinstance(screen, str) or (not screen.preview and screen.hood_of is None):
+        return screen, None
+    return screen, as_files(draw_screen(interaction, snapshot, screen))
 
 
-async def show(interaction: discord.Interaction, screen: Screen | str,
-               pictures: list[tuple[str, bytes]], *, edit: bool | None = None) -> None:
+async def as_files(drawing: Awaitable[list[tuple[str, bytes]]]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(png), filename) for filename, png in await drawing]
+
+
+async def show(interaction: discord.Interaction, match: Match, screen: Screen | str,
+               pictures: Awaitable[list[discord.File]] | None, *,
+               edit: bool | None = None) -> None:
     """Show a screen privately: edit the private message it came from, or send a new one."""
     if isinstance(screen, str):
         screen = Screen(screen)
-    files = [discord.File(io.BytesIO(png), filename) for filename, png in pictures]
-    view = view_of(screen.items)
     message = interaction.message
     if edit is None:
         edit = message is not None and message.flags.ephemeral
-    if edit:
-        await interaction.response.edit_message(content=screen.text, view=view,
-                                                attachments=files, allowed_mentions=NO_MENTIONS)
-    else:
-        kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_MENTIONS,
-                                  "files": files}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(screen.text, **kwargs)
+    await show_private(interaction, match.id, screen.text, view_of(screen.items), pictures,
+                       edit=edit)
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -600,7 +598,7 @@ class OpenButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         match, player = found
         screen, pictures = await build(interaction, chooser, match, player, self.focus, self.page)
-        await show(interaction, screen, pictures)
+        await show(interaction, match, screen, pictures)
 
 
 class PlaceSelect(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -666,7 +664,7 @@ class HoodButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH 
             return
         match, player = found
         screen, pictures = await build(interaction, hood_screen, match, player)
-        await show(interaction, screen, pictures, edit=False)
+        await show(interaction, match, screen, pictures, edit=False)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -722,7 +720,7 @@ async def apply_and_answer(interaction: discord.Interaction, match: Match, playe
             screen.text = " ".join([*did_words(player, outcome), screen.text])
     else:
         screen, pictures = await build(interaction, done_screen, after, player, outcome)
-    await show(interaction, screen, pictures)
+    await show(interaction, after, screen, pictures)
 
 
 # -- slash commands -----------------------------------------------------------------------
