@@ -34,6 +34,7 @@ from bot.core.storage import Storage, StorageError, describe_error
 from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
+from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
@@ -91,6 +92,11 @@ def invite_url(application_id: int) -> str:
         application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands"))
 
 
+# Connections to Discord's API at once; requests past it wait for a free one (an answer to
+# a click takes a few milliseconds of one).
+HTTP_CONNECTIONS = 32
+
+
 class CityhallBot(commands.Bot):
     def __init__(self, settings: Settings, *, storage: Storage | None = None,
                  **kwargs: Any) -> None:
@@ -105,6 +111,7 @@ class CityhallBot(commands.Bot):
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
+        self._expired_note = LateTally()
         self.pings = TurnPings(self)
         self._tasks: set[asyncio.Task[None]] = set()
         self._restore_task: asyncio.Task[None] | None = None
@@ -391,6 +398,13 @@ class CityhallBot(commands.Bot):
                 self._track(asyncio.get_running_loop().create_task(
                     self._turn_away(interaction), name="cityhall-restarting"))
                 return
+            if expired(data):
+                # Discord has told the player "This interaction failed" already, and any
+                # answer would be refused: doing the work would only make every later click
+                # late too (a backlog feeding itself).
+                self.metrics.expired.inc()
+                self._expired_note.note()
+                return
             began = time.perf_counter()
             tasks = _tasks_started_by(route, data)
             if tasks:
@@ -442,6 +456,14 @@ class CityhallBot(commands.Bot):
                 publishing.cancel()
         # Tables left behind are re-drawn at the next start (their table_version says so).
         self._drained = True
+
+    async def login(self, token: str) -> None:
+        if self.http.connector is discord.utils.MISSING:
+            # discord.py's default opens a new connection for every request in flight: a
+            # burst of clicks (a restart) would open hundreds at once, each a TCP and TLS
+            # handshake. A bounded pool keeps reusing kept-alive connections instead.
+            self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+        await super().login(token)
 
     async def close(self) -> None:
         if not self._cleaned_up:

@@ -48,6 +48,11 @@ class Metrics:
             "cityhall_interactions_turned_away",
             "Interactions answered 'restarting, try again' while the bot was stopping",
             registry=self.registry)
+        self.expired = Counter(
+            "cityhall_interactions_expired",
+            "Interactions that reached the bot after Discord's 3-second limit to answer them "
+            "(dropped unanswered: the bot was overloaded or the network slow)",
+            registry=self.registry)
         self.database_write_seconds = Histogram(
             "cityhall_database_write_seconds",
             "Time of one database commit (one transaction holding one or more writes)",

@@ -5,12 +5,16 @@ stops and records nothing."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.app import CityhallBot
 from bot.core.records import ABANDONED
 from bot.games.cityscape import ENGINE
+from bot.ui import expiry
 from bot.ui.play import SAVED_BUT
 from bot.ui.table import NO_PICTURES
 from tests.fakediscord import FakeDiscord
@@ -57,8 +61,8 @@ async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: Fa
         picker = (await answer(await fake.click(mover, table,
                                                 button_id(table, prefix=f"{prefix}h2")))).message
         assert picker is not None
-        # Discord loses the answer to the build click (the interaction expired, say).
-        fault = fake.fail("POST", CALLBACK, 404, 10062)
+        # Discord refuses the answer to the build click (a malformed answer, say).
+        fault = fake.fail("POST", CALLBACK, 400, 50035, "Invalid Form Body")
         reply = await answer(await fake.click(mover, picker,
                                               button_id(picker, prefix=f"{prefix}b2B3")))
         assert fault.hits, "the build's answer was not refused as planned"
@@ -71,6 +75,38 @@ async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: Fa
         assert after.state is not None and after.state["lots"]["B3"] == [2]
         assert f":v{version + 1}:h" in str(table.components)
         assert bot.tables.shown[match_id] == version + 1
+
+
+@pytest.mark.fakediscord(allow_failed=True)
+async def test_a_move_answered_too_late_is_still_shown_and_nobody_gets_an_apology(
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Past Discord's 3 s an answer is refused with "Unknown interaction" and the player has
+    seen "This interaction failed": the saved move still reaches the table, and the bot does
+    not spend requests on apologies Discord would refuse too."""
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id, table = await _building(fake, bot, ann, bob)
+        before = bot.runtime.get(match_id)
+        assert before is not None
+        version = before.version
+        mover = _on_turn(bot, match_id, users)
+        prefix = f"ch:cs:{match_id}:v{version}:"
+        picker = (await answer(await fake.click(mover, table,
+                                                button_id(table, prefix=f"{prefix}h2")))).message
+        assert picker is not None
+        fault = fake.fail("POST", CALLBACK, 404, 10062, "Unknown interaction")
+        click = await fake.click(mover, picker, button_id(picker, prefix=f"{prefix}b2B3"))
+        await fake.wait_until(lambda: bool(fault.hits), 5, "the refused answer")
+        await settle(bot, match_id)
+        assert len(fault.hits) == 1
+        after = bot.runtime.get(match_id)
+        assert after is not None and after.version == version + 1
+        assert f":v{version + 1}:h" in str(table.components)
+        assert click.followup_messages == [] and not click.answered
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        assert any("too late" in r.getMessage() for r in caplog.records)
 
 
 async def test_without_attach_files_the_table_goes_on_without_its_picture(
@@ -161,3 +197,48 @@ async def test_a_lobby_nobody_starts_closes_with_a_word(fake_discord: FakeDiscor
         # the channel is free again
         again = await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
         assert not again.ephemeral
+
+
+class _LateClock:
+    """The bot's clock five seconds ahead of Discord's: every click looks 5 s old."""
+
+    @staticmethod
+    def time() -> float:
+        return time.time() + 5
+
+    @staticmethod
+    def monotonic() -> float:
+        return time.monotonic()
+
+
+@pytest.mark.fakediscord(allow_failed=True)
+async def test_a_click_that_arrives_after_discords_limit_is_dropped_unanswered(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that is behind must not work on clicks Discord has already failed: their
+    answers would be refused and every later click would be later still."""
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id, table = await _building(fake, bot, ann, bob)
+        match = bot.runtime.get(match_id)
+        assert match is not None
+        version = match.version
+        mover = _on_turn(bot, match_id, users)
+        requests_before = len(fake.requests)
+        monkeypatch.setattr(expiry, "time", _LateClock)
+        late = await fake.click(mover, table,
+                                button_id(table, prefix=f"ch:cs:{match_id}:v{version}:h2"))
+
+        def dropped() -> float:
+            return bot.metrics.registry.get_sample_value(
+                "cityhall_interactions_expired_total") or 0.0
+
+        await fake.wait_until(lambda: dropped() == 1, 5, "the late click counted")
+        assert not late.answered
+        assert len(fake.requests) == requests_before  # no answer, no apology, no edit
+        monkeypatch.undo()
+        # a click on time is answered as ever
+        picker = await answer(await fake.click(
+            mover, table, button_id(table, prefix=f"ch:cs:{match_id}:v{version}:h2")))
+        assert picker.ephemeral

@@ -67,12 +67,13 @@ SCREENS = ScreenTokens()
 async def show_private(interaction: discord.Interaction, match_id: int, content: str,
                        view: discord.ui.View | None,
                        pictures: Awaitable[list[discord.File]] | None, *, edit: bool,
-                       wait: float = PICTURE_WAIT_S) -> None:
+                       wait: float | None = None) -> None:
     """Answer a click with a private screen: ``edit`` the private message the click came
     from, or send a new ephemeral one. ``pictures`` (drawn concurrently; a drawing failure
     must come back as no pictures) are included if ready within ``wait`` seconds, else they
     follow as an edit of the answer."""
     token = SCREENS.open(match_id, interaction.user.id)
+    wait = PICTURE_WAIT_S if wait is None else wait
     files: list[discord.File] = []
     later: asyncio.Future[list[discord.File]] | None = None
     if pictures is not None:

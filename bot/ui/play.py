@@ -23,6 +23,7 @@ from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
 from bot.render.pool import Priority
 
+from .expiry import too_late
 from .replies import oops, tell
 
 if TYPE_CHECKING:
@@ -119,7 +120,14 @@ async def guarded(interaction: discord.Interaction,
     whatever the handler committed is published afterwards in every case."""
     try:
         await handler(interaction)
-    except Exception:
+    except Exception as exc:
+        if too_late(exc):
+            # Past Discord's limit no answer is taken, an apology neither; a move it
+            # committed is still published below.
+            log.warning("A click was answered too late for Discord (over 3 s); the player "
+                        "saw \"This interaction failed\".%s",
+                        " Its move was saved." if interaction.extras.get(_COMMITTED) else "")
+            return
         log.exception("a click failed")
         if interaction.extras.get(_COMMITTED):
             await tell(interaction, SAVED_BUT)

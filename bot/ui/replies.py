@@ -6,6 +6,8 @@ import logging
 
 import discord
 
+from .expiry import too_late
+
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -34,8 +36,11 @@ async def tell(interaction: discord.Interaction, text: str, *,
             await interaction.followup.send(text, **kwargs)
         else:
             await interaction.response.send_message(text, **kwargs)
-    except discord.HTTPException:
-        log.exception("could not answer an interaction")
+    except discord.HTTPException as exc:
+        if too_late(exc):
+            log.warning("Could not answer a click: it was over 3 s old (Discord's limit).")
+        else:
+            log.exception("could not answer an interaction")
 
 
 async def oops(interaction: discord.Interaction) -> None:
