@@ -391,12 +391,13 @@ def step_items(match: Match, player: str | None, *,
     assert state is not None
     base = board(match).base
     step = state["step"]
-    legal = ENGINE.legal(state, player) if private and player is not None else []
     items: list[discord.ui.Item[Any]] = []
     if step == "place":
         items.append(button("Place a neighborhood", f"{base}:cn", emoji="🧩",
                             style=discord.ButtonStyle.primary))
     elif step in PLAYING_STEPS:
+        # only here: listing the placements of the "place" step takes ~10 ms, for nothing
+        legal = ENGINE.legal(state, player) if private and player is not None else []
         view = ENGINE.view(state, None)
         placed_special = any(b["building"] in SPECIAL_CARDS for b in view["buildings"])
         public = {

@@ -45,6 +45,7 @@ BUCKETS = 10_000
 _task: asyncio.Task[None] | None = None
 STACK_AFTER = 0.030  # a tick this late means the loop is stuck: look at what it runs
 STACK_DEPTH = 6
+WATCH_EVERY = 0.025
 
 
 class _StallWatcher:
@@ -73,7 +74,9 @@ class _StallWatcher:
 
     def _run(self) -> None:
         while True:
-            time.sleep(0.005)
+            # Each wake-up takes the GIL from the loop's thread; a coarse look keeps the
+            # watcher from adding the very stalls it reports.
+            time.sleep(WATCH_EVERY)
             if time.monotonic() - self.beat < STACK_AFTER:
                 continue
             frame = sys._current_frames().get(self.loop_thread)
