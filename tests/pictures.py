@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import io
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from types import ModuleType
 
 from PIL import Image
@@ -98,12 +99,14 @@ def _previews(game: str, state: JSON) -> list[tuple[str, Callable[[], bytes]]]:
     for kind, choices in kinds.items():
         labelled = [{**c, "label": _letter(i)} for i, c in enumerate(choices[:25])]
         for some in (labelled, labelled[:1]):
-            if game == "bigcity":
-                out.append((f"preview {kind}", lambda s=some: draw.render_preview(view, s)))
-            else:
-                out.append((f"preview {kind}",
-                            lambda s=some: draw.render_preview(view, player, s)))
+            args = (view, some) if game == "bigcity" else (view, player, some)
+            out.append((f"preview {kind}", partial(draw.render_preview, *args)))
     return out
+
+
+def _extra(draw: ModuleType, view: JSON, events: list[JSON], name: str) -> bytes:
+    png: bytes = dict(draw.render_extras(view, events))[name]
+    return png
 
 
 def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
@@ -124,19 +127,18 @@ def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
         view = engine.view(state, None)
         for name, _png in draw.render_extras(view, events):
             kind = name.split("-")[0] if not name.startswith("round") else "scoring"
-            yield shot(kind, lambda v=view, e=events, n=name: dict(draw.render_extras(v, e))[n])
+            yield shot(kind, partial(_extra, draw, view, events, name))
         if i not in moments:
             continue
-        yield shot("table", lambda v=view: draw.render_table(v))
+        yield shot("table", partial(draw.render_table, view))
         for kind, make in _previews(game, state):
             yield shot(kind, make)
         if game == "cities":
             for player in names:
-                yield shot("neighbourhood",
-                           lambda v=view, p=player: draw.render_neighbourhood(v, p))
+                yield shot("neighbourhood", partial(draw.render_neighbourhood, view, player))
         if game == "bigcityz" and view.get("last_reveal"):
-            yield shot("reveal", lambda v=view: draw.render_reveal(v))
+            yield shot("reveal", partial(draw.render_reveal, view))
         if game == "cityscape":
-            yield shot("scoring", lambda v=view: draw.render_scoring(v))
+            yield shot("scoring", partial(draw.render_scoring, view))
         if game in ("bigcity", "bigcityz", "cities"):
-            yield shot("final", lambda v=view: draw.render_final(v))
+            yield shot("final", partial(draw.render_final, view))
