@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import io
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from types import ModuleType
 
+from PIL import Image
+
+from bot.core.engine import JSON
+from bot.games import GAMES
 from bot.render import kit
 
 
@@ -23,3 +30,115 @@ def drawn(renderer: ModuleType, draw: Callable[[], bytes]) -> tuple[bytes, list[
 def words(texts: list[kit.DrawnText]) -> str:
     """All drawn strings in one, for ``in`` checks."""
     return "\n".join(t.text for t in texts)
+
+
+# -- the phone rule ----------------------------------------------------------------------
+
+
+def too_small(texts: Iterable[kit.DrawnText], width: int) -> list[kit.DrawnText]:
+    """Strings smaller than docs/pictures.md allows on a picture ``width`` px wide."""
+    return [t for t in texts if t.size < kit.least_text(width, t.secondary)]
+
+
+def _width(data: bytes) -> int:
+    with Image.open(io.BytesIO(data)) as image:
+        return int(image.width)
+
+
+def _played(game: str, players: list[str], seed: int) -> list[tuple[JSON, list[JSON]]]:
+    """Every state of a seeded computer game with the events that led to it."""
+    engine = GAMES[game]
+    state = engine.new(players, {}, seed)
+    out: list[tuple[JSON, list[JSON]]] = [(state, [])]
+    while engine.result(state) is None:
+        due = engine.to_act(state)
+        if due:
+            player = due[0]
+            state, events = engine.apply(state, player, engine.ai_action(state, player))
+        else:  # Big Cityz's veto window, which only the timer closes
+            state, events = engine.apply(state, None, {"type": "close_vetoes"})
+        out.append((state, list(events)))
+    return out
+
+
+def _letter(i: int) -> str:
+    return chr(ord("A") + i % 26) + ("" if i < 26 else str(i // 26))
+
+
+def _previews(game: str, state: JSON) -> list[tuple[str, Callable[[], bytes]]]:
+    """The preview pictures the menus of ``state`` would show, by kind of choice."""
+    engine = GAMES[game]
+    draw = importlib.import_module(f"bot.games.{game}.render")
+    due = engine.to_act(state)
+    if not due or game not in ("bigcity", "cities"):
+        return []
+    player = due[0]
+    view = engine.view(state, None)
+    kinds: dict[str, list[JSON]] = {}
+    for legal in engine.legal(state, player):
+        action = legal.action
+        kind = action["type"]
+        if game == "bigcity":
+            if kind in ("build", "special"):
+                choice: JSON = {"properties": list(action["properties"])}
+            elif kind == "streetcar":
+                choice = {"segments": action["segments"]}
+            elif kind == "place_neighborhood":
+                choice = {"neighborhood": action["neighborhood"], "at": list(action["at"]),
+                          "rotation": action["rotation"]}
+            else:
+                continue
+        elif kind == "place_tile":
+            choice = {"tile_at": action["at"], "rotation": action["rotation"]}
+        elif kind in ("place_feature", "place_piece"):
+            choice = {"space": action["space"]}
+        else:
+            continue
+        kinds.setdefault(kind, []).append(choice)
+    out: list[tuple[str, Callable[[], bytes]]] = []
+    for kind, choices in kinds.items():
+        labelled = [{**c, "label": _letter(i)} for i, c in enumerate(choices[:25])]
+        for some in (labelled, labelled[:1]):
+            args = (view, some) if game == "bigcity" else (view, player, some)
+            out.append((f"preview {kind}", partial(draw.render_preview, *args)))
+    return out
+
+
+def _extra(draw: ModuleType, view: JSON, events: list[JSON], name: str) -> bytes:
+    png: bytes = dict(draw.render_extras(view, events))[name]
+    return png
+
+
+def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
+                  points: int = 6) -> Iterator[tuple[str, int, list[kit.DrawnText]]]:
+    """Each kind of picture ``game`` draws, at ``points`` moments of a seeded computer game
+    (and every extra picture of the game), as (kind, width, texts drawn)."""
+    engine = GAMES[game]
+    draw = importlib.import_module(f"bot.games.{game}.render")
+    names = players or ["Ann", "Bob", "Cy"]
+    played = _played(game, names, seed)
+    moments = sorted({round(i * (len(played) - 1) / (points - 1)) for i in range(points)})
+
+    def shot(kind: str, make: Callable[[], bytes]) -> tuple[str, int, list[kit.DrawnText]]:
+        data, texts = drawn(draw, make)
+        return kind, _width(data), texts
+
+    for i, (state, events) in enumerate(played):
+        view = engine.view(state, None)
+        for name, _png in draw.render_extras(view, events):
+            kind = name.split("-")[0] if not name.startswith("round") else "scoring"
+            yield shot(kind, partial(_extra, draw, view, events, name))
+        if i not in moments:
+            continue
+        yield shot("table", partial(draw.render_table, view))
+        for kind, make in _previews(game, state):
+            yield shot(kind, make)
+        if game == "cities":
+            for player in names:
+                yield shot("neighbourhood", partial(draw.render_neighbourhood, view, player))
+        if game == "bigcityz" and view.get("last_reveal"):
+            yield shot("reveal", partial(draw.render_reveal, view))
+        if game == "cityscape":
+            yield shot("scoring", partial(draw.render_scoring, view))
+        if game in ("bigcity", "bigcityz", "cities"):
+            yield shot("final", partial(draw.render_final, view))

@@ -262,7 +262,10 @@ def test_long_emoji_and_cjk_names(five: list[State]) -> None:
         _image, said = _said(lambda view=view: render_table(view))
         scores = said[said.index("Scores") + 1:][:10]
         names = scores[0::2]
-        assert [n if not n.endswith("…") else n[:5] for n in names] == shown
+        # at 1/40 of the width five chips share one row: long names keep their start
+        assert len(names) == len(shown)
+        for name, whole in zip(names, shown, strict=True):
+            assert name == whole or (name.endswith("…") and whole.startswith(name[:-1]))
         assert scores[1::2] == [str(view["scores"].get(p, 0)) for p in FIVE]
         assert not any(ch in "".join(said) for ch in "🏰田中🎲")
     _image, said = _said(lambda: render_final(ENGINE.view(five[-1], None)))
@@ -286,7 +289,7 @@ def test_a_city_of_all_eight_neighbourhoods_in_a_line_fits() -> None:
     tall_state = position(players=["ann", "bob"], neighborhoods=tall)
     tall_view = ENGINE.view(tall_state, None)
     image = _check(render_table(tall_view))
-    assert image.height <= 1400
+    assert image.height <= 1600
 
 
 def test_views_missing_optional_keys(three: list[State]) -> None:

@@ -185,6 +185,18 @@ def encode_png(image: Image.Image, palette: Palette | None = None) -> bytes:
 
 # -- text --------------------------------------------------------------------------------
 
+# Discord shows a picture as wide as the phone (~360 px), so sizes are fractions of the
+# picture's width: what a player needs to choose a move at least 1/40 of it (9 px on the
+# phone), secondary text at least 1/60 (6 px). See docs/pictures.md.
+PRIMARY_TEXT = 40
+SECONDARY_TEXT = 60
+
+
+def least_text(width: int, secondary: bool = False) -> int:
+    """The smallest font size allowed on a picture ``width`` px wide."""
+    return math.ceil(width / (SECONDARY_TEXT if secondary else PRIMARY_TEXT))
+
+
 
 @byte_cache(MB // 2)
 def text_width(text: str, size: int, bold: bool = False) -> int:
@@ -251,6 +263,9 @@ class DrawnText:
     bold: bool
     fill: RGB
     box: Box  # layout box: advance width x ascender..descender
+    # Secondary text (captions, hints, axis notes) may be smaller than what a player needs
+    # to choose a move; see docs/pictures.md. Primary unless the renderer says otherwise.
+    secondary: bool = False
 
 
 _recorder: ContextVar[list[DrawnText] | None] = ContextVar("kit_text_recorder", default=None)
@@ -389,10 +404,12 @@ class Canvas:
 
     def text(self, xy: tuple[float, float], text: str, size: int, *, bold: bool = False,
              fill: RGB = INK, anchor: str = "la", max_width: int | None = None,
-             fallback: str | None = None) -> Box:
+             fallback: str | None = None, secondary: bool = False) -> Box:
         """Draw ``text`` cleaned for the font and ellipsised to ``max_width``.
 
         ``anchor`` is Pillow's: l/m/r then a/m/s/d (ascender, middle, baseline, descender).
+        ``secondary`` marks text a player does not need to choose a move (it is only
+        recorded, for the size rule in docs/pictures.md).
         Returns the layout box (advance width x ascender..descender).
         """
         shown = prepare(text, size, bold, max_width, fallback)
@@ -403,17 +420,18 @@ class Canvas:
             self.image.paste(fill, (x + dx, baseline + dy), mask)
             recorder = _recorder.get()
             if recorder is not None:
-                recorder.append(DrawnText(shown, size, bold, fill, (x, top, x + width, bottom)))
+                recorder.append(DrawnText(shown, size, bold, fill, (x, top, x + width, bottom),
+                                          secondary))
         return x, top, x + width, bottom
 
     def text_lines(self, xy: tuple[float, float], lines: Sequence[str], size: int, *,
                    bold: bool = False, fill: RGB = INK, max_width: int | None = None,
-                   spacing: float = 1.25) -> Box:
+                   spacing: float = 1.25, secondary: bool = False) -> Box:
         x, y = xy
         right = int(x)
         for i, line in enumerate(lines):
             box = self.text((x, y + i * size * spacing), line, size, bold=bold, fill=fill,
-                            max_width=max_width)
+                            max_width=max_width, secondary=secondary)
             right = max(right, box[2])
         return int(x), int(y), right, round(y + len(lines) * size * spacing)
 
@@ -428,7 +446,8 @@ class Canvas:
 
     def label(self, xy: tuple[float, float], text: str, size: int, *, fg: RGB = INK,
               bg: RGB = PANEL_ALT, bold: bool = True, anchor: str = "lt", pad: int | None = None,
-              max_width: int | None = None, outline: RGB | None = None) -> Box:
+              max_width: int | None = None, outline: RGB | None = None,
+              secondary: bool = False) -> Box:
         """A pill with text: ``anchor`` is l/m/r then t/m/b of the pill itself."""
         pad = round(size * 0.45) if pad is None else pad
         inner = None if max_width is None else max_width - 2 * pad
@@ -439,7 +458,7 @@ class Canvas:
         box = _anchored(xy, w, h, anchor)
         self.panel(_inclusive(box), fill=bg, radius=h // 2, outline=outline)
         self.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), shown, size, bold=bold,
-                  fill=fg, anchor="mm")
+                  fill=fg, anchor="mm", secondary=secondary)
         return box
 
     # markers and players

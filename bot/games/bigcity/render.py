@@ -10,8 +10,9 @@ standings. All return PNG bytes and never touch discord or the disk (fonts aside
 run in a worker thread.
 
 The city can be any shape up to all eight neighbourhoods, so it is scaled to fit a fixed
-1200 px width (and a height cap). Discord shows images about 400 px wide on a phone, so
-everything that matters is drawn at 22 px or more where the city leaves room for it.
+1200 px width (and a height cap). Discord shows images about 360 px wide on a phone, so
+what a player needs is drawn at 30 px (1/40 of the width) or more and captions at 20 px or
+more wherever the city leaves room for it (docs/pictures.md).
 
 Cost: the map's static layer (streets, lots, numbers, neighbourhood outlines, outer edge)
 depends only on where the neighbourhoods lie, so it is drawn once per city shape and
@@ -64,13 +65,16 @@ PALETTE = kit.KIT_PALETTE.extended(
 # -- layout ------------------------------------------------------------------------------
 
 HEAD_Y = 40  # headline
-SUB_Y = 86  # subline
-SCORES_Y = 130  # scoreboard row
-MAP_TOP = 158
+SUB_Y = 90  # subline
+SCORES_Y = 140  # scoreboard row
+MAP_TOP = 172
 MAP_PAD = 22  # room around the city inside the map panel
-MAX_CELL = 96
-MAX_MAP_H = 740
-ROW_H = 44  # a row of the pieces panel
+# A small city is drawn large: the map is cropped to the city, not to all eight places.
+MAX_CELL = 150
+MAX_MAP_H = 820
+ROW_H = 50  # a row of the pieces panel
+TEXT = kit.least_text(WIDTH)  # 30: what a player reads to choose a move
+SMALL = kit.least_text(WIDTH, secondary=True)  # 20: captions
 
 KIND_WORDS = {
     "residence": "Residences",
@@ -420,11 +424,11 @@ def _stroke(draw: ImageDraw.ImageDraw, lines: Iterable[tuple[Point, Point]], fil
 
 
 def _number_size(frame: Frame) -> int:
-    return max(12, min(30, round(frame.cell * 0.32)))
+    return max(12, min(40, round(frame.cell * 0.36)))
 
 
 def _small_number_size(frame: Frame) -> int:
-    return max(11, min(20, round(frame.cell * 0.2)))
+    return max(11, min(24, round(frame.cell * 0.25)))
 
 
 @byte_cache(8 * MB)  # two city shapes (2.6-4 MB each); a miss costs ~30 ms
@@ -527,8 +531,11 @@ def _draw_pieces(c: Canvas, pieces: Sequence[Piece], frame: Frame, cast: Cast,
         for cell in piece.cells:
             box = frame.lot(cell)
             prop = number_of.get(cell)
-            if prop is not None:
-                c.text((box[0] + 3, box[1] + 1), str(prop), small, fill=ink, anchor="la")
+            if prop is not None:  # a built lot is no longer a choice: its number is a caption
+                c.text((box[0] + 3, box[1] + 1), str(prop), small, fill=ink, anchor="la",
+                       secondary=True)
+        if _kind(piece.building) in ("park", "factory"):
+            _piece_word(c, piece, frame, ink)
         if piece.owner is not None and _kind(piece.building) not in ("park", "factory"):
             # the owner's marker in the piece's bottom-right corner: colour is never alone
             last = max(piece.cells, key=lambda cell: (cell[1], cell[0]))
@@ -538,17 +545,64 @@ def _draw_pieces(c: Canvas, pieces: Sequence[Piece], frame: Frame, cast: Cast,
                      style.ink)
 
 
+def _piece_word(c: Canvas, piece: Piece, frame: Frame, ink: RGB) -> None:
+    """"Park" or "Factory" under the icon of the piece's middle lot: the two differ in more
+    than the shape of a tiny icon (and a grey phone screen)."""
+    word = "Park" if _kind(piece.building) == "park" else "Factory"
+    cells = sorted(piece.cells, key=lambda cell: (cell[1], cell[0]))
+    box = frame.lot(cells[len(cells) // 2])
+    size = max(11, min(26, round(frame.cell * 0.24)))
+    c.text(((box[0] + box[2]) / 2, box[3] - 2), word, size, bold=True, fill=ink, anchor="md",
+           max_width=box[2] - box[0] - 4, secondary=True)
+
+
 def _streetcar_width(frame: Frame) -> int:
     return max(4, round(frame.cell * 0.12))
 
 
+def _edge_inset(frame: Frame) -> float:
+    """How far a streetcar on the city's outer edge is moved inwards: past the bold edge
+    line and its own casing, so the edge stays unbroken and nothing sticks out."""
+    return max(3, round(frame.cell * 0.06)) / 2 + (_streetcar_width(frame) + 14) / 2
+
+
+def _streetcar_line(a: Cell, b: Cell, frame: Frame, city: set[Cell] | None) -> tuple[Point,
+                                                                                      Point]:
+    """Px ends of the street from corner ``a`` to corner ``b``; on the outer edge (a city
+    lot on one side only) the line runs just inside the edge."""
+    a, b = _norm(a, b)
+    (xa, ya), (xb, yb) = frame.point(a), frame.point(b)
+    if city is None:
+        return (xa, ya), (xb, yb)
+    inset = _edge_inset(frame)
+    if a[1] == b[1]:  # horizontal: lots above (row y - 1) and below (row y)
+        above, below = (a[0], a[1] - 1) in city, (a[0], a[1]) in city
+        if above != below:
+            row = a[1] - 1 if above else a[1]
+            # at a convex corner the edge turns away: stop short of the side edge there
+            start = xa + (inset if (a[0] - 1, row) not in city else 0)
+            end = xb - (inset if (b[0], row) not in city else 0)
+            y = ya + inset * (-1 if above else 1)
+            return (start, y), (end, y)
+    else:
+        left, right = (a[0] - 1, a[1]) in city, (a[0], a[1]) in city
+        if left != right:
+            col = a[0] - 1 if left else a[0]
+            start = ya + (inset if (col, a[1] - 1) not in city else 0)
+            end = yb - (inset if (col, b[1]) not in city else 0)
+            x = xa + inset * (-1 if left else 1)
+            return (x, start), (x, end)
+    return (xa, ya), (xb, yb)
+
+
 def _draw_streetcars(c: Canvas, segments: Sequence[tuple[Cell, Cell]], frame: Frame,
-                     fresh: set[tuple[Cell, Cell]]) -> None:
+                     fresh: set[tuple[Cell, Cell]], city: set[Cell] | None = None) -> None:
     """The line along the streets: crimson in an ink casing; the newest ones haloed."""
     w = _streetcar_width(frame)
-    lines = [(frame.point(a), frame.point(b)) for a, b in segments]
+    lines = [_streetcar_line(a, b, frame, city) for a, b in segments]
     if fresh:
-        halo = [(frame.point(a), frame.point(b)) for a, b in segments if _norm(a, b) in fresh]
+        halo = [_streetcar_line(a, b, frame, city) for a, b in segments
+                if _norm(a, b) in fresh]
         _stroke(c.draw, halo, INK, w + 14)
         _stroke(c.draw, halo, kit.HIGHLIGHT, w + 10)
     _stroke(c.draw, lines, INK, w + 4)
@@ -618,7 +672,8 @@ def _draw_city(c: Canvas, view: View, cast: Cast, tiles: tuple[Tile, ...], frame
     fresh: set[tuple[Cell, Cell]] = set()
     if highlight and kind == "streetcar":
         fresh = {_norm(a, b) for a, b in _segments(last.get("segments") or [])}
-    _draw_streetcars(c, _segments(view.get("streetcars") or []), frame, fresh)
+    _draw_streetcars(c, _segments(view.get("streetcars") or []), frame, fresh,
+                     set(_city_cells(tiles)))
 
 
 def _city_cells(tiles: Sequence[Tile]) -> list[Cell]:
@@ -723,8 +778,12 @@ def _headline(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], str]:
         return [("bold", "Big City")], ""
     who = cast.chip(str(turn))
     hall = "City hall built" if view.get("city_hall") else \
-        "No city hall yet: only residences and businesses"
-    general = f"Turn {view.get('turn_number', 1)} · {placed} of 8 neighborhoods · {hall}"
+        "No city hall yet"
+    unplaced = [int(n) for n in view.get("unplaced_neighborhoods") or []]
+    hoods = f"{placed} of 8 neighborhoods"
+    if unplaced:  # which stacks still bring a new neighborhood
+        hoods += f", to come: {_join_numbers(sorted(unplaced))}"
+    general = f"Turn {view.get('turn_number', 1)} · {hoods} · {hall}"
     if step == "draw":
         n = int((view.get("draw") or {}).get("cards") or 0)
         what = f"draws {_plural(n, 'card')}" if n else "draws cards"
@@ -762,9 +821,9 @@ def _trade_headline(view: View, cast: Cast,
 
 def _draw_header(c: Canvas, view: View, cast: Cast, scores: bool = True) -> None:
     parts, detail = _headline(view, cast)
-    _inline(c, MARGIN, HEAD_Y, parts, 34, WIDTH - MARGIN)
+    _inline(c, MARGIN, HEAD_Y, parts, 36, WIDTH - MARGIN)
     if detail:
-        c.text((MARGIN, SUB_Y), detail, 24, fill=MUTED, anchor="lm", max_width=INNER_W)
+        c.text((MARGIN, SUB_Y), detail, TEXT, fill=MUTED, anchor="lm", max_width=INNER_W)
     if scores:
         _scores_row(c, view, cast, SCORES_Y)
 
@@ -772,22 +831,23 @@ def _draw_header(c: Canvas, view: View, cast: Cast, scores: bool = True) -> None
 def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
     scores = view.get("scores") or {}
     turn = view.get("turn") if view.get("phase") != "over" else None
-    x = c.text((MARGIN, y), "Scores", 24, bold=True, fill=MUTED, anchor="lm")[2] + 14
-    gap = 22
+    x = c.text((MARGIN, y), "Scores", SMALL + 2, bold=True, fill=MUTED, anchor="lm",
+               secondary=True)[2] + 12
+    gap = 18
     tails, wanted = [], []
     for p in cast.players:
         pts = str(int(scores.get(p, 0) or 0))
         tails.append(pts)
-        wanted.append(kit.chip_width(p, 24, True, cast.fallback(p)))
-    fixed = sum(kit.text_width(t, 26, True) + 8 for t in tails) + gap * len(tails)
+        wanted.append(kit.chip_width(p, TEXT, True, cast.fallback(p)))
+    fixed = sum(kit.text_width(t, TEXT, True) + 8 for t in tails) + gap * len(tails)
     room = WIDTH - MARGIN - x - fixed
-    for p, pts, chip_w in zip(cast.players, tails, kit.share_width(wanted, room, least=66),
+    for p, pts, chip_w in zip(cast.players, tails, kit.share_width(wanted, room, least=80),
                               strict=True):
-        box = c.chip((x, y), p, cast.style(p), 24, anchor="lm", max_width=chip_w,
+        box = c.chip((x, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_w,
                      fallback=cast.fallback(p))
         if p == turn:  # the player to act: underlined
             c.draw.rectangle((box[0] + 6, box[3] + 3, box[2] - 6, box[3] + 6), fill=INK)
-        x = c.text((box[2] + 8, y), pts, 26, bold=True, anchor="lm")[2] + gap
+        x = c.text((box[2] + 8, y), pts, TEXT, bold=True, anchor="lm")[2] + gap
 
 
 # -- under the map -----------------------------------------------------------------------
@@ -839,7 +899,7 @@ def _last_action_lines(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], s
     return parts, explanation
 
 
-CAPTION_H = 44
+CAPTION_H = 48
 
 
 def _caption_height(view: View, cast: Cast) -> int:
@@ -857,17 +917,17 @@ def _draw_caption(c: Canvas, view: View, cast: Cast, y: int) -> None:
     cy = y + CAPTION_H // 2
     c.draw.rectangle((MARGIN + 2, cy - 12, MARGIN + 26, cy + 12), fill=kit.HIGHLIGHT, outline=INK,
                      width=2)
-    _inline(c, MARGIN + 38, cy, parts, 26, WIDTH - MARGIN)
+    _inline(c, MARGIN + 38, cy, parts, TEXT, WIDTH - MARGIN)
     if explanation:
-        c.text((MARGIN + 38, cy + CAPTION_H), explanation, 26, bold=True, anchor="lm",
+        c.text((MARGIN + 38, cy + CAPTION_H), explanation, TEXT, bold=True, anchor="lm",
                max_width=INNER_W - 38)
 
 
-PIECES_ROWS = 5
+PIECES_ROWS = 8
 PIECES_H = PIECES_ROWS * ROW_H + 20
 
 
-def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: int = 30) -> int:
+def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: int = 34) -> int:
     """A neutral mini piece of ``cells`` lots with the icon in each; returns its right x."""
     top, x = round(cy - unit / 2), round(x)
     c.draw.rectangle((x, top, x + unit * cells - 1, top + unit - 1), fill=RULE, outline=MUTED)
@@ -883,15 +943,16 @@ Slot = tuple[str, float, float]  # what a count shows, and where: (key, x, centr
 def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
     """The pieces panel without its numbers (drawn once), and where each number goes.
 
-    Keys: a building id, "streetcars", "park"/"factory" (the names of those left), or
-    "stack:N". Numbers are left-aligned at x, vertically centred on y.
+    Keys: a building id, "streetcars", "park"/"factory" (the names of those left),
+    "stack:N" or "discard". Numbers are left-aligned at x, vertically centred on y.
     """
     c = Canvas.new(WIDTH, PIECES_H, PAPER)
     c.panel((MARGIN, 0, WIDTH - MARGIN - 1, PIECES_H - 1), PANEL, radius=16)
     slots: list[Slot] = []
     x0 = MARGIN + 18
-    col = (INNER_W - 36) // 4
-    count_w = 52  # room kept for "×9"
+    right = WIDTH - MARGIN - 18
+    col = (right - x0) // 3
+    count_w = 48  # room kept for "×9"
 
     def centre(row: int) -> float:
         return 10 + ROW_H * row + ROW_H / 2
@@ -899,56 +960,66 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
     # rows 1-2: residences and businesses by size, with the streetcar and outskirts keys
     for row, kind in enumerate(("residence", "business")):
         cy = centre(row)
-        x = c.text((x0, cy), KIND_WORDS[kind], 24, bold=True, anchor="lm")[2]
-        x = max(x + 16, x0 + 150)
+        x = c.text((x0, cy), KIND_WORDS[kind], TEXT, bold=True, anchor="lm")[2]
+        x = max(x + 14, x0 + 190)
         for size, prefix in ((1, "single"), (2, "double"), (3, "triple")):
             x = _legend_tile(c, kind, size, x, cy)
-            slots.append((f"{prefix}_{kind}", x + 8, cy))
-            x += 8 + count_w + 18
-        sx = x0 + 2 * col + 40
+            slots.append((f"{prefix}_{kind}", x + 6, cy))
+            x += 6 + count_w + 12
+        sx = x + 14
         if row == 0:
-            w = 8
-            c.draw.rectangle((sx, round(cy) - w // 2 - 2, sx + 60, round(cy) + w // 2 + 1),
+            w = 10
+            c.draw.rectangle((sx, round(cy) - w // 2 - 2, sx + 44, round(cy) + w // 2 + 1),
                              fill=INK)
-            c.draw.rectangle((sx, round(cy) - w // 2, sx + 60, round(cy) + w // 2 - 1),
+            c.draw.rectangle((sx, round(cy) - w // 2, sx + 44, round(cy) + w // 2 - 1),
                              fill=STREETCAR)
-            end = c.text((sx + 72, cy), "Streetcars", 24, anchor="lm")[2]
+            end = c.text((sx + 52, cy), "Streetcars", TEXT, anchor="lm")[2]
             slots.append(("streetcars", end + 8, cy))
         else:
-            c.draw.rectangle((sx, round(cy) - 14, sx + 60, round(cy) + 14), fill=LOT_OUT)
-            c.draw.rectangle((sx, round(cy) - 14, sx + 60, round(cy) - 10), fill=INK)
-            c.text((sx + 72, cy), "Outskirts (bold edge)", 24, anchor="lm",
-                   max_width=WIDTH - MARGIN - 18 - sx - 72)
-    # row 3: five special buildings; row 4: the shopping center, the parks and factories
-    col5 = (INNER_W - 36) // 5
+            c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) + 16), fill=LOT_OUT)
+            c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) - 11), fill=INK)
+            c.text((sx + 52, cy), "Outskirts", TEXT, anchor="lm", max_width=right - sx - 52)
+    # rows 3-4: the six special buildings, three a row
     for i, bid in enumerate(SPECIAL_BUILDINGS):
-        row, x = (2, x0 + i * col5) if i < 5 else (3, x0)
-        room = col5 if i < 5 else col
+        row, x = 2 + i // 3, x0 + (i % 3) * col
         cy = centre(row)
         x = _legend_tile(c, bid, 1, x, cy)
-        box = c.text((x + 8, cy), _title(bid), 22, anchor="lm",
-                     max_width=room - 30 - 8 - 8 - 36 - 12)  # "×3" after it
+        box = c.text((x + 8, cy), _title(bid), TEXT, anchor="lm",
+                     max_width=col - 34 - 8 - count_w - 16)
         slots.append((bid, box[2] + 8, cy))
-    cy = centre(3)
-    third = (INNER_W - 36 - col) // 2
-    for k, kind in ((0, "park"), (1, "factory")):
-        x = x0 + col + k * third
+    # rows 5-6: the parks and the factories not placed yet, by name
+    for row, kind in ((4, "park"), (5, "factory")):
+        cy = centre(row)
         fill, ink = (PARK, PARK_INK) if kind == "park" else (FACTORY, WHITE)
-        c.draw.rectangle((x, round(cy) - 15, x + 29, round(cy) + 14), fill=fill, outline=MUTED)
-        _paste_icon(c.image, kind, (x + 15, cy), 21, ink)
+        c.draw.rectangle((x0, round(cy) - 17, x0 + 33, round(cy) + 16), fill=fill, outline=MUTED)
+        _paste_icon(c.image, kind, (x0 + 17, cy), 24, ink)
         word = "Parks:" if kind == "park" else "Factories:"
-        end = c.text((x + 38, cy), word, 22, anchor="lm")[2]
-        slots.append((kind, end + 8, cy))
-    # row 5: the card stacks
-    cy = centre(4)
-    x = c.text((x0, cy), "Cards in stacks", 22, bold=True, fill=MUTED, anchor="lm")[2] + 20
-    step = (WIDTH - MARGIN - 18 - x) / 8
+        end = c.text((x0 + 44, cy), word, TEXT, anchor="lm")[2]
+        slots.append((kind, end + 10, cy))
+    # row 7: the card stacks
+    cy = centre(6)
+    x = c.text((x0, cy), "Cards in stacks", TEXT, bold=True, fill=MUTED, anchor="lm")[2] + 16
+    step = (right - x) / 8
     for i in range(1, 9):
         cx = x + step * (i - 1)
-        c.panel((round(cx), round(cy) - 17, round(cx) + 25, round(cy) + 16), MUTED, radius=5)
-        c.text((cx + 13, cy), str(i), 20, bold=True, fill=WHITE, anchor="mm")
-        slots.append((f"stack:{i}", cx + 33, cy))
+        c.panel((round(cx), round(cy) - 20, round(cx) + 31, round(cy) + 19), MUTED, radius=6)
+        c.text((cx + 16, cy), str(i), TEXT, bold=True, fill=WHITE, anchor="mm")
+        slots.append((f"stack:{i}", cx + 38, cy))
+    # row 8: the discard pile (those properties can no longer be drawn)
+    cy = centre(7)
+    end = c.text((x0, cy), "Discarded", TEXT, bold=True, fill=MUTED, anchor="lm")[2]
+    slots.append(("discard", end + 16, cy))
     return c.image, tuple(slots)
+
+
+def _discard_words(discard: Sequence[Any]) -> str:
+    """"none" or "4 cards: 12, 35, 41, 57" (the properties on them, lowest first)."""
+    if not discard:
+        return "none"
+    # property cards are numbers; a park or factory card laid aside goes by its name
+    numbers = sorted(int(card) for card in discard if str(card).isdigit())
+    names = [_title(str(card)) for card in discard if not str(card).isdigit()]
+    return f"{_plural(len(discard), 'card')}: {_join_numbers([*numbers, *names])}"
 
 
 def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
@@ -965,9 +1036,13 @@ def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
             names = [info[3].split(" ")[0] for card, info in SPECIAL_CARDS.items()
                      if info[1] == key and (specials_left is None or card in specials_left)]
             text = ", ".join(names) if names else "all placed"
-            limit = (INNER_W - 36 - (INNER_W - 36) // 4) // 2 - 44 - 100
-            c.text((x, y), text, 22, fill=INK if names else MUTED, anchor="lm",
-                   max_width=min(limit, right - round(x)))
+            c.text((x, y), text, TEXT, fill=INK if names else MUTED, anchor="lm",
+                   max_width=right - round(x))
+            continue
+        if key == "discard":
+            discard = list(view.get("discard") or [])
+            c.text((x, y), _discard_words(discard), TEXT, fill=INK if discard else MUTED,
+                   anchor="lm", max_width=right - round(x))
             continue
         if key.startswith("stack:"):
             number = key.split(":")[1]
@@ -978,7 +1053,7 @@ def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
             raw = view.get("streetcars_left") if key == "streetcars" else left.get(key)
             n = None if raw is None else int(raw)
             text = "–" if n is None else f"×{n}"
-        c.text((x, y), text, 24, bold=bool(n), fill=INK if n else MUTED, anchor="lm")
+        c.text((x, y), text, TEXT, bold=bool(n), fill=INK if n else MUTED, anchor="lm")
 
 
 # -- the table ---------------------------------------------------------------------------
@@ -1024,7 +1099,7 @@ class Labels:
     ``soft`` boxes (property numbers) are avoided when a spot close by is free of them.
     """
 
-    SIZE = 24
+    SIZE = TEXT
     NEAR_RINGS = 2  # how far a label moves to keep a number readable
 
     def __init__(self, c: Canvas, bounds: Box, soft: Sequence[Box] = ()) -> None:
@@ -1138,10 +1213,10 @@ def _preview_header(c: Canvas, view: View, choices: Sequence[View], cast: Cast,
     c.text((MARGIN, HEAD_Y), title, 34, bold=True, anchor="lm", max_width=INNER_W)
     who = view.get("viewer") or view.get("turn")
     if who:
-        _inline(c, MARGIN, SUB_Y, [cast.chip(str(who)), ("text", sub)], 24, WIDTH - MARGIN,
+        _inline(c, MARGIN, SUB_Y, [cast.chip(str(who)), ("text", sub)], TEXT, WIDTH - MARGIN,
                 fill=MUTED)
     else:
-        c.text((MARGIN, SUB_Y), sub, 24, fill=MUTED, anchor="lm", max_width=INNER_W)
+        c.text((MARGIN, SUB_Y), sub, TEXT, fill=MUTED, anchor="lm", max_width=INNER_W)
 
 
 def _preview_map(view: View, choices: Sequence[View], cast: Cast) -> bytes:
@@ -1230,8 +1305,8 @@ def _preview_map(view: View, choices: Sequence[View], cast: Cast) -> bytes:
                     numbers)
     for choice in choices:
         labels.place(str(choice.get("label", "?")), _choice_anchor(choice, frame, cell_of))
-    c.text((MARGIN, head_h + map_h + 32), _preview_footer(choices), 22, fill=MUTED,
-           anchor="lm", max_width=INNER_W)
+    c.text((MARGIN, head_h + map_h + 32), _preview_footer(choices), SMALL + 2, fill=MUTED,
+           anchor="lm", max_width=INNER_W, secondary=True)
     return c.png(PALETTE)
 
 
@@ -1248,7 +1323,7 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     rows = math.ceil(n / cols)
     gap = 12
     thumb_w = (INNER_W - gap * (cols - 1)) // cols
-    label_h = 44
+    label_h = 50
     xs = [c[0] for c in extent]
     ys = [c[1] for c in extent]
     span_x, span_y = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
@@ -1265,14 +1340,14 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
         frame = Frame(min(xs), min(ys), span_x, span_y, cell,
                       x + (thumb_w - span_x * cell) // 2, y + label_h)
         _draw_mini(c, frame, city, pieces, cast, outskirts, ghost)
-        c.label((x + 8, y + 6), str(choice.get("label", "?")), 24, fg=INK, bg=kit.HIGHLIGHT,
-                outline=INK)
+        c.label((x + 8, y + 6), str(choice.get("label", "?")), TEXT, fg=INK,
+                bg=kit.HIGHLIGHT, outline=INK)
         turn = int(choice.get("rotation", 0)) % 360
-        c.text((x + thumb_w - 10, y + 24), f"turned {turn}°" if turn else "not turned", 20,
+        c.text((x + thumb_w - 10, y + 26), f"{turn}°" if turn else "0°", TEXT,
                fill=MUTED, anchor="rm")
     key = "numbers: its properties" if cell >= 30 else "dot: its property 1"
-    c.text((MARGIN, c.height - 28), f"Yellow: the new neighborhood · {key}", 22,
-           fill=MUTED, anchor="lm", max_width=INNER_W)
+    c.text((MARGIN, c.height - 28), f"Yellow: the new neighborhood · {key} · ° turned",
+           SMALL + 2, fill=MUTED, anchor="lm", max_width=INNER_W, secondary=True)
     return c.png(PALETTE)
 
 
@@ -1411,15 +1486,15 @@ def render_final(view: View) -> bytes:
     height = top + map_h + 14 + panel_h + MARGIN
     c = Canvas.new(WIDTH, height, PAPER)
     parts, detail = _headline(dict(view, phase="over"), cast)
-    _inline(c, MARGIN, HEAD_Y, parts, 34, WIDTH - MARGIN)
+    _inline(c, MARGIN, HEAD_Y, parts, 36, WIDTH - MARGIN)
     if detail:
-        c.text((MARGIN, SUB_Y - 4), detail, 24, fill=MUTED, anchor="lm", max_width=INNER_W)
+        c.text((MARGIN, SUB_Y - 4), detail, TEXT, fill=MUTED, anchor="lm", max_width=INNER_W)
     _draw_city(c, view, cast, tiles, frame, top, map_h, highlight=False)
     y = top + map_h + 14
     c.panel((MARGIN, y, WIDTH - MARGIN - 1, y + panel_h - 1), PANEL, radius=16)
-    c.text((MARGIN + 20, y + 30), "Final scores", 26, bold=True, anchor="lm")
-    c.text((WIDTH - MARGIN - 20, y + 30), "buildings · best building", 22, fill=MUTED,
-           anchor="rm")
+    c.text((MARGIN + 20, y + 30), "Final scores", TEXT, bold=True, anchor="lm")
+    c.text((WIDTH - MARGIN - 20, y + 30), "buildings · best building", SMALL + 2, fill=MUTED,
+           anchor="rm", secondary=True)
     winners = {str(w) for w in view.get("winners") or []}
     rank = 0
     previous = None
@@ -1430,22 +1505,22 @@ def render_final(view: View) -> bytes:
         if i % 2 == 0:
             c.draw.rectangle((MARGIN + 10, cy - STANDING_H // 2 + 2, WIDTH - MARGIN - 11,
                               cy + STANDING_H // 2 - 2), fill=PAPER)
-        c.text((MARGIN + 40, cy), f"{rank}.", 26, bold=True, anchor="rm")
-        right = c.text((MARGIN + 330, cy), str(score), 30, bold=True, anchor="rm")[2]
-        chip_max = MARGIN + 330 - 80 - (MARGIN + 52)
-        chip = c.chip((MARGIN + 52, cy), p, cast.style(p), 24, anchor="lm",
+        c.text((MARGIN + 40, cy), f"{rank}.", TEXT, bold=True, anchor="rm")
+        right = c.text((MARGIN + 400, cy), str(score), TEXT, bold=True, anchor="rm")[2]
+        chip_max = MARGIN + 400 - 70 - (MARGIN + 52)
+        chip = c.chip((MARGIN + 52, cy), p, cast.style(p), TEXT, anchor="lm",
                       max_width=chip_max, fallback=cast.fallback(p))
         del chip
         x = right + 12
         if p in winners:
-            x = c.text((x, cy), "★ wins", 24, bold=True, anchor="lm")[2] + 16
+            x = c.text((x, cy), "★ wins", TEXT, bold=True, anchor="lm")[2] + 16
         else:
             x += 100
         info = _plural(count, "building")
         if best is not None:
             info += f" · best: {best.points} ({_title(best.building).lower()})"
-        c.text((max(x, MARGIN + 470), cy), info, 24, fill=MUTED, anchor="lm",
-               max_width=WIDTH - MARGIN - 20 - max(x, MARGIN + 470))
+        c.text((max(x, MARGIN + 560), cy), info, SMALL + 4, fill=MUTED, anchor="lm",
+               max_width=WIDTH - MARGIN - 20 - max(x, MARGIN + 560), secondary=True)
     return c.png(PALETTE)
 
 

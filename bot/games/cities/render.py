@@ -606,6 +606,26 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
     return y + h + GAP
 
 
+# Card and achievement rules are read whole, never cut: the box grows to the longest one.
+RULE_TEXT = kit.least_text(WIDTH, secondary=True)  # 20 px
+RULE_LINE = RULE_TEXT + 5
+TITLE_TEXT = 26
+
+
+def _rule_lines(text: str, width: int) -> tuple[str, ...]:
+    return _wrap(text, RULE_TEXT, False, width, 99)
+
+
+def _achievement_height(view: View) -> int:
+    achievements = (view.get("city") or {}).get("achievements") or []
+    if not achievements:
+        return 0
+    n = len(achievements)
+    w = (INNER - GAP * (n - 1)) // n
+    most = max(len(_rule_lines(str(a.get("text", "")), w - 24)) for a in achievements)
+    return max(168, 46 + most * RULE_LINE + 56)
+
+
 def _achievements(canvas: Canvas, view: View, y: int) -> int:
     city = view.get("city") or {}
     achievements = city.get("achievements") or []
@@ -613,13 +633,15 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
         return y
     n = len(achievements)
     w = (INNER - GAP * (n - 1)) // n
-    h = 168
+    h = _achievement_height(view)
     for i, a in enumerate(achievements):
         x = MARGIN + i * (w + GAP)
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
-        canvas.text((x + 12, y + 8), str(a.get("name", "?")), 24, bold=True, max_width=w - 24)
-        for j, line in enumerate(_wrap(str(a.get("text", "")), 18, False, w - 24, 3)):
-            canvas.text((x + 12, y + 42 + j * 22), line, 18, fill=MUTED)
+        canvas.text((x + 12, y + 8), str(a.get("name", "?")), TITLE_TEXT, bold=True,
+                    max_width=w - 24)
+        for j, line in enumerate(_rule_lines(str(a.get("text", "")), w - 24)):
+            canvas.text((x + 12, y + 44 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
+                        secondary=True)
         rings = a.get("rings") or []
         rx = x + 12
         ry = y + h - 46
@@ -684,13 +706,25 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
 def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=12, outline=INK, width=2)
-    canvas.text((x0 + 10, y0 + 8), str(item.get("name", "?")), 23, bold=True,
+    canvas.text((x0 + 10, y0 + 8), str(item.get("name", "?")), TITLE_TEXT, bold=True,
                 max_width=x1 - x0 - 20)
-    lines = _wrap(str(item.get("text", "")), 18, False, x1 - x0 - 20, 4)
-    for j, line in enumerate(lines):
-        canvas.text((x0 + 10, y0 + 40 + j * 22), line, 18)
-    canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", 22, anchor="rb",
+    for j, line in enumerate(_rule_lines(str(item.get("text", "")), x1 - x0 - 20)):
+        canvas.text((x0 + 10, y0 + 44 + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+    canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", TITLE_TEXT, anchor="rb",
                  bg=HIGHLIGHT, outline=INK)
+
+
+def _row_height(view: View, row: str) -> int:
+    """A row's height: the cards row grows until every face-up card's rule fits."""
+    if row != "cards":
+        return ROW_HEIGHTS[row]
+    _x, w = _slot_box(0)
+    most = 0
+    for slot in (view.get("rows") or {}).get("cards") or []:
+        items = slot.get("items") or []
+        if slot.get("taken_by") is None and items and not items[0].get("face_down"):
+            most = max(most, len(_rule_lines(str(items[0].get("text", "")), w - 20)))
+    return max(ROW_HEIGHTS[row], 44 + most * RULE_LINE + 52)
 
 
 def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
@@ -698,7 +732,7 @@ def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
 
 
 def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: int) -> int:
-    h = ROW_HEIGHTS[row]
+    h = _row_height(view, row)
     for i, slot in enumerate(slots[:4]):
         x, w = _slot_box(i)
         box = (x, y, x + w, y + h)
@@ -818,10 +852,10 @@ def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
 def _table_height(view: View) -> int:
     h = 14 + 54 + 64 + GAP + PLAYER_H + GAP
     if (view.get("city") or {}).get("achievements"):
-        h += 168 + GAP
+        h += _achievement_height(view) + GAP
     rows = view.get("rows") or {}
     if rows:
-        h += sum(34 + ROW_HEIGHTS[r] + GAP for r in ROW_ORDER if r in rows)
+        h += sum(34 + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
     else:
         h += 34 + 150 + GAP + (40 if view.get("neighbourhoods") else 0)
     return h + 40 + 16

@@ -377,6 +377,9 @@ def _draw_board(c: Canvas, view: View) -> None:
                    anchor="mm")
             _draw_stack(c, lots.get(lot, []), x + CELL - 26, y + CELL - 11, unit, fill,
                         highlight_top=last.get("lot") == lot)
+            if h == tallest:  # the "tallest" goal scores lines that see this building
+                c.label((x + 7, y + 7), "★ tallest", 20, fg=INK, bg=kit.HIGHLIGHT,
+                        outline=INK, pad=5, secondary=True)
     if last.get("lot") in heights:
         x, y = _lot_xy(last["lot"])
         c.draw.rectangle((x - 1, y - 1, x + CELL + 1, y + CELL + 1), outline=INK, width=2)
