@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.core.records import Match, Seat
 from bot.games import GAMES
@@ -40,7 +40,7 @@ def _box_glyph(face: int, bold: bool = True) -> Image.Image:
     """What a face draws for a character it lacks: its .notdef box ("tofu")."""
     missing = "\ue000"  # private use: no bundled face maps it
     ttf = font(SIZE, bold, face, False)
-    x0, y0, x1, y1 = ttf.getbbox(missing, anchor="ls")
+    x0, y0, x1, y1 = (int(v) for v in ttf.getbbox(missing, anchor="ls"))
     mask = Image.new("L", (x1 - x0 + 1, y1 - y0 + 1), 0)
     ImageDraw.Draw(mask).text((-x0, -y0), missing, font=ttf, fill=255, anchor="ls")
     return mask
