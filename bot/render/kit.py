@@ -1,8 +1,9 @@
 """The drawing kit every game's pictures share.
 
-One look for all games: dark ink on warm light paper, bundled DejaVu fonts, and up to six
-player colours from the Okabe–Ito set (told apart by most colour-blind people), each with
-its own marker shape so no information hangs on hue alone.
+One look for all games: dark ink on warm light paper, bundled fonts (DejaVu, with Noto for
+other scripts and emoji), and up to six player colours from the Okabe–Ito set (told apart
+by most colour-blind people), each with its own marker shape so no information hangs on
+hue alone.
 
 Speed matters more than it seems: pictures are drawn on every move in a worker thread on
 a small host. Two things dominate the cost, so both are handled here:
