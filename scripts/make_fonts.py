@@ -22,8 +22,8 @@ import contextlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from fontTools import subset  # type: ignore[import-untyped]
-from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]
+from fontTools import subset
+from fontTools.ttLib import TTCollection, TTFont
 
 OUT = Path(__file__).resolve().parent.parent / "bot" / "data" / "fonts"
 
