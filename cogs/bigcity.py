@@ -44,7 +44,7 @@ from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.render.pool import Priority
 from bot.ui.components import Components, ascii_number, offered_values, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
+from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players, seat_name
 from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
@@ -188,7 +188,7 @@ def of_kind(legal: list[LegalAction], code: str) -> list[tuple[int, LegalAction]
 
 
 def name(match: Match, player: str) -> str:
-    return plain_name(match.name_of(player))
+    return plain_name(seat_name(match, player))
 
 
 def mention(match: Match, player: str) -> str:
@@ -613,7 +613,7 @@ def offers_screen(match: Match, player: str) -> Screen | str:
         if la.action["type"] == "trade_accept":
             partner = la.action["partner"]
             items.append(button(
-                f"Give {cards_words(la.action['give'])} for {match.name_of(partner)}'s offer",
+                f"Give {cards_words(la.action['give'])} for {seat_name(match, partner)}'s offer",
                 f"{base}:a{i}", style=discord.ButtonStyle.success))
     if any(la.action["type"] == "exchange" for _i, la in found):
         items.append(button("Exchange up to two cards instead", f"{base}:cx"))

@@ -22,7 +22,7 @@ from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.board import RISK_POINTS, short_name, slot_of
 from bot.ui.components import Components, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture
+from bot.ui.game import GameAdapter, Notice, Picture, seat_name
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import plain_name, tell
@@ -54,12 +54,12 @@ and the player scores nothing. Markers are spent either way.
 def _mention(match: Match, player: str) -> str:
     seat = match.seat(player)
     if seat is None or seat.cpu:
-        return plain_name(match.name_of(player))
+        return plain_name(seat_name(match, player))
     return f"<@{player}>"
 
 
 def _name(match: Match, player: str) -> str:
-    return plain_name(match.name_of(player))
+    return plain_name(seat_name(match, player))
 
 
 def card_stamp(state: dict[str, Any]) -> int:

@@ -20,7 +20,7 @@ from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
 from bot.ui.components import Components, offered_values
-from bot.ui.game import GameAdapter, Notice, Picture
+from bot.ui.game import GameAdapter, Notice, Picture, seat_name
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
 from bot.ui.replies import plain_name, tell
@@ -59,7 +59,7 @@ def _line_name(side: str, index: int) -> str:
 def _mention(match: Match, player: str) -> str:
     seat = match.seat(player)
     if seat is None or seat.cpu:
-        return plain_name(match.name_of(player))
+        return plain_name(seat_name(match, player))
     return f"<@{player}>"
 
 
@@ -103,7 +103,7 @@ class CityscapeAdapter(GameAdapter):
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices: list[Notice] = []
         if outcome.timed_out and outcome.player is not None:
-            name = plain_name(match.name_of(outcome.player))
+            name = plain_name(seat_name(match, outcome.player))
             action = outcome.action
             if action.get("type") == "build":
                 did = f"built a {action['height']}-high block on {action['lot']}"
@@ -120,9 +120,9 @@ class CityscapeAdapter(GameAdapter):
             for side, result in event["sides"].items():
                 codes = "-".join(str(c) for c in result["codes"])
                 per_line = " + ".join(str(line["points"]) for line in result["lines"])
-                lines.append(f"{side} {plain_name(match.name_of(result['player']))}:"
+                lines.append(f"{side} {plain_name(seat_name(match, result['player']))}:"
                              f" {codes} → {per_line} = **{result['points']}**")
-            totals = ", ".join(f"{plain_name(match.name_of(p))} {t}"
+            totals = ", ".join(f"{plain_name(seat_name(match, p))} {t}"
                                for p, t in event["totals"].items())
             lines.append(f"Totals: {totals}")
             if match.state["phase"] == "over":
@@ -178,7 +178,7 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         # itself is tied to the picker's board.
         if state["phase"] != "building" or player not in ENGINE.to_act(state):
             turn = ENGINE.to_act(state)
-            who = plain_name(match.name_of(turn[0])) if turn else "nobody"
+            who = plain_name(seat_name(match, turn[0])) if turn else "nobody"
             await tell(interaction, f"It's {who}'s turn to build, not yours."
                        if state["phase"] == "building" else "Building has not started yet.")
             return

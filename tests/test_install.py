@@ -100,6 +100,15 @@ def test_a_simulated_game_draws_its_boards_with_the_bundled_fonts(installed: Ins
     assert pictures[0].read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_the_wheel_has_the_fonts_for_names_in_every_script(installed: Installed) -> None:
+    done = installed.run("-c", "from bot.render.fonts import FACES, clean_text, font_path\n"
+                               "assert all(font_path(b, f).is_file() for b in (False, True)\n"
+                               "           for f in range(len(FACES)))\n"
+                               "print(ascii(clean_text('王小明 محمد 😀', True, 'Player 1')))")
+    _check(done)
+    assert done.stdout.strip() == ascii("王小明 محمد 😀")
+
+
 @pytest.mark.parametrize("game", ["bigcityz", "cities"])
 def test_games_with_content_files_play_from_the_wheel(installed: Installed, game: str) -> None:
     done = installed.run("-m", "bot", "simulate", game, "--players", "2", "--seed", "1")

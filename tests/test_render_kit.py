@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.render import kit
-from bot.render.fonts import FONT_DIR, clean_text, coverage, font, supports
+from bot.render.fonts import FACES, FONT_DIR, clean_text, coverage, font, font_path, supports
 
 
 def _png(data: bytes) -> Image.Image:
@@ -25,9 +25,13 @@ def _png(data: bytes) -> Image.Image:
 
 
 def test_fonts_are_bundled_with_their_licence() -> None:
-    assert (FONT_DIR / "DejaVuSans.ttf").is_file()
-    assert (FONT_DIR / "DejaVuSans-Bold.ttf").is_file()
+    for face in range(len(FACES)):
+        for bold in (False, True):
+            assert font_path(bold, face).is_file()
     assert (FONT_DIR / "LICENSE-DejaVu.txt").is_file()
+    assert (FONT_DIR / "LICENSE-Noto-OFL.txt").is_file()
+    credits = (FONT_DIR / "README.md").read_text()
+    assert all(f.regular in credits or f.regular.split("-")[0] in credits for f in FACES)
 
 
 def test_font_is_cached_per_size_and_weight() -> None:
@@ -46,9 +50,12 @@ def test_coverage_reads_the_fonts_own_character_map() -> None:
 
 @pytest.mark.parametrize(("raw", "shown"), [
     ("Ann", "Ann"),
-    ("Ann 🎲🎲", "Ann"),
-    ("Zoë 🇫🇷", "Zoë"),
-    ("田中 Bob", "? Bob"),  # a run of letters the font lacks keeps its place as one "?"
+    ("Ann 🎲🎲", "Ann 🎲🎲"),  # emoji the emoji font has are drawn
+    ("Ann \U0001f9a9", "Ann"),  # newer than the emoji font: dropped, never a box
+    ("Zoë 🇫🇷", "Zoë"),  # flags are two regional letters: alone they would look like boxes
+    ("👍🏽 Kim", "👍 Kim"),  # skin tones likewise
+    ("田中 Bob", "田中 Bob"),
+    ("ᏣᎳᎩ Bob", "? Bob"),  # a run of letters no font has keeps its place as one "?"
     ("Bob\u200d\ufe0f", "Bob"),  # joiners and variation selectors are never drawn
     ("e\u0301mile", "émile"),  # decomposed accents are composed first
     ("two\nlines\there", "two lines here"),
@@ -58,7 +65,7 @@ def test_names_lose_what_the_font_cannot_draw(raw: str, shown: str) -> None:
     assert clean_text(raw, fallback="Player 1") == shown
 
 
-@pytest.mark.parametrize("raw", ["田中太郎", "🎉🎉", "", "   ", "\u200d"])
+@pytest.mark.parametrize("raw", ["ᏣᎳᎩ", "\U0001f9a9", "", "   ", "\u200d", "?!"])
 def test_a_name_with_nothing_drawable_gets_the_fallback(raw: str) -> None:
     assert clean_text(raw, fallback="Player 3") == "Player 3"
 
@@ -69,9 +76,9 @@ def test_plain_text_keeps_symbols_and_spacing() -> None:
 
 
 def test_unsupported_characters_leave_no_trace_in_the_picture() -> None:
-    """An emoji in a name must not become a tofu box: the pixels equal the plain name."""
+    """An emoji no font has must not become a tofu box: the pixels equal the plain name."""
     a, b = kit.Canvas.new(400, 60), kit.Canvas.new(400, 60)
-    a.text((10, 30), "Ann 🎲🎉", 28, anchor="lm")
+    a.text((10, 30), "Ann \U0001f9a9\U0001f1eb\U0001f1f7", 28, anchor="lm")
     b.text((10, 30), "Ann", 28, anchor="lm")
     assert ImageChops.difference(a.image, b.image).getbbox() is None
 
@@ -130,7 +137,7 @@ def test_recording_tells_what_text_was_drawn_and_where() -> None:
     c = kit.Canvas.new(300, 100)
     c.text((10, 10), "before", 20)
     with kit.recording_text() as drawn:
-        box = c.text((10, 50), "Ann 🎲 with a long name", 20, bold=True, max_width=120)
+        box = c.text((10, 50), "Ann \U0001f9a9 with a long name", 20, bold=True, max_width=120)
         c.label((150, 10), "Round 2", 18)
         c.chip((150, 60), "Bob", kit.player_style(1), 18)
     c.text((10, 80), "after", 20)

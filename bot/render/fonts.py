@@ -1,8 +1,12 @@
-"""Bundled fonts, and which characters they can really draw.
+"""Bundled fonts, which characters each can really draw, and how a string is laid out.
 
-Discord names are full of emoji and CJK that DejaVu has no glyph for; Pillow would draw
-the font's "missing glyph" box for those. We read each font's own character map once so
-text can be cleaned *before* drawing instead of guessing from rendered pixels.
+Discord names are written in every script and full of emoji. DejaVu draws Latin, Cyrillic
+and Greek; Noto fonts cut to their scripts draw Arabic, Hebrew, Thai, Devanagari and
+Chinese/Japanese/Korean, and Noto Emoji draws emoji in black and white (see
+``bot/data/fonts/README.md``). Each character goes to the first face that has it, so a
+name mixing scripts is drawn as runs, each in a face that has it (``layout``). We read
+each face's own character map once, so text is cleaned *before* drawing instead of
+guessing from rendered pixels: nothing is ever drawn as a font's "missing glyph" box.
 """
 
 from __future__ import annotations
@@ -10,13 +14,15 @@ from __future__ import annotations
 import re
 import struct
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 from bot.data import data_path
 
-from .cache import MB, byte_cache
+from . import bidi
+from .cache import KB, MB, byte_cache
 
 FONT_DIR = data_path("fonts")
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -25,15 +31,48 @@ BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 # Unicode cmap subtables (platform, encoding) worth reading; others map legacy encodings.
 _UNICODE_SUBTABLES = {(0, 3), (0, 4), (0, 6), (3, 1), (3, 10)}
 
+# Pillow lays text out with libraqm (HarfBuzz shaping, FriBiDi) when its wheel found
+# FriBiDi on the system; without it, Arabic is shaped and right-to-left text ordered here
+# (``bidi``), and Devanagari is drawn letter by letter, unjoined but readable.
+SHAPING: bool = bool(features.check("raqm"))
 
-def font_path(bold: bool = False) -> Path:
-    return BOLD if bold else REGULAR
+
+@dataclass(frozen=True)
+class Face:
+    name: str
+    regular: str  # file names in FONT_DIR
+    bold: str
 
 
-@byte_cache(4 * MB)  # ~13 faces; text masks below spare most lookups
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu face at ``size`` px (cached: loading a face costs ~1 ms)."""
-    return ImageFont.truetype(str(font_path(bold)), size)
+# The first face is the primary: its metrics place every line, whatever face a run uses.
+FACES: tuple[Face, ...] = (
+    Face("DejaVu Sans", "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    Face("Noto Sans Arabic", "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf"),
+    Face("Noto Sans Hebrew", "NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf"),
+    Face("Noto Sans Thai", "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf"),
+    Face("Noto Sans Devanagari", "NotoSansDevanagari-Regular.ttf",
+         "NotoSansDevanagari-Bold.ttf"),
+    # One CJK weight for both: a bold one would add 2.6 MB to the repository.
+    Face("Noto Sans CJK", "NotoSansCJK-Medium-subset.otf", "NotoSansCJK-Medium-subset.otf"),
+    Face("Noto Emoji", "NotoEmoji-Regular.ttf", "NotoEmoji-Regular.ttf"),
+)
+PRIMARY = 0
+EMOJI = len(FACES) - 1
+# Which face a character is looked up in first: the script fonts before DejaVu, whose
+# Arabic and Hebrew are sparse; emoji last, so a symbol DejaVu has keeps DejaVu's look.
+_SEARCH = (1, 2, 3, 4, 5, PRIMARY, EMOJI)
+
+
+def font_path(bold: bool = False, face: int = PRIMARY) -> Path:
+    return FONT_DIR / (FACES[face].bold if bold else FACES[face].regular)
+
+
+@byte_cache(8 * MB)  # ~26 faces; text masks below spare most lookups
+def font(size: int, bold: bool = False, face: int = PRIMARY,
+         shaping: bool = SHAPING) -> ImageFont.FreeTypeFont:
+    """A bundled face at ``size`` px (cached: loading a face costs ~1 ms)."""
+    engine = ImageFont.Layout.RAQM if shaping else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(font_path(bold, face)), size, layout_engine=engine)
 
 
 def read_cmap(data: bytes) -> frozenset[int]:
@@ -99,18 +138,29 @@ def _format12(data: bytes, sub: int) -> set[int]:
     return codes
 
 
-@byte_cache(1 * MB)  # the two character maps, ~0.4 MB each
-def coverage(bold: bool = False) -> frozenset[int]:
-    """Code points the bundled face draws; ASCII only if the file cannot be parsed."""
+@byte_cache(4 * MB)  # 12 character maps, ~0.1-1 MB each
+def coverage(bold: bool = False, face: int = PRIMARY) -> frozenset[int]:
+    """Code points a bundled face draws; for the primary face ASCII if its file cannot be
+    parsed, for a fallback face nothing (its characters are then cleaned away)."""
     try:
-        return read_cmap(font_path(bold).read_bytes())
+        return read_cmap(font_path(bold, face).read_bytes())
     except (OSError, ValueError, struct.error):
         # Dropping too much is better than drawing tofu: printable ASCII is always there.
-        return frozenset(range(0x20, 0x7F))
+        return frozenset(range(0x20, 0x7F)) if face == PRIMARY else frozenset()
 
 
 def supports(char: str, bold: bool = False) -> bool:
+    """Whether the primary face (DejaVu) draws ``char``."""
     return ord(char) in coverage(bold)
+
+
+def face_of(char: str, bold: bool = False) -> int | None:
+    """The face that draws ``char``, or None when no bundled face has it."""
+    code = ord(char)
+    for face in _SEARCH:
+        if code in coverage(bold, face):
+            return face
+    return None
 
 
 # Invisible format characters (ZWJ, variation selectors, bidi marks) and private or
@@ -119,32 +169,33 @@ _DROP_CATEGORIES = {"Cf", "Co", "Cs", "Cn"}
 _SPACES = re.compile(r"\s+")
 
 
-def _is_variation_selector(char: str) -> bool:
-    # Emoji presentation selectors (U+FE0F) ride on emoji we drop anyway; fonts that
-    # "have" them map them to empty glyphs that a basic layout would still advance over.
+def _never_drawn(char: str) -> bool:
+    """Characters that only modify a neighbour in an emoji sequence. Drawn alone (the way
+    a black-and-white emoji font has them) they would look like the boxes we avoid:
+    regional indicators (two make a flag), skin tones, the keycap frame, tag characters."""
     code = ord(char)
-    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+    return (0xFE00 <= code <= 0xFE0F or 0xE0000 <= code <= 0xE01EF
+            or 0x1F1E6 <= code <= 0x1F1FF or 0x1F3FB <= code <= 0x1F3FF or code == 0x20E3)
 
 
 @byte_cache(MB // 2)
 def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> str:
-    """``text`` with only characters the font can draw.
+    """``text`` with only characters some bundled face can draw.
 
-    Symbols and emoji the font lacks are dropped; a run of letters or digits it lacks
-    (a CJK name, say) becomes one "?" so a name keeps its shape ("田中 Bob" -> "? Bob").
+    Symbols and emoji no face has are dropped; a run of letters or digits none has (a
+    Cherokee name, say) becomes one "?" so a name keeps its shape ("ᏣᎳᎩ Bob" -> "? Bob").
     Runs of whitespace become one space. With a ``fallback`` (for names), the text is
-    trimmed and the fallback returned when no readable letter or digit is left.
+    trimmed and the fallback returned when no letter, digit or symbol is left.
     """
     text = unicodedata.normalize("NFC", text)
-    have = coverage(bold)
     out: list[str] = []
     for char in text:
         category = unicodedata.category(char)
         if category[0] == "Z" or category == "Cc":
             char, category = " ", "Zs"  # newlines and tabs in names become plain spaces
-        if category in _DROP_CATEGORIES or _is_variation_selector(char):
+        if category in _DROP_CATEGORIES or _never_drawn(char):
             continue
-        if ord(char) in have:
+        if char == " " or face_of(char, bold) is not None:
             out.append(char)
         elif category[0] in "LN" and (not out or out[-1] != "?"):
             out.append("?")
@@ -152,4 +203,62 @@ def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> st
     if fallback is None:
         return cleaned
     cleaned = cleaned.strip()
-    return cleaned if any(c.isalnum() for c in cleaned) else fallback
+    # An emoji-only name is a name; one left with only "?" and punctuation is not.
+    readable = any(c.isalnum() or unicodedata.category(c) == "So" for c in cleaned)
+    return cleaned if readable else fallback
+
+
+# -- layout ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of a line drawn with one face, in visual order left to right.
+
+    ``text`` is what Pillow is given: for a right-to-left run with libraqm the logical
+    order (raqm shapes and reverses it, ``direction`` "rtl"); without it already reversed
+    and shaped here (``direction`` None).
+    """
+
+    text: str
+    face: int
+    direction: str | None = None
+
+
+def _attached(category: str) -> bool:
+    """Marks and spaces go with the face of what precedes them when it has them."""
+    return category[0] == "M" or category == "Zs"
+
+
+@byte_cache(256 * KB)
+def layout(text: str, bold: bool = False, shaping: bool = SHAPING) -> tuple[Run, ...]:
+    """How already cleaned ``text`` is drawn: its runs of one face, left to right."""
+    faces: list[int] = []
+    for i, char in enumerate(text):
+        face = face_of(char, bold)
+        if i and _attached(unicodedata.category(char)) and ord(char) in coverage(
+                bold, faces[-1]):
+            face = faces[-1]
+        faces.append(PRIMARY if face is None else face)
+    if not bidi.has_rtl(text) and all(f == PRIMARY for f in faces):
+        return (Run(text, PRIMARY),) if text else ()  # nearly every string: one plain run
+    if not shaping:
+        text, faces = bidi.shape_arabic(text, faces)
+    runs: list[Run] = []
+    for piece, level in bidi.visual_runs(text, faces):
+        # ``piece`` holds (char, face) in visual order; split where the face changes.
+        start = 0
+        for end in range(1, len(piece) + 1):
+            if end < len(piece) and piece[end][1] == piece[start][1]:
+                continue
+            chars = "".join(c for c, _f in piece[start:end])
+            face = piece[start][1]
+            if level % 2 and shaping:
+                # Back to logical order (clusters kept whole) for raqm to shape and mirror.
+                runs.append(Run(bidi.reverse_clusters(chars), face, "rtl"))
+            elif level % 2:
+                runs.append(Run(bidi.mirror(chars), face))
+            else:
+                runs.append(Run(chars, face))
+            start = end
+    return tuple(runs)

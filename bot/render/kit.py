@@ -1,8 +1,9 @@
 """The drawing kit every game's pictures share.
 
-One look for all games: dark ink on warm light paper, bundled DejaVu fonts, and up to six
-player colours from the Okabe–Ito set (told apart by most colour-blind people), each with
-its own marker shape so no information hangs on hue alone.
+One look for all games: dark ink on warm light paper, bundled fonts (DejaVu, with Noto for
+other scripts and emoji), and up to six player colours from the Okabe–Ito set (told apart
+by most colour-blind people), each with its own marker shape so no information hangs on
+hue alone.
 
 Speed matters more than it seems: pictures are drawn on every move in a worker thread on
 a small host. Two things dominate the cost, so both are handled here:
@@ -20,6 +21,7 @@ import contextlib
 import io
 import itertools
 import math
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from .cache import KB, MB, byte_cache
-from .fonts import clean_text, font
+from .fonts import SHAPING, Run, clean_text, font, layout
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -198,10 +200,16 @@ def least_text(width: int, secondary: bool = False) -> int:
 
 
 
+def _run_length(run: Run, size: int, bold: bool, shaping: bool) -> float:
+    return font(size, bold, run.face, shaping).getlength(run.text, direction=run.direction)
+
+
 @byte_cache(MB // 2)
-def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Advance width of already cleaned text (cached: layout asks for it over and over)."""
-    return math.ceil(font(size, bold).getlength(text))
+def text_width(text: str, size: int, bold: bool = False, shaping: bool = SHAPING) -> int:
+    """Advance width of already cleaned text (cached: layout asks for it over and over):
+    its runs side by side, each in the face that draws it."""
+    return math.ceil(sum(_run_length(run, size, bold, shaping)
+                         for run in layout(text, bold, shaping)))
 
 
 @byte_cache(64 * KB)
@@ -223,6 +231,8 @@ def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
             lo = mid
         else:
             hi = mid - 1
+    while 0 < lo < len(text) and unicodedata.category(text[lo])[0] == "M":
+        lo -= 1  # never part a letter from its marks (Thai vowels, Devanagari signs)
     return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
 
 
@@ -234,12 +244,32 @@ def prepare(text: str, size: int, bold: bool = False, max_width: int | None = No
 
 
 @byte_cache(3 * MB)  # ~600 strings; a table re-uses 20-120 of them
-def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
-    """Rendered coverage of ``text`` and its top-left offset from the baseline origin."""
-    face = font(size, bold)
-    x0, y0, x1, y1 = (math.floor(v) for v in face.getbbox(text, anchor="ls"))
+def _text_mask(text: str, size: int, bold: bool,
+               shaping: bool = SHAPING) -> tuple[Image.Image, int, int]:
+    """Rendered coverage of ``text`` and its top-left offset from the baseline origin.
+
+    Each run is drawn in its own face on the shared baseline, where the runs before it
+    ended; the primary face's line metrics stay the layout's, whatever the runs' faces.
+    """
+    placed: list[tuple[float, Run]] = []
+    pen = 0.0
+    for run in layout(text, bold, shaping):
+        placed.append((pen, run))
+        pen += _run_length(run, size, bold, shaping)
+    boxes = []
+    for x, run in placed:
+        bx0, by0, bx1, by1 = font(size, bold, run.face, shaping).getbbox(
+            run.text, anchor="ls", direction=run.direction)
+        boxes.append((x + bx0, by0, x + bx1, by1))
+    if not boxes:
+        return Image.new("L", (1, 1), 0), 0, 0
+    x0, y0 = math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes))
+    x1, y1 = math.floor(max(b[2] for b in boxes)), math.floor(max(b[3] for b in boxes))
     mask = Image.new("L", (max(1, x1 - x0 + 1), max(1, y1 - y0 + 1)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor="ls")
+    draw = ImageDraw.Draw(mask)
+    for x, run in placed:
+        draw.text((x - x0, -y0), run.text, font=font(size, bold, run.face, shaping), fill=255,
+                  anchor="ls", direction=run.direction)
     return mask, int(x0), int(y0)
 
 

@@ -27,6 +27,12 @@ def display_names(match: Match) -> dict[str, str]:
     return names
 
 
+def seat_name(match: Match, player_id: str) -> str:
+    """The name messages give a player: the same one the pictures draw, so two members
+    called "Ann" are "Ann" and "Ann (2)" in the table text and in the picture alike."""
+    return display_names(match).get(player_id, match.name_of(player_id))
+
+
 def rename_players(value: Any, names: dict[str, str]) -> Any:
     """A deep copy of ``value`` with every key or string equal to a player id renamed.
 
