@@ -34,7 +34,7 @@ from bot.core.storage import Storage, StorageError, describe_error
 from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
-from bot.ui.game import GameAdapter
+from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
@@ -341,7 +341,13 @@ class CityhallBot(commands.Bot):
     async def _tell_channel(self, outcome: Outcome) -> None:
         match = outcome.match
         adapter = self.adapters[match.game]
-        notices = adapter.notices(match, outcome)
+        notices = []
+        for notice in adapter.notices(match, outcome):
+            if notice.fold:
+                # One move's news: a line of the table's text, not a message of its own.
+                self.tables.add_news(match.id, notice.text)
+            else:
+                notices.append(notice)
         channel = self.get_partial_messageable(match.channel_id)
         for notice in notices:
             files = []
@@ -352,7 +358,10 @@ class CityhallBot(commands.Bot):
                     # The sentence still goes out; only its picture is missing.
                     log.exception("could not draw %s for match %s", picture.filename, match.id)
                 else:
-                    files.append(discord.File(io.BytesIO(png), picture.filename))
+                    # Alt text: the picture's own words, else the notice it illustrates.
+                    described = picture.description or plain_text(notice.text, match)
+                    files.append(discord.File(io.BytesIO(png), picture.filename,
+                                              description=fit_description(described)))
             await self.tables.pacing.wait("send", match.channel_id)
             try:
                 # Notices name players without notifying them: the only message that

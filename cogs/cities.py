@@ -41,7 +41,15 @@ from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
 from bot.ui.components import Components, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
+from bot.ui.game import (
+    GameAdapter,
+    Notice,
+    Picture,
+    display_names,
+    fit_description,
+    plain_text,
+    rename_players,
+)
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
@@ -400,12 +408,21 @@ async def build(interaction: discord.Interaction, fn: Any, match: Match,
     return screen, await draw_screen(interaction, snapshot, screen)
 
 
+def picture_description(filename: str, text: str) -> str:
+    """A private picture's alt text: what it shows, then the reply's own words."""
+    what = ("The city with the choices below marked on it by letter. "
+            if filename == "choices.png" else "A neighbourhood, as the text below lists it. ")
+    return fit_description(what + plain_text(text))
+
+
 async def show(interaction: discord.Interaction, screen: Screen | str,
                pictures: list[tuple[str, bytes]], *, edit: bool | None = None) -> None:
     """Show a screen privately: edit the private message it came from, or send a new one."""
     if isinstance(screen, str):
         screen = Screen(screen)
-    files = [discord.File(io.BytesIO(png), filename) for filename, png in pictures]
+    files = [discord.File(io.BytesIO(png), filename,
+                          description=picture_description(filename, screen.text))
+             for filename, png in pictures]
     view = view_of(screen.items)
     message = interaction.message
     if edit is None:
@@ -455,6 +472,13 @@ class CitiesAdapter(GameAdapter):
         lines.append(f"Scores so far: {scores_line(match, view)}")
         return "\n".join(lines)
 
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        what = f"Cities market and neighbourhoods, {view['city']['name']}"
+        if view.get("phase") == "play":
+            what += f", round {view.get('round')} of {view.get('rounds')}"
+        return self.board_words(match, what)
+
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         assert match.state is not None
         state = match.state
@@ -491,7 +515,7 @@ class CitiesAdapter(GameAdapter):
             took = next((e for e in events if e["type"] == "took"), None)
             did = f" (it took {took_words(took)})" if took else ""
             notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
-                                  f"player finished their turn for them{did}."))
+                                  f"player finished their turn for them{did}.", fold=True))
         claims = [e for e in events if e["type"] == "achievement_claimed"]
         if claims:
             who = str(claims[0]["player"])
