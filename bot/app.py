@@ -178,6 +178,8 @@ class CityhallBot(commands.Bot):
                 self.tables.shown[match.id] = match.table_version
             if match.status == ACTIVE:
                 self.driver.kick(match.id)
+                # Reminders still ahead; none that are due at once (bot/ui/pings.py).
+                self.pings.plan(match, restored=True)
         # Buttons work as soon as the gateway is up (their custom ids say everything and
         # the matches are in memory). Only tables that may be behind the saved state (the
         # process died between saving a move and showing it) are re-drawn, one at a time
@@ -444,6 +446,7 @@ class CityhallBot(commands.Bot):
         driver = getattr(self, "driver", None)
         if driver is not None:
             await driver.close()
+        self.pings.close()
         if self._tasks:
             # Moves already committed are still being shown.
             _done, pending = await asyncio.wait(set(self._tasks), timeout=_until(deadline))
