@@ -35,7 +35,7 @@ from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.expiry import LateTally, expired
-from bot.ui.game import GameAdapter
+from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
@@ -185,6 +185,8 @@ class CityhallBot(commands.Bot):
                 self.tables.shown[match.id] = match.table_version
             if match.status == ACTIVE:
                 self.driver.kick(match.id)
+                # Reminders still ahead; none that are due at once (bot/ui/pings.py).
+                self.pings.plan(match, restored=True)
         # Buttons work as soon as the gateway is up (their custom ids say everything and
         # the matches are in memory). Only tables that may be behind the saved state (the
         # process died between saving a move and showing it) are re-drawn, one at a time
@@ -348,7 +350,13 @@ class CityhallBot(commands.Bot):
     async def _tell_channel(self, outcome: Outcome) -> None:
         match = outcome.match
         adapter = self.adapters[match.game]
-        notices = adapter.notices(match, outcome)
+        notices = []
+        for notice in adapter.notices(match, outcome):
+            if notice.fold:
+                # One move's news: a line of the table's text, not a message of its own.
+                self.tables.add_news(match.id, notice.text)
+            else:
+                notices.append(notice)
         channel = self.get_partial_messageable(match.channel_id)
         for notice in notices:
             files = []
@@ -359,7 +367,10 @@ class CityhallBot(commands.Bot):
                     # The sentence still goes out; only its picture is missing.
                     log.exception("could not draw %s for match %s", picture.filename, match.id)
                 else:
-                    files.append(discord.File(io.BytesIO(png), picture.filename))
+                    # Alt text: the picture's own words, else the notice it illustrates.
+                    described = picture.description or plain_text(notice.text, match)
+                    files.append(discord.File(io.BytesIO(png), picture.filename,
+                                              description=fit_description(described)))
             await self.tables.pacing.wait("send", match.channel_id)
             try:
                 # Notices name players without notifying them: the only message that
@@ -449,6 +460,7 @@ class CityhallBot(commands.Bot):
         driver = getattr(self, "driver", None)
         if driver is not None:
             await driver.close()
+        self.pings.close()
         if self._tasks:
             # Moves already committed are still being shown.
             _done, pending = await asyncio.wait(set(self._tasks), timeout=_until(deadline))

@@ -44,7 +44,16 @@ from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.render.pool import Priority
 from bot.ui.components import Components, ascii_number, offered_values, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players, seat_name
+from bot.ui.game import (
+    GameAdapter,
+    Notice,
+    Picture,
+    display_names,
+    fit_description,
+    plain_text,
+    rename_players,
+    seat_name,
+)
 from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
@@ -816,19 +825,26 @@ def public_named_view(match: Match) -> JSON:
     return rename_players(ENGINE.view(match.state, None), display_names(match))
 
 
+def preview_description(text: str) -> str:
+    """A private preview's alt text: what it marks, then the reply's own words."""
+    return fit_description("The city with the choices below marked on it by letter. "
+                           + plain_text(text))
+
+
 async def show(interaction: discord.Interaction, match: Match, screen: Screen) -> None:
     """Show a screen privately: edit the private message it was asked from, or send one."""
     message = interaction.message
     edit = message is not None and message.flags.ephemeral
     # the view is taken now: the live match may change while the picture is drawn
-    pictures = (draw_preview(interaction, public_named_view(match), screen.preview)
+    pictures = (draw_preview(interaction, public_named_view(match), screen.preview,
+                             preview_description(screen.text))
                 if screen.preview else None)
     await show_private(interaction, match.id, screen.text, view_of(screen.items), pictures,
                        edit=edit)
 
 
 async def draw_preview(interaction: discord.Interaction, view: JSON,
-                       preview: list[JSON]) -> list[discord.File]:
+                       preview: list[JSON], description: str) -> list[discord.File]:
     """The preview picture, drawn by a render worker ahead of table refreshes (the player
     is waiting). A drawing failure loses only the picture."""
     files: list[discord.File] = []
@@ -836,7 +852,7 @@ async def draw_preview(interaction: discord.Interaction, view: JSON,
         png = await cityhall(interaction).pictures.render(
             "bigcity", "render_preview", view, preview,
             priority=Priority.INTERACTIVE)
-        files.append(discord.File(io.BytesIO(png), "choices.png"))
+        files.append(discord.File(io.BytesIO(png), "choices.png", description=description))
     except Exception:
         log.exception("could not draw a preview; the menu still works")
     return files
@@ -934,6 +950,25 @@ class BigCityAdapter(GameAdapter):
             lines.append(f"Last move: {last}.")
         return "\n".join(lines)
 
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        city = (f"{plural(len(view['neighborhoods']), 'neighborhood')} placed, "
+                f"{plural(len(view['buildings']), 'piece')} built, "
+                f"{plural(len(view['streetcars']), 'streetcar')} laid")
+        if view["phase"] == "over":
+            text = (f"Big City, the final city: {city}. Final scores: "
+                    f"{scores_line(match, view)}. {final_line(match, view)}")
+        elif view["phase"] == "setup":
+            text = (f"Big City city map while setting up: {city}. {name(match, view['turn'])} "
+                    "places a starting neighborhood.")
+        else:
+            due = ", ".join(name(match, p) for p in view["to_act"]) or "nobody"
+            text = (f"Big City city map, turn {view['turn_number']}: {city}. Due now: {due}. "
+                    f"Scores: {scores_line(match, view)}.")
+            if last := last_move(match, view["last_action"]):
+                text += f" Last move: {last}."
+        return fit_description(plain_text(text, match))
+
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         state = match.state
         assert state is not None
@@ -956,22 +991,23 @@ class BigCityAdapter(GameAdapter):
             if action.get("type") != "draw" or turn_done:
                 notices.append(Notice(
                     f"⏰ {name(match, outcome.player)} ran out of time, so the computer player "
-                    f"{action_words(match, action)} for them."))
+                    f"{action_words(match, action)} for them.", fold=True))
         for event in events:
             kind = event["type"]
             if kind == "built":
                 notices.append(Notice("🏗️ " + built_words(
                     name(match, event["player"]), event["building"], event["properties"],
-                    event["points"], event["explanation"])))
+                    event["points"], event["explanation"]), fold=True))
             elif kind == "special_placed":
                 card = event["card"]
                 icon = "🌳" if SPECIAL_CARDS[card][1] == "park" else "🏭"
                 notices.append(Notice(f"{icon} {name(match, event['player'])} placed "
-                                      f"{piece_title(card)} on {sites(event['properties'])}."))
+                                      f"{piece_title(card)} on {sites(event['properties'])}.",
+                                      fold=True))
             elif kind == "traded":
                 notices.append(Notice(f"🤝 {name(match, event['player'])} traded "
                                       f"{plural(event['count'], 'card')} with "
-                                      f"{name(match, event['with'])}."))
+                                      f"{name(match, event['with'])}.", fold=True))
             elif kind == "game_over":
                 assert match.state is not None
                 view = self.engine.view(match.state, None)

@@ -113,6 +113,17 @@ class BigCityzAdapter(GameAdapter):
                     f" Waiting for: {waiting}.")
         return f"**Big Cityz** · final\n{_final_line(match, view)}"
 
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        city = (view.get("city") or {}).get("name", "")
+        what = f"Big Cityz boards, round {view.get('round')}"
+        if city and view.get("phase") != "over":
+            what += f"; the city in play: {city}"
+        reveal = view.get("last_reveal")
+        last = (f"{match.name_of(reveal['player'])} placed {reveal['city'].get('name', 'a city')}"
+                f", {'right' if reveal['right'] else 'wrong'}") if reveal else ""
+        return self.board_words(match, what, last)
+
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         assert match.state is not None
         state = match.state
@@ -143,7 +154,7 @@ class BigCityzAdapter(GameAdapter):
                    "replace": f"replaced board {outcome.action.get('slot')}",
                    "no_free_square": "said “There's no free square”"}.get(str(kind), "placed the city")
             notices.append(Notice(f"⏰ {_name(match, outcome.player)} ran out of time, so the "
-                                  f"computer player {did} for them."))
+                                  f"computer player {did} for them.", fold=True))
         view = None
         for event in outcome.events:
             if event["type"] != "reveal":

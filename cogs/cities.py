@@ -42,7 +42,15 @@ from bot.games.cities.engine import hood_of
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
 from bot.ui.components import Components, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture, display_names, rename_players
+from bot.ui.game import (
+    GameAdapter,
+    Notice,
+    Picture,
+    display_names,
+    fit_description,
+    plain_text,
+    rename_players,
+)
 from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
@@ -399,11 +407,23 @@ async def build(interaction: discord.Interaction, fn: Any, match: Match,
     screen = await asyncio.to_thread(fn, snapshot, *args)
     if isinstance(screen, str) or (not screen.preview and screen.hood_of is None):
         return screen, None
-    return screen, as_files(draw_screen(interaction, snapshot, screen))
+    return screen, as_files(draw_screen(interaction, snapshot, screen), screen)
 
 
-async def as_files(drawing: Awaitable[list[tuple[str, bytes]]]) -> list[discord.File]:
-    return [discord.File(io.BytesIO(png), filename) for filename, png in await drawing]
+def picture_description(filename: str, text: str) -> str:
+    """A private picture's alt text: what it shows, then the reply's own words."""
+    what = ("The city with the choices below marked on it by letter. "
+            if filename == "choices.png" else "A neighbourhood, as the text below lists it. ")
+    return fit_description(what + plain_text(text))
+
+
+async def as_files(drawing: Awaitable[list[tuple[str, bytes]]],
+                   screen: Screen) -> list[discord.File]:
+    drawn = await drawing
+    # the screen's words are read once drawn: a caller may still add to them
+    return [discord.File(io.BytesIO(png), filename,
+                         description=picture_description(filename, screen.text))
+            for filename, png in drawn]
 
 
 async def show(interaction: discord.Interaction, match: Match, screen: Screen | str,
@@ -453,6 +473,13 @@ class CitiesAdapter(GameAdapter):
         lines.append(f"Scores so far: {scores_line(match, view)}")
         return "\n".join(lines)
 
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        what = f"Cities market and neighbourhoods, {view['city']['name']}"
+        if view.get("phase") == "play":
+            what += f", round {view.get('round')} of {view.get('rounds')}"
+        return self.board_words(match, what)
+
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         assert match.state is not None
         state = match.state
@@ -489,7 +516,7 @@ class CitiesAdapter(GameAdapter):
             took = next((e for e in events if e["type"] == "took"), None)
             did = f" (it took {took_words(took)})" if took else ""
             notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
-                                  f"player finished their turn for them{did}."))
+                                  f"player finished their turn for them{did}.", fold=True))
         claims = [e for e in events if e["type"] == "achievement_claimed"]
         if claims:
             who = str(claims[0]["player"])

@@ -84,6 +84,15 @@ class CityscapeAdapter(GameAdapter):
                     f"{_mention(match, turn)}, it's your turn: pick a block height below.")
         return f"**Cityscape** · final\n{_final_line(match, view)}"
 
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        what = (f"Cityscape city, round {view.get('round')} of {view.get('rounds')}: "
+                f"{view.get('placed', 0)} of 25 blocks built")
+        built = view.get("last_build")
+        last = (f"{match.name_of(built['player'])} built a {built['height']}-high block on "
+                f"{built['lot']}") if built else ""
+        return self.board_words(match, what, last)
+
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         assert match.state is not None
         state = match.state
@@ -110,7 +119,7 @@ class CityscapeAdapter(GameAdapter):
             else:
                 did = f"chose goals for their {action.get('side')} side"
             notices.append(Notice(f"⏰ {name} ran out of time, so the computer player {did} "
-                                  "for them."))
+                                  "for them.", fold=True))
         for event in outcome.events:
             if event["type"] != "round_scored":
                 continue

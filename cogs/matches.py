@@ -3,6 +3,7 @@ make sure no click or command is ever left unanswered."""
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 from typing import TYPE_CHECKING, Any
@@ -56,14 +57,13 @@ class Matches(commands.Cog):
             await tell(interaction, "There is no game in this channel. Start one with "
                                     + ", ".join(f"/{name} new" for name in sorted(GAMES)) + ".")
             return
-        payload = await self.bot.tables.payload(match)
+        shown = copy.copy(match)  # one board: the match changes in place as moves land
+        payload = await self.bot.tables.payload(shown)
         # Showing the table again must not ping whoever is due a second time.
         await interaction.response.send_message(**{**payload.send_kwargs(),
                                                    "allowed_mentions": NO_MENTIONS})
         message = await interaction.original_response()
-        await self.bot.tables.retire(match)
-        await self.bot.runtime.set_table_message(match.id, message.id)
-        self.bot.tables.shown[match.id] = match.version
+        await self.bot.tables.moved(match, message.id, shown.version)
 
     @game.command(name="end", description="End this channel's game (its host)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -59,6 +59,16 @@ def public_texts(fake: FakeDiscord) -> str:
     return "\n".join(parts)
 
 
+def shown_lines(fake: FakeDiscord) -> set[str]:
+    """Every line a public message showed at some point: one move's news (a building, a
+    trade, a timeout) is a line of the table's text, kept there for a few moves."""
+    lines: set[str] = set()
+    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
+        for text in [message.content, *(str(h.get("content") or "") for h in message.history)]:
+            lines.update(text.splitlines())
+    return lines
+
+
 class Player:
     """Clicks through the Big City UI for the seated humans."""
 
@@ -363,7 +373,7 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         public = fake.channel_messages(fake.channel_id, ephemeral=False)
         over = [m for m in public if "Big City is over" in m.content]
         assert len(over) == 1 and over[0].attachments[0].filename == "final.png"
-        built = [m.content for m in public if m.content.startswith("🏗️ ")]
+        built = [line for line in shown_lines(fake) if line.startswith("🏗️ ")]
         assert any(b.startswith("🏗️ Ann built") and "points." in b for b in built)
         assert final.state is not None
         assert len(built) == sum(1 for b in final.state["buildings"]
@@ -446,8 +456,7 @@ async def test_five_players_every_variant_a_trade_and_a_restart(fake_discord: Fa
         await settle(bot, match_id)
         assert offer in ENGINE.view(ui.match.state, ann_id)["hand"]
         assert card in ENGINE.view(ui.match.state, bob_id)["hand"]
-        traded = [m.content for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                  if "traded 1 card with" in m.content]
+        traded = [line for line in shown_lines(fake) if "traded 1 card with" in line]
         assert traded == ["🤝 Ann traded 1 card with Bob."]
         check_private(fake)
 
@@ -488,12 +497,12 @@ async def test_the_turn_timer_places_a_neighborhood_for_a_slow_player(
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
         match_id = await start_game(fake, bot, ann, [], 1, {}, "Basic rules", seed=3)
 
-        def told() -> FakeMessage | None:
-            return next((m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                         if "ran out of time" in m.content), None)
+        def told() -> str | None:
+            return next((line for line in shown_lines(fake) if "ran out of time" in line), None)
 
+        # one move's news: a line of the table, not a message of its own
         notice = await fake.wait_until(told, 5)
-        assert "Ann ran out of time, so the computer player placed neighborhood" in notice.content
+        assert "Ann ran out of time, so the computer player placed neighborhood" in notice
         await bot.runtime.end(match_id, str(ann["id"]), can_manage=True)
 
 

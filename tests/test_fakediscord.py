@@ -271,6 +271,24 @@ async def test_channel_message_attachments_kept_and_replaced(fake_discord: FakeD
     assert len(stored.history) == 2 and fake.validation_errors == []
 
 
+async def test_attachment_descriptions_are_kept_and_their_length_checked(
+        fake_discord: FakeDiscord, tiny_bot: TinyBot) -> None:
+    fake = fake_discord
+    channel = tiny_bot.get_channel(int(fake.channel_id))
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("board", file=discord.File(
+        io.BytesIO(make_png(2)), "a.png", description="A board, Ann to play"))
+    assert fake.message(sent.id).attachment("a.png").description == "A board, Ann to play"
+    assert sent.attachments[0].description == "A board, Ann to play"
+    assert fake.validation_errors == []
+    # Discord allows 1,024 characters of alt text (MessageAttachmentRequest.description)
+    await channel.send("board", file=discord.File(io.BytesIO(make_png(2)), "b.png",
+                                                  description="x" * 1025))
+    errors = fake.validation_errors
+    assert any("description" in e and "$.attachments[0]" in e for e in errors), errors
+    fake.validation_errors.clear()
+
+
 async def test_validation_catches_invalid_body(fake_discord: FakeDiscord) -> None:
     fake = fake_discord
     url = f"{fake.api_base}/channels/{fake.channel_id}/messages"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.core.engine import JSON, Engine
-from bot.core.records import Match
+from bot.core.records import ACTIVE, Match
 from bot.core.runtime import Outcome
 from bot.games import renderer
 
@@ -49,23 +50,67 @@ def rename_players(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
+# Discord's limit for an attachment's description (its alt text).
+DESCRIPTION_LIMIT = 1024
+
+_MENTION = re.compile(r"<@!?([0-9]+)>")
+_TIMESTAMP = re.compile(r"<t:-?[0-9]+(?::[tTdDfFR])?>")
+_ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()\-])")
+_EMPHASIS = re.compile(r"(?<!\\)\*\*|(?<!\\)__")
+
+
+def fit_description(text: str) -> str:
+    """Alt text within Discord's limit, cut at a word with an ellipsis when too long."""
+    text = text.strip()
+    if len(text) <= DESCRIPTION_LIMIT:
+        return text
+    cut = text[:DESCRIPTION_LIMIT - 1]
+    if " " in cut[-40:]:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip() + "…"
+
+
+def plain_text(text: str, match: Match | None = None) -> str:
+    """A message's Markdown as words for alt text, which Discord shows and screen readers
+    read unformatted: mentions become display names, timestamps (which only a message can
+    render as a countdown) become "soon", emphasis and escapes go, lines become sentences."""
+    if match is not None:
+        text = _MENTION.sub(lambda m: match.name_of(m.group(1)), text)
+    text = _TIMESTAMP.sub("soon", text)
+    text = _EMPHASIS.sub("", text)
+    text = _ESCAPED.sub(r"\1", text)
+    sentences = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            sentences.append(line if line[-1] in ".!?:…" else line + ".")
+    return " ".join(sentences)
+
+
 @dataclass(frozen=True)
 class Picture:
     """A picture a notice shows, drawn by a render worker when the notice is sent:
     ``bot.games.<game>.render.<function>(*args)``, which returns the PNG. Notices are
-    written on the event loop; drawing is the part that must not run there."""
+    written on the event loop; drawing is the part that must not run there.
+    ``description`` is its alt text; without one the notice's own text describes it."""
 
     filename: str
     function: str
     args: tuple[Any, ...]
+    description: str = ""
 
 
 @dataclass
 class Notice:
-    """A message for the channel about something that happened (a round scored, a timeout)."""
+    """A message for the channel about something that happened (a round scored, a timeout).
+
+    ``fold``: news of one move, not worth a message of its own: instead of being posted it
+    becomes a line of the table's text (bot/ui/table.py), so the channel keeps one board
+    per match at its bottom instead of a message per move."""
 
     text: str
     pictures: list[Picture] = field(default_factory=list)
+    fold: bool = False
 
 
 class GameAdapter:
@@ -102,6 +147,32 @@ class GameAdapter:
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         raise NotImplementedError
+
+    def picture_description(self, match: Match) -> str:
+        """The table picture in words (its alt text): whose turn, the scores, the last
+        move. By default the table's own text, which says that for most games; a cog says
+        more where its picture shows more. The bot adds the latest news and fits the
+        result to Discord's 1,024 characters."""
+        return f"{self.engine.title} table. " + plain_text(self.table_content(match), match)
+
+    def board_words(self, match: Match, what: str, last: str = "") -> str:
+        """Alt text from the public view's usual keys: ``what`` the picture shows, who is
+        due, the scores (``players``, ``scores``) and the last move, fitted to the limit.
+        Cogs' ``picture_description`` build on it."""
+        view = self.public_view(match)
+        names = display_names(match)
+        parts = [what.rstrip(".") + "."]
+        if match.status == ACTIVE and match.state is not None:
+            due = [names.get(p, p) for p in self.engine.to_act(match.state)]
+            parts.append(f"Due now: {', '.join(due)}." if due else "")
+        scores = view.get("scores")
+        if isinstance(scores, dict) and scores:
+            order = [p for p in view.get("players", scores) if p in scores]
+            parts.append("Scores: " + ", ".join(f"{names.get(p, p)} {scores[p]}"
+                                                for p in order) + ".")
+        if last:
+            parts.append(f"Last move: {last.rstrip('.')}.")
+        return fit_description(plain_text(" ".join(p for p in parts if p), match))
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         """Channel messages for this move (besides the table, which always refreshes)."""

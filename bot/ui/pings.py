@@ -6,6 +6,13 @@ does, once per turn: when a player becomes due (the runtime restarts the turn cl
 and never again for the same turn, whatever else is edited, re-posted or asked for with
 /game status. Each new ping replaces the previous one of its match, and the last one goes
 when the match ends, so pings do not pile up in the channel.
+
+A minute before the computer plays for someone, one reminder mentions exactly those still
+due, replacing the ping the same way. Only turns longer than two minutes get one (a shorter
+turn is nearly over by then, and the ping is still fresh). Reminders are timers in memory:
+after a restart a turn gets its reminder only if it is still more than a minute (the
+restart's grace) away, so a restarted bot never sends a burst of reminders that are due, or
+were already sent, at once (docs/channel.md).
 """
 
 from __future__ import annotations
@@ -29,6 +36,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+# A reminder goes out this long before the computer plays for whoever is due, for turns
+# longer than REMIND_MIN_TURN.
+REMIND_BEFORE = 60.0
+REMIND_MIN_TURN = 120.0
+
+
 @dataclass
 class _Sent:
     """What a match's pings have done so far in the turn that is running."""
@@ -50,6 +63,13 @@ class TurnPings:
         self.bot = bot
         self._sent: dict[int, _Sent] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self.remind_before = REMIND_BEFORE
+        self.remind_min_turn = REMIND_MIN_TURN
+        # Per match: the turn a reminder is planned for (its clock start and deadline), when
+        # it goes out (the runtime's clock) and its timer; no timer: this turn gets none, or
+        # it went out.
+        self._reminders: dict[int, tuple[tuple[float, float], float,
+                                         asyncio.TimerHandle | None]] = {}
 
     def humans_due(self, match: Match) -> list[str]:
         if match.status != ACTIVE or match.state is None:
@@ -72,11 +92,12 @@ class TurnPings:
             sent = self._sent.setdefault(match_id, _Sent(match.channel_id))
             if sent.turn != match.turn_started_at:
                 sent.turn, sent.pinged = match.turn_started_at, set()
+            self.plan(match)
             new = [p for p in self.humans_due(match) if p not in sent.pinged]
             if not new:
                 return
             sent.pinged.update(new)
-            message_id = await self._send(match, new)
+            message_id = await self._send(match, self.text(match, new), new)
             if message_id is None:
                 return
             old, sent.message_id = sent.message_id, message_id
@@ -84,6 +105,92 @@ class TurnPings:
                 await self._delete(match.channel_id, old)
         if self.bot.runtime.get(match_id) is None and not lock.locked():
             self._locks.pop(match_id, None)
+
+    # -- the reminder a minute before the computer plays -----------------------------------
+
+    def plan(self, match: Match, *, restored: bool = False) -> None:
+        """Set the reminder timer for the turn now running, once per turn. ``restored``:
+        the match was just loaded after a restart, when a reminder that is due within the
+        restart's grace either went out before the restart or would go out at once with
+        every other game's: skipped."""
+        deadline = self.bot.runtime.deadline(match)
+        if match.status != ACTIVE or deadline is None or match.turn_started_at is None:
+            self._cancel(match.id)
+            return
+        key = (match.turn_started_at, deadline)
+        planned = self._reminders.get(match.id)
+        if planned is not None and planned[0] == key:
+            return  # others acting leave the turn, and its reminder, as they were
+        self._cancel(match.id)
+        now = self.bot.runtime.clock()
+        at = deadline - self.remind_before
+        soonest = now
+        if restored:
+            soonest = now + max(0.0, self.bot.runtime.limits.restart_grace - self.remind_before)
+        handle = None
+        if deadline - match.turn_started_at > self.remind_min_turn and at > soonest:
+            handle = asyncio.get_running_loop().call_later(
+                at - now, lambda: self.bot.background(self.remind(match.id, key)))
+        self._reminders[match.id] = (key, at, handle)
+
+    def reminder_at(self, match_id: int) -> float | None:
+        """When the match's reminder for the turn running goes out (the runtime's clock);
+        None when this turn gets none, or it went out."""
+        planned = self._reminders.get(match_id)
+        return planned[1] if planned is not None and planned[2] is not None else None
+
+    def _cancel(self, match_id: int) -> None:
+        planned = self._reminders.pop(match_id, None)
+        if planned is not None and planned[2] is not None:
+            planned[2].cancel()
+
+    def close(self) -> None:
+        """Stopping: no reminder goes out any more (the next start plans them again)."""
+        for match_id in list(self._reminders):
+            self._cancel(match_id)
+
+    async def remind(self, match_id: int, key: tuple[float, float]) -> None:
+        """The reminder for the turn ``key``, if that turn is still running: one message
+        mentioning exactly the humans still due, in place of the match's last ping."""
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            planned = self._reminders.get(match_id)
+            if planned is not None and planned[0] == key:
+                self._reminders[match_id] = (key, planned[1], None)  # it goes out now
+            match = self.bot.runtime.get(match_id)
+            if match is None or match.status != ACTIVE or self.bot.draining:
+                return
+            deadline = self.bot.runtime.deadline(match)
+            if (match.turn_started_at, deadline) != key or deadline is None \
+                    or deadline <= self.bot.runtime.clock():
+                return  # the turn moved on meanwhile, or is up already
+            players = self.humans_due(match)
+            if not players:
+                return
+            message_id = await self._send(match, self.reminder_text(match, players), players)
+            if message_id is None:
+                return
+            sent = self._sent.setdefault(match_id, _Sent(match.channel_id))
+            if sent.turn != match.turn_started_at:
+                sent.turn, sent.pinged = match.turn_started_at, set()
+            sent.pinged.update(players)  # reminded counts as told: no second ping this turn
+            old, sent.message_id = sent.message_id, message_id
+            if old is not None:
+                await self._delete(match.channel_id, old)
+
+    def reminder_text(self, match: Match, players: list[str]) -> str:
+        title = self.bot.adapters[match.game].engine.title
+        mentions = ", ".join(f"<@{p}>" for p in players)
+        ends = deadline_text(self.bot.runtime.deadline(match))
+        left = round(self.remind_before)
+        amount = "one minute" if left == 60 else \
+            f"{left // 60} minutes" if left % 60 == 0 else f"{left} seconds"
+        engine = self.bot.runtime.engine(match)
+        assert match.state is not None
+        after = ("the window closes" if engine.timeout_action(match.state) is not None
+                 else "the computer player moves for you")
+        return (f"⏳ {mentions}: {amount} left for your move in **{plain_name(title)}** — "
+                f"then {after} ({ends}).")
 
     async def finish(self, match_id: int) -> None:
         """The match is over or ended: take its last ping away."""
@@ -94,6 +201,7 @@ class TurnPings:
             self._locks.pop(match_id, None)
 
     async def _finish(self, match_id: int) -> None:
+        self._cancel(match_id)
         sent = self._sent.pop(match_id, None)
         if sent is not None and sent.message_id is not None:
             await self._delete(sent.channel_id, sent.message_id)
@@ -105,7 +213,7 @@ class TurnPings:
         tail = f" — time runs out {ends}" if ends else ""
         return f"⏰ {mentions}: your move in **{plain_name(title)}**{tail}."
 
-    async def _send(self, match: Match, players: list[str]) -> int | None:
+    async def _send(self, match: Match, text: str, players: list[str]) -> int | None:
         channel = self.bot.get_partial_messageable(match.channel_id)
         # Exactly these players are notified, whatever else the text holds.
         allowed = discord.AllowedMentions(
@@ -113,7 +221,7 @@ class TurnPings:
             users=[discord.Object(int(p)) for p in players])
         await self.bot.tables.pacing.wait("send", match.channel_id)
         try:
-            message = await channel.send(self.text(match, players), allowed_mentions=allowed)
+            message = await channel.send(text, allowed_mentions=allowed)
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
             # The table still says whose turn it is; only the notification is missing.
             log.info("Could not ping the players due in match %s: %s", match.id, exc)

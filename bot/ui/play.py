@@ -75,7 +75,8 @@ async def current_board(interaction: discord.Interaction, match: Match, why: str
         await tell(interaction, f"{why} Nothing was changed.")
         return
     await tell(interaction, f"{why} Nothing was changed; this is the current board.",
-               file=discord.File(io.BytesIO(png), "table.png"))
+               file=discord.File(io.BytesIO(png), "table.png",
+                                 description=bot.tables.description(match)))
 
 
 async def play(

@@ -4,6 +4,11 @@ Rendering runs off the event loop (the bot's renderer) so a picture never holds 
 channels' clicks. Refreshes of one match are serialised and coalesced: whoever publishes
 reads the latest saved state, so a burst of moves ends with the newest board on screen and a
 channel never gets more edits than its moves need.
+
+A channel shows one live board per match: news of a single move (a building and its points,
+a timeout) is a line of the table's text rather than a message, and a table that is posted
+anew (below a round's scoring, or by /game status) leaves its predecessor as one line of
+text, without picture or buttons (docs/channel.md).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import contextlib
 import copy
 import io
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +29,7 @@ from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, Match
 from bot.render.pool import Priority, Superseded
 
 from .components import Components
+from .game import fit_description, plain_text
 from .pacing import ChannelPacing
 from .pings import deadline_text
 from .replies import NO_MENTIONS
@@ -40,9 +46,13 @@ class TablePayload:
     png: bytes | None
     view: discord.ui.View | None
     embed: discord.Embed | None = None
+    description: str = ""  # the picture's alt text
 
     def file(self) -> discord.File | None:
-        return None if self.png is None else discord.File(io.BytesIO(self.png), "table.png")
+        if self.png is None:
+            return None
+        return discord.File(io.BytesIO(self.png), "table.png",
+                            description=fit_description(self.description) or None)
 
     def send_kwargs(self) -> dict:
         # A table names whose turn it is but notifies nobody, wherever it is sent (a
@@ -80,6 +90,9 @@ UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 
+# What a superseded table message says once its board is posted again below.
+MOVED = "This board moved further down ⬇️"
+
 NO_PICTURES = ("I can't attach pictures in this channel (I'm missing the **Attach Files** "
                "permission), so the table is shown without its picture. A server admin can "
                "give me that permission here; the game goes on meanwhile.")
@@ -92,6 +105,7 @@ class Tables:
 
     RETRY_DELAYS = (1.0, 4.0, 15.0)
     SHOWN_KEPT = 4096  # finished matches whose shown version is remembered (tests, bench)
+    NEWS_KEPT = 3  # folded notices a table shows, the newest last
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
@@ -107,11 +121,21 @@ class Tables:
         # on the table already brought it up to date (the version alone is not enough: a
         # match ends or is abandoned without a move).
         self._frames: dict[int, tuple[int, str, str]] = {}
+        # Each running match's latest folded notices (one move's news, shown as lines of
+        # the table). In memory only: after a restart a table starts without them.
+        self._news: dict[int, deque[str]] = {}
 
     def frame(self, match: Match) -> tuple[int, str, str] | None:
         if match.status == LOBBY:
             return None  # seats change without a move: a lobby is always drawn anew
-        return match.version, match.status, self.bot.adapters[match.game].table_content(match)
+        return match.version, match.status, self.content(match)
+
+    def add_news(self, match_id: int, text: str) -> None:
+        """One move's news, shown in the table's text from its next refresh on."""
+        self._news.setdefault(match_id, deque(maxlen=self.NEWS_KEPT)).append(text)
+
+    def news(self, match_id: int) -> list[str]:
+        return list(self._news.get(match_id, ()))
 
     def mark_shown(self, match: Match, version: int) -> None:
         self.shown[match.id] = version
@@ -138,15 +162,29 @@ class Tables:
             view = Components()
             for item in items:
                 view.add_item(item)
-        return TablePayload(self.content(match), png, view)
+        description = self.description(match) if png is not None else ""
+        return TablePayload(self.content(match), png, view, description=description)
 
     def content(self, match: Match) -> str:
-        """The adapter's table text, with when the turn runs out (unless it says so)."""
+        """The adapter's table text, the latest news, and when the turn runs out (unless
+        the adapter says so), within Discord's 2,000 characters (the oldest news gives
+        way first)."""
         text = self.bot.adapters[match.game].table_content(match)
         ends = deadline_text(self.bot.runtime.deadline(match))
-        if ends and ends[:-2] not in text:
-            text += f"\n⏳ Time runs out {ends}."
-        return text
+        tail = f"\n⏳ Time runs out {ends}." if ends and ends[:-2] not in text else ""
+        news = self.news(match.id)
+        while news and len(text) + len(tail) + sum(len(n) + 1 for n in news) > 2000:
+            news.pop(0)
+        return "\n".join([text, *news]) + tail
+
+    def description(self, match: Match) -> str:
+        """The table picture's alt text: the adapter's words for the board, then the
+        latest news (what changed)."""
+        text = self.bot.adapters[match.game].picture_description(match)
+        news = self.news(match.id)
+        if news:
+            text += " Latest: " + plain_text("\n".join(news), match)
+        return fit_description(text)
 
     async def refresh(self, match_id: int) -> None:
         """Re-draw the table message in place with the match's latest state."""
@@ -159,6 +197,7 @@ class Tables:
         if self.bot.runtime.get(match_id) is None and not lock.locked():
             self._locks.pop(match_id, None)  # finished: nothing more to publish
             self._frames.pop(match_id, None)
+            self._news.pop(match_id, None)
 
     async def _publish(self, match_id: int) -> None:
         for delay in (*self.RETRY_DELAYS, None):
@@ -214,8 +253,14 @@ class Tables:
         payload = await self.payload(match)
         if frame is not None and self._frames.get(match.id) == frame:
             return
+        # The table may have moved while this was drawn: the board goes to the message that
+        # is the table now, never back onto a superseded one.
+        live = self.bot.runtime.get(match.id)
+        message_id = match.table_message_id if live is None else live.table_message_id
+        if message_id is None:
+            return
         message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
-            match.table_message_id)
+            message_id)
         await message.edit(**payload.edit_kwargs())
         if frame is not None:
             self._frames[match.id] = frame
@@ -266,7 +311,20 @@ class Tables:
         redraw already under way (which would otherwise land last and bring the board and
         its buttons back); later redraws leave it alone."""
         async with self._locks.setdefault(match.id, asyncio.Lock()):
-            await self.retire(match, note=note)
+            await self.retire(match, note=note, superseded=False)
+
+    async def moved(self, match: Match, message_id: int, version: int) -> None:
+        """The table was posted anew as ``message_id`` (showing ``version``), e.g. by
+        /game status: retire the old one and remember the new, after any redraw under way
+        (which would otherwise land on the old message after it was retired)."""
+        async with self._locks.setdefault(match.id, asyncio.Lock()):
+            live = self.bot.runtime.get(match.id) or match
+            await self.retire(live)
+            await self.bot.runtime.set_table_message(match.id, message_id)
+            self._frames.pop(match.id, None)
+            self.mark_shown(live, version)
+        if live.version != version and live.status not in STOPPED:
+            await self.refresh(match.id)  # a move landed while the new table was posted
 
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
@@ -303,13 +361,19 @@ class Tables:
         self.mark_shown(match, version)
         return message
 
-    async def retire(self, match: Match, note: str = "This board moved further down ⬇️") -> None:
-        """Take the buttons off an old table message so nobody plays on it."""
+    async def retire(self, match: Match, note: str = MOVED, *, superseded: bool = True) -> None:
+        """Take the buttons off an old table message so nobody plays on it. A superseded
+        table (the board is posted again below) loses its picture too and keeps one line,
+        so the channel shows one board per match; a table ended early keeps its last
+        board."""
         if match.table_message_id is None:
             return
         old = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
+        kwargs: dict = {"content": note, "view": None, "allowed_mentions": NO_MENTIONS}
+        if superseded:
+            kwargs.update(attachments=[], embed=None)
         await self.pacing.wait("edit", match.channel_id)
         # Already gone or not editable: then there is nothing to retire.
         with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
-            await old.edit(content=note, view=None, allowed_mentions=NO_MENTIONS)
+            await old.edit(**kwargs)
