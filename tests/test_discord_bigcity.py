@@ -22,6 +22,7 @@ from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.ui.paged import PAGE_SIZE
 from bot.ui.play import NOT_SEATED
+from cogs.bigcity import neighborhood_groups, of_kind
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
@@ -125,16 +126,14 @@ class Player:
             for option in group["options"]:
                 assert option["label"].startswith("Neighborhood "), option
                 assert option["label"].endswith(("the city", "part")), option
-            # the group holding the move: its menu then offers the move's index
-            for option in group["options"]:
-                picked = await answer(await self.fake.select(user, message, group["custom_id"],
-                                                             [option["value"]]))
-                assert picked.type == 7, text_of(picked)
-                if any(str(index) in [o["value"] for o in c.get("options") or []]
-                       for c in message.iter_components()
-                       if str(c.get("custom_id", "")).startswith(f"{base}:ln")):
-                    break
-                await self.click(user, message, f"{base}:cn:p0")
+            # the group holding the move (the bot groups the same way at this version)
+            state = self.match.state
+            legal = ENGINE.legal(state, ENGINE.to_act(state)[0])
+            code = next(g.code for g in neighborhood_groups(state, of_kind(legal, "n"))
+                        if index in [i for i, _la in g.options])
+            picked = await answer(await self.fake.select(user, message, group["custom_id"],
+                                                         [str(code)]))
+            assert picked.type == 7, text_of(picked)
             choices += 1
         menu = next(c for c in message.iter_components()
                     if str(c.get("custom_id", "")).startswith(f"{base}:ln"))
