@@ -6,7 +6,8 @@ A turn, for the player whose turn it is:
   Neighborhood, Exchange, Discard useless, Trade, Pass) and **My hand**; each opens a private
   chooser. Where the choices are places (building sites, streets, neighbourhood positions)
   the chooser shows a picture with a letter on each place and a menu of the same letters,
-  paged past 25; a pick shows that one choice and asks to confirm;
+  paged past 25; a pick shows that one choice and asks to confirm. A neighbourhood takes
+  two short menus: which one and on which side of the city, then its lettered places there;
 - cards are picked from the hand with a multi-select (exchange, discard, trade);
 - the draw is one card at a time, a button per stack the rules allow, on the table and in
   the private reply, which names the card drawn.
@@ -40,6 +41,7 @@ from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
+from bot.games.bigcity.geometry import neighborhood_layout, neighbors
 from bot.games.bigcity.legality import a_or_an, building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.render.pool import Priority
@@ -56,7 +58,16 @@ from bot.ui.game import (
 )
 from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
-from bot.ui.paged import Choice, clamp_page, letters, page_of, page_slice, paged_menu, shorten
+from bot.ui.paged import (
+    PAGE_SIZE,
+    Choice,
+    clamp_page,
+    letters,
+    page_of,
+    page_slice,
+    paged_menu,
+    shorten,
+)
 from bot.ui.play import cityhall, current_board, guarded, play, seated
 from bot.ui.replies import plain_name, tell
 
@@ -449,12 +460,112 @@ def hand_button(match: Match) -> discord.ui.Button[Any]:
                   style=discord.ButtonStyle.success)
 
 
-def map_options(legal: list[LegalAction], code: str,
+# -- where a neighbourhood may go, in two short choices -----------------------------------
+#
+# A neighbourhood has 48 to 150 legal positions (every slide along the city's edge, four
+# turns of a square one). First choice: which neighbourhood, on which side of the city as the
+# pictures show it (above, right, below, left; a long side in parts), at most 25 groups.
+# Second: the places of that group, at most 25, lettered on the preview. Custom ids carry
+# the group as ``number * 100 + ordinal`` (three digits); a one-digit argument is an older
+# message's neighbourhood number and still lists all its places, page by page.
+
+SIDES = ("above the city", "right of the city", "below the city", "left of the city")
+PARTS = {  # a side with more than 25 places is cut along its length
+    2: (("left part", "right part"), ("upper part", "lower part")),
+    3: (("left part", "middle part", "right part"), ("upper part", "middle part", "lower part")),
+}
+GROUP_CODE = 100  # arguments from here on are groups; below 10 an older neighbourhood number
+
+
+@dataclass(frozen=True)
+class Group:
+    """The places of one neighbourhood on one side (or part of a side) of the city."""
+
+    number: int
+    code: int
+    words: str
+    options: list[tuple[int, LegalAction]]
+
+
+def ghost_of(action: JSON) -> dict[int, tuple[int, int]]:
+    return neighborhood_layout(int(action["neighborhood"]), (int(action["at"][0]),
+                               int(action["at"][1])), int(action["rotation"]))
+
+
+def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> list[Group]:
+    city = City(state)
+    xs = [c[0] for c in city.property_at]
+    ys = [c[1] for c in city.property_at]
+    cx, cy = (min(xs) + max(xs) + 1) / 2, (min(ys) + max(ys) + 1) / 2
+    width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    sided: dict[tuple[int, int], list[tuple[float, int, int, LegalAction]]] = {}
+    for i, la in found:
+        cells = list(ghost_of(la.action).values())
+        gx = sum(c[0] + 0.5 for c in cells) / len(cells)
+        gy = sum(c[1] + 0.5 for c in cells) / len(cells)
+        # the side the neighbourhood's middle lies toward, the city's shape evened out
+        nx, ny = (gx - cx) / width, (gy - cy) / height
+        side = (0 if ny < 0 else 2) if abs(ny) >= abs(nx) else (1 if nx > 0 else 3)
+        along = gx if side in (0, 2) else gy
+        sided.setdefault((int(la.action["neighborhood"]), side), []).append(
+            (along, int(la.action["rotation"]), i, la))
+    groups: list[Group] = []
+    for number in sorted({n for n, _side in sided}):
+        ordinal = 0
+        for side in range(4):
+            places = sorted(sided.get((number, side), []), key=lambda p: (p[0], p[1], p[2]))
+            if not places:
+                continue
+            chunks = -(-len(places) // PAGE_SIZE)
+            size = -(-len(places) // chunks)
+            for k in range(chunks):
+                ordinal += 1
+                part = ""
+                if chunks in PARTS:
+                    part = ", " + PARTS[chunks][side % 2][k]
+                elif chunks > 1:
+                    part = f", part {k + 1} of {chunks}"
+                groups.append(Group(number, number * GROUP_CODE + ordinal,
+                                    SIDES[side] + part,
+                                    [(i, la) for _a, _r, i, la in places[k * size:(k + 1) * size]]))
+    return groups
+
+
+def turned_words(rotation: int) -> str:
+    return f"turned {rotation}°" if rotation % 360 else "not turned"
+
+
+def touch_words(city: City, action: JSON) -> tuple[str, str]:
+    """Which properties of the city a placed neighbourhood would lie next to, as the map
+    numbers them: ("next to 12, 13, 14", "31 by 12 · 32 by 13 · 33 by 14")."""
+    pairs: list[tuple[int, int]] = []
+    for prop, cell in sorted(ghost_of(action).items()):
+        for near in neighbors(cell):
+            other = city.property_at.get(near)
+            if other is not None:
+                pairs.append((prop, other))
+    touched = sorted({other for _prop, other in pairs})
+    return (f"next to {', '.join(map(str, touched))}",
+            " · ".join(f"{prop} by {other}" for prop, other in pairs))
+
+
+def place_words(city: City, action: JSON) -> tuple[str, str]:
+    """A neighbourhood position's menu label (after its letter) and description."""
+    near, pairs = touch_words(city, action)
+    return f"{turned_words(int(action['rotation']))}, {near}", pairs
+
+
+def map_options(state: JSON, legal: list[LegalAction], code: str,
                 arg: int | None) -> list[tuple[int, LegalAction]] | str:
     """The choices of a place-picking screen, or why there are none."""
     found = of_kind(legal, code)
     if not found:
         return CATEGORIES[code].empty
+    if code == "n" and arg is not None and arg >= GROUP_CODE:
+        group = next((g for g in neighborhood_groups(state, found) if g.code == arg), None)
+        if group is None:
+            return f"Neighborhood {arg // GROUP_CODE} can't be placed there now."
+        return group.options
     if code == "n" and arg is not None:
         found = [(i, la) for i, la in found if la.action["neighborhood"] == arg]
         if not found:
@@ -478,23 +589,27 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
     assert state is not None
     legal = ENGINE.legal(state, player)
     base = board(match).base
+    groups: list[Group] = []
+    if code == "n" and (arg is None or arg >= GROUP_CODE):
+        groups = neighborhood_groups(state, of_kind(legal, "n"))
     if code == "n" and arg is None:
-        numbers = sorted({la.action["neighborhood"] for _i, la in of_kind(legal, "n")})
-        if len(numbers) == 1:
-            arg = numbers[0]
-        elif numbers:
-            counts = {n: sum(1 for _i, la in of_kind(legal, "n")
-                             if la.action["neighborhood"] == n) for n in numbers}
-            items: list[discord.ui.Item[Any]] = [
-                button(f"Neighborhood {n} · {plural(counts[n], 'place')}", f"{base}:cn{n}:p0",
-                       style=discord.ButtonStyle.primary, row=k // 4)
-                for k, n in enumerate(numbers)]
+        if len(groups) == 1:
+            arg = groups[0].code
+        elif groups:
+            choices = [Choice(str(g.code), f"Neighborhood {g.number} · {g.words}",
+                              f"{plural(len(g.options), 'place')}, lettered on the next picture")
+                       for g in groups]
             setup = state["phase"] == "setup"
-            text = ("**Place a starting neighborhood.** Which one?" if setup
-                    else "**Add a neighborhood.** Which one?") + \
-                " Two of its properties must lie next to two properties of the city."
+            text = ("**Place a starting neighborhood.**" if setup
+                    else "**Add a neighborhood.**") + \
+                (" Which one, and on which side of the city (as the table's picture shows it)?"
+                 " The next menu letters every place there. Two of its properties must lie "
+                 "next to two properties of the city.")
+            items = paged_menu(choices, page, select_id=lambda p: f"{base}:gn:p{p}",
+                               page_id=lambda p: f"{base}:cn:p{p}", lettered=False,
+                               placeholder="Which neighborhood, on which side?")
             return Screen(text, items)
-    found = map_options(legal, code, arg)
+    found = map_options(state, legal, code, arg)
     if isinstance(found, str):
         return found
     if not found:
@@ -527,15 +642,25 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
         extra.append(button("◀ Another first streetcar", f"{base}:cs:p{page_of(position)}",
                             row=2))
     else:
-        numbers = sorted({la.action["neighborhood"] for _i, la in of_kind(legal, "n")})
-        head = (f"**Neighborhood {arg}** — where it fits (each outline is marked with its "
-                "letter; a neighborhood can also be turned).")
+        assert arg is not None
+        group = next((g for g in groups if g.code == arg), None)
+        number = group.number if group else arg
+        where = f", {group.words}" if group else ""
+        head = (f"**Neighborhood {number}{where}** — each place is drawn with its letter; "
+                "the menu says how it is turned and which properties of the city it would lie "
+                "next to.")
         menu = "Pick a place"
-        for k, n in enumerate(x for x in numbers if x != arg):
-            extra.append(button(f"Neighborhood {n}", f"{base}:cn{n}:p0", row=2 + k // 5))
-    choices = [Choice(str(i), ("Only this streetcar: " if code == "s" and arg is not None
-                               and pos == 0 else "") + la.label)
-               for pos, (i, la) in enumerate(found)]
+        if len(groups) > 1 or group is None:
+            extra.append(button("◀ Another side or neighborhood", f"{base}:cn:p0", row=2))
+    city = City(state) if code == "n" else None
+    choices = []
+    for pos, (i, la) in enumerate(found):
+        if city is not None:
+            label, description = place_words(city, la.action)
+            choices.append(Choice(str(i), label, description))
+        else:
+            choices.append(Choice(str(i), ("Only this streetcar: " if code == "s"
+                                           and arg is not None and pos == 0 else "") + la.label))
     items = paged_menu(choices, page, select_id=lambda p: f"{base}:l{code}{arg_text}:p{p}",
                        page_id=lambda p: f"{base}:c{code}{arg_text}:p{p}", placeholder=menu)
     preview = [preview_choice(letters(pos), found[pos][1].action)
@@ -645,7 +770,11 @@ def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
         score = score_building(City(state), action["building"], action["properties"])
         text = (f"Build {tag}**{building_label(action['building'], action['properties'])}**? "
                 f"It scores {score_words(score.explanation, score.points)}.")
-    elif kind in ("special", "streetcar", "place_neighborhood"):
+    elif kind == "place_neighborhood":
+        near, pairs = touch_words(City(state), action)
+        text = (f"Place {tag}**neighborhood {action['neighborhood']}**, "
+                f"{turned_words(int(action['rotation']))}, {near}? ({pairs})")
+    elif kind in ("special", "streetcar"):
         verb = "Lay" if kind == "streetcar" else "Place"
         text = f"{verb} {tag}**{la.label}**?"
     elif kind == "exchange":
@@ -1157,7 +1286,7 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
     second one, the menu of pairs."""
     assert match.state is not None
     legal = ENGINE.legal(match.state, player)
-    options = map_options(legal, code, arg)
+    options = map_options(match.state, legal, code, arg)
     if isinstance(options, str):
         return options
     position = next((k for k, (i, _la) in enumerate(options) if i == index), None)
@@ -1171,6 +1300,43 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
         return map_screen(match, player, "s", index, 0)
     back = f"{stamp.base}:c{code}{'' if arg is None else arg}:p{page}"
     return confirm_screen(match, stamp, index, la, back, letters(position))
+
+
+class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=MATCH + STAMP + r":gn:p(?P<page>[0-9]{1,3})"):
+    """The first of a neighbourhood's two choices: which one, on which side of the city; a
+    pick opens the lettered places there."""
+
+    def __init__(self, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+        found = self.template.fullmatch(self.custom_id)
+        assert found is not None
+        self.stamp = stamp_from(found)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> GroupSelect:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        found = await seated(interaction, self.stamp.match_id)
+        if found is None:
+            return
+        match, player = found
+        code = one_offered_number(self.item)
+        if code is None or code < GROUP_CODE:
+            await tell(interaction, "Pick one of the choices in the menu.")
+            return
+        if not await fresh(interaction, match, self.stamp):
+            return
+        assert match.state is not None
+        if player not in ENGINE.to_act(match.state):
+            await tell(interaction, turn_refusal(match, player))
+            return
+        await reply(interaction, match, await off_loop(map_screen, match, player, "n", code, 0))
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -1274,7 +1440,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HandButton, OpenButton, PickSelect, CardSelect, ActionButton)
+    HandButton, OpenButton, PickSelect, GroupSelect, CardSelect, ActionButton)
 
 
 # -- slash commands --------------------------------------------------------------------

@@ -20,7 +20,8 @@ from discord.ext import commands
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
-from bot.games.bigcityz.board import RISK_POINTS, short_name, slot_of
+from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name, slot_of
+from bot.games.bigcityz.content import statement as statement_of
 from bot.ui.components import Components, one_offered_number
 from bot.ui.game import GameAdapter, Notice, Picture, seat_name
 from bot.ui.lobby import open_lobby, send_rules
@@ -235,6 +236,40 @@ class PlaceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
+def _mark(colour: str, risk: bool = False) -> str:
+    """The badge the board draws on a square, with its word and colour: the ✓/✗ and the
+    word carry the meaning for players who cannot tell green from red."""
+    if colour == "green":
+        return "✓✓ both true" if risk else "✓ true"
+    return "✗✗ both false" if risk else "✗ false"
+
+
+def target_option(state: dict[str, Any], action: dict[str, Any]) -> tuple[str, str]:
+    """A free square as the board shows it: (label, description) for the menu, e.g.
+    ("✓ true 5 (green) · board 2, Coast", "Is located on a coast")."""
+    colour = str(action.get("color", ""))
+    if "risk" in action:
+        first, second = risk_slots(str(action["risk"]))
+        names = " & ".join(short_name(str(slot_of(state, s)["statement"]))
+                           for s in (first, second))
+        label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field "
+                 f"{first}–{second}, {names}")
+        return label, f"Right: {RISK_POINTS} points; wrong: −2"
+    slot = int(action["slot"])
+    statement = str(slot_of(state, slot)["statement"])
+    label = (f"{_mark(colour)} {action.get('points')} ({colour}) · board {slot}, "
+             f"{short_name(statement)}")
+    return label, str(statement_of(statement).get("text", ""))
+
+
+def action_label(state: dict[str, Any], action: dict[str, Any], label: str) -> str:
+    """A Replace button names the board as the picture does: number and short name."""
+    if action.get("type") == "replace":
+        slot = int(action["slot"])
+        return f"Replace board {slot} ({short_name(str(slot_of(state, slot)['statement']))})"
+    return label
+
+
 def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
     """The private choice: a menu of every free square, and Replace / No free square."""
     assert match.state is not None
@@ -242,10 +277,12 @@ def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
     view = Components()
     places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
     if places:
-        view.add_item(PlaceSelect(match.id, match.version, places))
+        view.add_item(PlaceSelect(match.id, match.version,
+                                  [(i, target_option(match.state, a.action)) for i, a in places]))
     for i, a in enumerate(legal):
         if a.action["type"] != "place":
-            view.add_item(ActionButton(match.id, match.version, i, a.label))
+            view.add_item(ActionButton(match.id, match.version, i,
+                                       action_label(match.state, a.action, a.label)))
     city = (ENGINE.view(match.state, None).get("city") or {}).get("name", "the city")
     note = (" You replaced a board, so it goes on the new one." if match.state.get("replaced_slot")
             else "")
@@ -255,9 +292,12 @@ def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
 class PlaceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=MATCH + r":v(?P<version>[0-9]{1,9}):pick"):
     def __init__(self, match_id: int, version: int,
-                 places: list[tuple[int, Any]] | None = None) -> None:
-        options = [discord.SelectOption(label=a.label[:100], value=str(i))
-                   for i, a in (places or [])[:25]] or [discord.SelectOption(label="…", value="0")]
+                 places: list[tuple[int, tuple[str, str]]] | None = None) -> None:
+        # At most 16 squares and 8 risk fields are ever free, within Discord's 25.
+        options = [discord.SelectOption(label=label[:100], value=str(i),
+                                        description=description[:100] or None)
+                   for i, (label, description) in (places or [])[:25]] \
+            or [discord.SelectOption(label="…", value="0")]
         super().__init__(discord.ui.Select(placeholder="Put it on…", options=options, row=0,
                                            custom_id=f"ch:bz:{match_id}:v{version}:pick"))
         self.match_id, self.version = match_id, version

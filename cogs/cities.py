@@ -3,7 +3,8 @@
 A turn, for the player whose turn it is:
 
 - the table shows one button per item or group they may take (one click takes it), a row of
-  buttons per board row, and **My neighbourhood** for everyone seated;
+  buttons per board row, **My neighbourhood** for everyone seated and **Neighbourhoods**
+  (every player's, privately) for anyone in the channel;
 - taking a city tile, feature tiles or building pieces opens a private chooser: a preview of
   the player's neighbourhood with every legal spot lettered A, B, C… (a tile's rotations
   each get their own letter), a menu of the same letters (paged past 25) and **Remove it**
@@ -37,8 +38,9 @@ from bot.core.engine import JSON, LegalAction
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
-from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.content import COLOUR_NAMES, CONTENT, SPACE_NAMES
 from bot.games.cities.engine import hood_of
+from bot.games.cities.neighbourhood import Neighbourhood
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
 from bot.ui.components import Components, one_offered_number
@@ -95,7 +97,7 @@ features; 2 per monument; each scoring card for every time it is met. Ties: most
 points, then most scoring-card points.
 **Here:** one click on the table takes an item; then a private chooser shows your \
 neighbourhood with every legal spot lettered, and a menu of the same letters. **My \
-neighbourhood** shows yours with your cards.
+neighbourhood** shows yours with your cards; **Neighbourhoods** shows everyone's.
 *The tiles, feature tiles, scoring cards and city boards are Cityhall's own design, not the \
 publisher's.*"""
 
@@ -198,6 +200,89 @@ def cards_text(match: Match, player: str) -> str:
     return "\n".join(lines)
 
 
+# -- where things go, in the picture's words -----------------------------------------------
+#
+# The preview draws the neighbourhood as a grid of tiles (with the spots a new tile may take)
+# and letters every choice; a menu option names the letter, the thing and its place the way
+# a player reads the picture: "top-left tile, upper-right park", never a grid coordinate.
+
+Bounds = tuple[int, int, int, int]  # first and last tile row, first and last tile column
+
+ROW_WORDS: dict[int, tuple[str, ...]] = {
+    1: ("",), 2: ("top", "bottom"), 3: ("top", "middle", "bottom"),
+    4: ("top", "upper", "lower", "bottom"), 5: ("top", "upper", "middle", "lower", "bottom")}
+COLUMN_WORDS: dict[int, tuple[str, ...]] = {
+    1: ("",), 2: ("left", "right"), 3: ("left", "middle", "right"),
+    4: ("far left", "left", "right", "far right"),
+    5: ("far left", "left", "middle", "right", "far right")}
+QUARTERS = {(0, 0): "upper-left", (0, 1): "upper-right", (1, 0): "lower-left",
+            (1, 1): "lower-right"}
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def tile_bounds(hood: Neighbourhood, extra: list[tuple[int, int]] | None = None) -> Bounds:
+    """The tile rows and columns a picture of ``hood`` shows (with ``extra`` spots), as the
+    renderer lays them out."""
+    spots = list(hood.tiles) + list(extra or [])
+    rows = [at[0] for at in spots]
+    cols = [at[1] for at in spots]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def lot_words(at: tuple[int, int] | list[int], bounds: Bounds) -> str:
+    """A tile position as seen in the picture: "top-left", "middle", "bottom" or "" when the
+    picture has one tile."""
+    r0, r1, c0, c1 = bounds
+    rows, cols = r1 - r0 + 1, c1 - c0 + 1
+    r, c = at[0] - r0, at[1] - c0
+    row = ROW_WORDS[rows][r] if rows in ROW_WORDS else f"{ordinal(r + 1)}-row"
+    col = COLUMN_WORDS[cols][c] if cols in COLUMN_WORDS else f"{ordinal(c + 1)} from left"
+    if row == col == "middle":
+        return "middle"
+    if row and col:
+        return f"{row}-{col}" if " " not in col else f"{row}, {col}"
+    return row or col
+
+
+def space_words(hood: Neighbourhood, space: tuple[int, int] | list[int], bounds: Bounds,
+                kind_word: bool = True) -> str:
+    """A space as seen in the picture: its tile, its corner of the tile and its kind, e.g.
+    "top-left tile, upper-right park"."""
+    r, c = int(space[0]), int(space[1])
+    key = (r, c)
+    kind = hood.kinds.get(key, "")
+    feature = hood.features.get(key)
+    what = ("wild space" if feature is not None and feature.is_wild
+            else SPACE_NAMES.get(kind, "space") if kind_word else "space")
+    corner = f"{QUARTERS[(r % 2, c % 2)]} {what}"
+    lot = lot_words((r // 2, c // 2), bounds)
+    return f"{lot} tile, {corner}" if lot else f"the {corner}"
+
+
+def spot_label(hood: Neighbourhood, action: JSON, bounds: Bounds) -> str:
+    """A placement's menu label (after its letter): the thing and where it goes."""
+    kind = action["type"]
+    if kind == "place_tile":
+        rotation = int(action["rotation"])
+        tile = CONTENT.tiles[str(action.get("tile") or "")] if action.get("tile") else None
+        turned = f"turned {rotation}°" if rotation else "not turned"
+        layout = f" ({tile.label(rotation)})" if tile else ""
+        return f"{lot_words(action['at'], bounds)} spot, {turned}{layout}"
+    space = (int(action["space"][0]), int(action["space"][1]))
+    # a piece's space is of its own colour (or wild): the colour need not be said twice
+    where = space_words(hood, space, bounds, kind_word=kind == "place_feature")
+    if kind == "place_feature":
+        return f"{CONTENT.features[action['feature']].label} · {where}"
+    colour = COLOUR_NAMES[action["color"]]
+    building = hood.buildings.get(space)
+    if building is None:
+        return f"{colour} piece · {where} (new building)"
+    return f"{colour} piece · {where}: building {building[1]} → {building[1] + 1} high"
+
+
 # -- screens ----------------------------------------------------------------------------
 
 
@@ -211,6 +296,7 @@ class Screen:
     preview: list[JSON] | None = None
     hood_of: str | None = None
     player: str = ""
+    everyone: bool = False
 
 
 def base_of(match: Match) -> str:
@@ -283,7 +369,17 @@ def chooser(match: Match, player: str, focus: int, page: int) -> Screen | str:
     if rest:
         text += f" Then: {', '.join(item_words(row, i) for i in rest)}."
     if mine:
-        choices = [Choice(str(i), la.label) for i, la in mine]
+        hood = hood_of(state, player)
+        tile_id = pending["items"][0] if row == "tiles" else None
+        labels = []
+        for pos, (_i, la) in enumerate(mine):
+            # a tile's spots widen the picture: its lot words follow the page's picture
+            on_page = page_slice(len(mine), pos // PAGE_SIZE)
+            extra = [(int(mine[k][1].action["at"][0]), int(mine[k][1].action["at"][1]))
+                     for k in on_page] if row == "tiles" else []
+            action = dict(la.action, tile=tile_id) if tile_id else la.action
+            labels.append(spot_label(hood, action, tile_bounds(hood, extra)))
+        choices = [Choice(str(i), label) for (i, _la), label in zip(mine, labels, strict=True)]
         page = min(max(page, 0), (len(mine) - 1) // PAGE_SIZE)
         items.extend(paged_menu(choices, page, select_id=lambda p: f"{base}:s{focus}p{p}",
                                 page_id=lambda p: f"{base}:o{focus}p{p}",
@@ -348,6 +444,24 @@ def hood_screen(match: Match, player: str) -> Screen:
     return Screen("\n".join(lines), hood_of=player)
 
 
+def hoods_screen(match: Match) -> Screen:
+    """Every player's neighbourhood, score so far and scoring cards: all of it lies face up
+    at a real table, so anyone watching may look, at any time."""
+    state = match.state
+    assert state is not None
+    view = ENGINE.view(state, None)
+    scores = view.get("scores") or {}
+    lines = ["**Every neighbourhood** (the picture shows them all)"]
+    for player in view["players"]:
+        cards = [CONTENT.cards[c].name for c in state["cards_held"].get(player, [])]
+        score = scores.get(player)
+        lines.append(f"• **{name(match, player)}**"
+                     + (f" — {score} points so far" if score is not None else "")
+                     + (f" · cards: {', '.join(cards)}" if cards else " · no scoring cards")
+                     + ("" if player in state["neighbourhoods"] else " · no starting tile yet"))
+    return Screen("\n".join(lines)[:2000], everyone=True)
+
+
 # -- sending screens ----------------------------------------------------------------------
 
 
@@ -381,6 +495,11 @@ async def draw_screen(interaction: discord.Interaction, match: Match,
     is waiting). A drawing failure loses only the picture."""
     pictures = cityhall(interaction).pictures
     try:
+        if screen.everyone:
+            view, _names = named(match)
+            png = await pictures.render("cities", "render_neighbourhoods", view,
+                                        priority=Priority.INTERACTIVE)
+            return [("neighbourhoods.png", png)]
         if screen.preview:
             view, names = named(match)
             png = await pictures.render("cities", "render_preview", view,
@@ -494,6 +613,8 @@ class CitiesAdapter(GameAdapter):
                                     emoji="📍", row=0))
         items.append(button("My neighbourhood", f"ch:ct:{match.id}:hood",
                             style=discord.ButtonStyle.success, emoji="🏙️", row=4))
+        items.append(button("Neighbourhoods", f"ch:ct:{match.id}:hoods",
+                            style=discord.ButtonStyle.secondary, emoji="🗺️", row=4))
         return [wrap(item) for item in items]
 
     def options_text(self, match: Match) -> str:
@@ -694,13 +815,52 @@ class HoodButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH 
         await show(interaction, match, screen, pictures, edit=False)
 
 
+class HoodsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":hoods"):
+    """Anyone in the channel, seated or watching: every neighbourhood, privately."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
+        assert found is not None
+        self.match_id = int(found["match"])
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HoodsButton:
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._handle)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        bot = cityhall(interaction)
+        match = bot.runtime.get(self.match_id)
+        if match is not None and match.state is None:
+            await tell(interaction, "The game has not started yet.")
+            return
+        if match is None or match.state is None:
+            old = await bot.storage.get(self.match_id)
+            await tell(interaction, "That game has finished; its buttons no longer do anything."
+                       if old else "That button belongs to a game I don't know.")
+            return
+        screen, pictures = await build(interaction, hoods_screen, match)
+        await show(interaction, screen, pictures, edit=False)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActButton, OpenButton, PlaceSelect, HoodButton)
+    ActButton, OpenButton, PlaceSelect, HoodButton, HoodsButton)
 
 
 def did_words(player: str, outcome: Outcome) -> list[str]:
     """What the player's move did, in sentences addressed to them."""
     did = []
+    state = outcome.match.state or {}
+    hood = hood_of(state, player) if player in state.get("neighbourhoods", {}) else None
+    bounds = tile_bounds(hood) if hood is not None and hood.tiles else None
+
+    def where(space: list[int]) -> str:
+        return f" ({space_words(hood, space, bounds)})" if hood and bounds else ""
+
     for event in outcome.events:
         kind = event["type"]
         if kind == "took" and event["player"] == player:
@@ -708,14 +868,17 @@ def did_words(player: str, outcome: Outcome) -> list[str]:
         elif kind == "start_tile_chosen" and event["player"] == player:
             did.append(f"You start with {item_words('tiles', event['tile'])}.")
         elif kind == "tile_placed":
-            did.append(f"Tile {event['tile']} placed at {event['at']}, turned {event['rotation']}°.")
+            lot = lot_words(event["at"], bounds) if bounds else ""
+            did.append(f"Tile {event['tile']} placed" + (f" as your {lot} tile" if lot else "")
+                       + f", turned {event['rotation']}°.")
         elif kind == "feature_placed":
-            did.append(f"{CONTENT.features[event['feature']].label} placed on {event['space']}.")
+            did.append(f"{CONTENT.features[event['feature']].label} placed"
+                       f"{where(event['space'])}.")
         elif kind == "feature_removed":
             did.append(f"{CONTENT.features[event['feature']].label} removed from the game.")
         elif kind == "piece_placed":
-            did.append(f"{COLOUR_NAMES[event['color']].capitalize()} piece placed on "
-                       f"{event['space']} (height {event['height']}).")
+            did.append(f"{COLOUR_NAMES[event['color']].capitalize()} piece placed"
+                       f"{where(event['space'])}, now {event['height']} high.")
         elif kind == "piece_removed":
             did.append(f"A {COLOUR_NAMES[event['color']]} piece removed from the game.")
         elif kind == "achievement_claimed" and event["player"] == player:

@@ -94,6 +94,12 @@ def test_every_player_count_and_the_variant(players: list[str], options: dict[st
         for player in players:
             said = _said(lambda view=view, player=player: R.render_neighbourhood(view, player))
             assert said[:2] == [player, "neighbourhood"]
+        # Neighbourhoods: everyone's at once, each with its player, score and cards
+        said = _said(lambda view=view: R.render_neighbourhoods(view))
+        for player in players:
+            assert _run(said, player, f"{view['scores'][player]} pts"), player
+            for card in view["cards_held"][player]:
+                assert f"• {card['name']} ({card['vp']} VP each)" in said, card
     end = ENGINE.view(states[-1], None)
     assert _run(_said(lambda: R.render_table(end)), "Game over", "Winner:", *end["winners"])
     final = R.render_extras(end, events)

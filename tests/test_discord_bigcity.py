@@ -22,10 +22,12 @@ from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.ui.paged import PAGE_SIZE
 from bot.ui.play import NOT_SEATED
+from cogs.bigcity import neighborhood_groups, of_kind
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.harness import cityhall_bot, settle
+from tests.labels import coordinates_in, option_texts
 
 
 async def answer(ix: Any) -> Any:
@@ -80,6 +82,7 @@ class Player:
         self.builds = 0
         self.kinds: set[str] = set()
         self.private: FakeMessage | None = None  # the last private reply to a move
+        self.most_choices = 0  # the most menus a neighbourhood placement took
 
     @property
     def match(self) -> Any:
@@ -96,6 +99,12 @@ class Player:
         if reply.type == 4:
             assert reply.message is not None and reply.message.ephemeral, text_of(reply)
         return reply
+
+    async def click_raw_on(self, user: dict, message: FakeMessage, custom_id: str) -> None:
+        """A button that an older version of the message carried, pressed on it."""
+        reply = await answer(await self.fake.click_raw(user, self.fake.channel_id, custom_id,
+                                                       message))
+        assert reply.type == 7, text_of(reply)
 
     async def open(self, user: dict, custom_id: str) -> FakeMessage:
         """Press a button on the table; the chooser opens privately."""
@@ -114,6 +123,40 @@ class Player:
         assert str(index) in select_values(message, select)
         reply = await answer(await self.fake.select(user, message, select, [str(index)]))
         assert reply.type == 7, text_of(reply)
+
+    async def place_neighborhood(self, user: dict, message: FakeMessage, base: str,
+                                 index: int) -> None:
+        """At most two menus: the neighbourhood and side (when there is a choice), then its
+        lettered place there; none of them names a grid coordinate."""
+        choices = 0
+        group = next((c for c in message.iter_components()
+                      if str(c.get("custom_id", "")).startswith(f"{base}:gn:")), None)
+        if group is not None:
+            assert len(group["options"]) <= PAGE_SIZE and not coordinates_in(message)
+            for option in group["options"]:
+                assert option["label"].startswith("Neighborhood "), option
+                assert option["label"].endswith(("the city", "part")), option
+            # the group holding the move (the bot groups the same way at this version)
+            state = self.match.state
+            legal = ENGINE.legal(state, ENGINE.to_act(state)[0])
+            code = next(g.code for g in neighborhood_groups(state, of_kind(legal, "n"))
+                        if index in [i for i, _la in g.options])
+            picked = await answer(await self.fake.select(user, message, group["custom_id"],
+                                                         [str(code)]))
+            assert picked.type == 7, text_of(picked)
+            choices += 1
+        menu = next(c for c in message.iter_components()
+                    if str(c.get("custom_id", "")).startswith(f"{base}:ln"))
+        assert len(menu["options"]) <= PAGE_SIZE
+        assert not [c for c in message.iter_components() if c.get("label") == "Next ▶"]
+        assert not coordinates_in(message), option_texts(message)
+        assert message.attachments and message.attachments[0].filename == "choices.png"
+        reply = await answer(await self.fake.select(user, message, menu["custom_id"],
+                                                    [str(index)]))
+        assert reply.type == 7, text_of(reply)
+        choices += 1
+        assert "**neighborhood " in message.content and "next to" in message.content
+        self.most_choices = max(self.most_choices, choices)
 
     async def confirm(self, user: dict, message: FakeMessage, custom_id: str) -> Any:
         reply = await self.click(user, message, custom_id)
@@ -164,12 +207,13 @@ class Player:
             options = [i for i, la in enumerate(legal) if la.action["type"] == kind]
             arg = ""
             if kind == "place_neighborhood":
-                number = action["neighborhood"]
-                numbers = {legal[i].action["neighborhood"] for i in options}
-                if len(numbers) > 1:
-                    await self.click(user, message, f"{base}:cn{number}:p0")
-                arg = str(number)
-                options = [i for i in options if legal[i].action["neighborhood"] == number]
+                await self.place_neighborhood(user, message, base, index)
+                reply = await self.confirm(user, message, f"{base}:a{index}")
+                assert reply.type == 7, text_of(reply)
+                after = self.bot.runtime.get(self.match_id) or await self.bot.storage.get(
+                    self.match_id)
+                assert after is not None and after.version == version + 1, text_of(reply)
+                return reply
             if kind == "streetcar":
                 singles = [i for i in options if len(legal[i].action["segments"]) == 1]
                 if len(action["segments"]) == 1:
@@ -313,28 +357,29 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         assert all(f"**{c}**" in text_of(hand)
                    for c in ENGINE.view(match.state, ann_id)["hand"] if isinstance(c, int))
 
-        # a menu of more than 25 places pages; a place on page 2 is picked and made
+        # a neighbourhood in two short menus: which one and where, then its lettered place;
+        # Back returns to the places, and the pick is made again and confirmed
         legal = ENGINE.legal(match.state, ann_id)
         numbers = sorted({la.action["neighborhood"] for la in legal})
         number = max(numbers, key=lambda n: sum(la.action["neighborhood"] == n for la in legal))
         options = [i for i, la in enumerate(legal) if la.action["neighborhood"] == number]
         assert len(options) > PAGE_SIZE
         chooser = await ui.open(ann, f"{base}:cn")
-        if len(numbers) > 1:
-            await ui.click(ann, chooser, f"{base}:cn{number}:p0")
-        await ui.click(ann, chooser, f"{base}:cn{number}:p1")
-        labels = [o["label"] for c in chooser.iter_components() if c.get("type") == 3
-                  for o in c["options"]]
-        assert labels[0].startswith("Z · ") and "page 2 of" in json.dumps(chooser.components)
+        await ui.place_neighborhood(ann, chooser, base, options[-1])
+        back = next(c["custom_id"] for c in chooser.iter_components() if c.get("label") == "Back")
+        await ui.click(ann, chooser, back)
+        assert not coordinates_in(chooser)
+        await ui.click(ann, chooser, f"{base}:cn:p0")  # ◀ another side: the first menu again
+        assert any(str(c.get("custom_id")).startswith(f"{base}:gn:") for c in
+                   chooser.iter_components())
+        assert ui.most_choices <= 2
+
+        # a place that was on the second page of the old single menu: two menus, confirmed
         index = options[PAGE_SIZE + 1]
-        picked = await answer(await fake.select(ann, chooser, f"{base}:ln{number}:p1",
-                                                [str(index)]))
-        assert picked.type == 7 and "**AA**" in chooser.content
+        await ui.place_neighborhood(ann, chooser, base, index)
         assert chooser.attachments[0].filename == "choices.png"
-        # Back returns to the page; the pick is made again and confirmed
-        await ui.click(ann, chooser, f"{base}:cn{number}:p1")
-        await answer(await fake.select(ann, chooser, f"{base}:ln{number}:p1", [str(index)]))
         await ui.confirm(ann, chooser, f"{base}:a{index}")
+        assert ui.most_choices <= 2
         placed = ui.match.state["neighborhoods"][-1]
         action = legal[index].action
         assert placed == {"number": number, "at": action["at"], "rotation": action["rotation"]}
@@ -610,8 +655,8 @@ async def test_every_id_fits_and_names_one_handler_and_the_table_hides_hands() -
         if trades and not traded and state["phase"] == "play":
             action, traded = trades[0], True
         state, _ = ENGINE.apply(state, player, action)
-    assert traded and seen == {"HandButton", "OpenButton", "PickSelect", "CardSelect",
-                               "ActionButton"}
+    assert traded and seen == {"HandButton", "OpenButton", "PickSelect", "GroupSelect",
+                               "CardSelect", "ActionButton"}
 
 
 async def test_a_first_streetcar_then_a_second_from_its_own_menu() -> None:
@@ -642,6 +687,28 @@ async def test_a_first_streetcar_then_a_second_from_its_own_menu() -> None:
     assert confirm.preview == [{"label": "B", "segments": legal[second].action["segments"]}]
     assert pick_screen(match, "ann", board(match), "s", None, 0, 9999) == \
         "That is not one of the choices."
+
+
+async def test_an_older_neighborhood_menu_still_places() -> None:
+    """Choosers sent before the two-menu placement carry the neighbourhood's number (one
+    digit) in their ids: they still list every place of it, page by page, in words."""
+    from bot.games.bigcity.scenario import position
+    from cogs.bigcity import board, map_screen, pick_screen
+
+    state = position(neighborhoods=[(2, (3, 0), 0)], pieces=[("city_hall", [15], "bob")])
+    match = a_match(state)
+    legal = ENGINE.legal(state, "ann")
+    places = [i for i, la in enumerate(legal)
+              if la.action["type"] == "place_neighborhood" and la.action["neighborhood"] == 3]
+    assert len(places) > 25
+    page = map_screen(match, "ann", "n", 3, 1)
+    assert not isinstance(page, str)
+    options = menu(page.items[0]).options
+    assert options[0].label.startswith("Z · ") and options[0].value == str(places[25])
+    assert all("next to" in o.label and "(" not in o.label for o in options)
+    confirm = pick_screen(match, "ann", board(match), "n", 3, 1, places[25])
+    assert not isinstance(confirm, str) and "Place **Z** · **neighborhood 3**" in confirm.text
+    assert all_ids(confirm.items)[0] == f"ch:bc:{match.id}:v3:a{places[25]}"
 
 
 def test_score_announcements_explain_the_sum() -> None:

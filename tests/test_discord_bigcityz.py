@@ -16,6 +16,7 @@ from bot.ui.play import NOT_SEATED
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
+from tests.labels import coordinates_in, option_texts
 
 
 async def answer(ix: Any) -> Any:
@@ -68,6 +69,20 @@ def public_text(fake: FakeDiscord) -> str:
     return "\n".join(parts)
 
 
+def check_words(chooser: FakeMessage) -> None:
+    """Every square in the menu says what its badge on the board says, ✓ true or ✗ false,
+    besides the colour, and names its board or risk field; never a colour alone."""
+    menu = next((c for c in chooser.iter_components() if c.get("type") == 3), None)
+    if menu is not None:
+        for option in menu["options"]:
+            label = option["label"]
+            assert label.startswith(("✓ true ", "✗ false ", "✓✓ both true ", "✗✗ both false ")), \
+                label
+            assert ("(green)" in label) == label.startswith("✓"), label
+            assert "· board " in label or "· risk field " in label, label
+    assert not coordinates_in(chooser), option_texts(chooser)
+
+
 async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
                     users: dict[str, dict], stranger: dict | None = None,
                     object_now: bool = False) -> None:
@@ -93,6 +108,7 @@ async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
     opened = await answer(await fake.click(users[player], table, button_id(table, "Place")))
     chooser = opened.message
     assert opened.ephemeral and chooser is not None and "Where does" in chooser.content
+    check_words(chooser)
     legal = [a.action for a in ENGINE.legal(state, player)]
     index = legal.index(action)
     prefix = f"ch:bz:{match_id}:v{match.version}:"

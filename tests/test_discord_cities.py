@@ -31,6 +31,7 @@ from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.harness import cityhall_bot, settle
+from tests.labels import COORDINATES, coordinates_in, option_texts
 
 EPHEMERAL = 64
 
@@ -165,6 +166,8 @@ class Players:
             self.used["page"] += 1
             turned = await answer(await fake.click(user, chooser, f"{base}:o{focus}p{p}"))
             assert turned.type == 7, text_of(turned)
+        # every option names the letter, the thing and its place as the picture shows it
+        assert not coordinates_in(chooser), option_texts(chooser)
         if action["type"].startswith("discard"):
             self.used["remove"] += 1
             reply = await answer(await fake.click(user, chooser, f"{base}:a{index}"))
@@ -174,6 +177,7 @@ class Players:
                                                    [str(index)]))
         self.clicks += 1
         assert reply.type == 7, text_of(reply)
+        assert not COORDINATES.search(text_of(reply)), text_of(reply)
         self.choosers[player] = chooser
         return reply
 
@@ -287,6 +291,14 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         mine = await answer(await fake.click(ann, table, hood_id))
         assert mine.ephemeral and "Your neighbourhood" in text_of(mine)
         assert mine.files and mine.files[0].filename == "neighbourhood.png"
+        # everyone's neighbourhoods, privately, for a player and for someone watching
+        for viewer in (bob, eve):
+            hoods = await answer(await fake.click(viewer, table, f"ch:ct:{match_id}:hoods"))
+            assert hoods.ephemeral and "Every neighbourhood" in text_of(hoods)
+            assert "**Ann**" in text_of(hoods) and "**Bob**" in text_of(hoods)
+            assert [f.filename for f in hoods.files] == ["neighbourhoods.png"]
+            with hoods.message.attachments[0].image() as picture:
+                assert picture.format == "PNG" and picture.width == 1200
 
         # the player not on turn and a stranger are refused a take; nothing changes
         player = ENGINE.to_act(match.state)[0]

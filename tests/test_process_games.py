@@ -22,6 +22,7 @@ from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.games.cities import ENGINE as CITIES
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.paged import PAGE_SIZE
+from cogs.bigcity import neighborhood_groups, of_kind
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage, InteractionCallback
 from tests.harness import button_id
@@ -391,12 +392,14 @@ async def bigcity_move(session: KillSession, saved: Saved) -> None:
         options = [i for i, a in enumerate(legal) if a["type"] == kind]
         arg = ""
         if kind == "place_neighborhood":
-            number = action["neighborhood"]
-            if len({legal[i]["neighborhood"] for i in options}) > 1:
-                turned = await session.press(user, message, f"{base}:cn{number}:p0")
+            # two menus: the neighbourhood and side (when there is a choice), then the place
+            group = next(g for g in neighborhood_groups(state, of_kind(
+                BIGCITY.legal(state, player), "n")) if index in [i for i, _la in g.options])
+            if f"{base}:gn:p0" in component_ids(message):
+                turned = await session.press(user, message, f"{base}:gn:p0", [str(group.code)])
                 assert turned.type == 7, text_of(turned)
-            arg = str(number)
-            options = [i for i in options if legal[i]["neighborhood"] == number]
+            arg = str(group.code)
+            options = [i for i, _la in group.options]
         if kind == "streetcar":
             singles = [i for i in options if len(legal[i]["segments"]) == 1]
             first = index if len(action["segments"]) == 1 else next(
