@@ -298,6 +298,10 @@ class Screen:
     player: str = ""
     everyone: bool = False
 
+    @property
+    def has_pictures(self) -> bool:
+        return self.everyone or bool(self.preview) or self.hood_of is not None
+
 
 def base_of(match: Match) -> str:
     return f"ch:ct:{match.id}:v{match.version}"
@@ -524,15 +528,17 @@ async def build(interaction: discord.Interaction, fn: Any, match: Match,
     of its pictures, from the same snapshot, for ``show`` to wait for or let follow."""
     snapshot = copy.copy(match)
     screen = await asyncio.to_thread(fn, snapshot, *args)
-    if isinstance(screen, str) or (not screen.preview and screen.hood_of is None):
+    if isinstance(screen, str) or not screen.has_pictures:
         return screen, None
     return screen, as_files(draw_screen(interaction, snapshot, screen), screen)
 
 
 def picture_description(filename: str, text: str) -> str:
     """A private picture's alt text: what it shows, then the reply's own words."""
-    what = ("The city with the choices below marked on it by letter. "
-            if filename == "choices.png" else "A neighbourhood, as the text below lists it. ")
+    what = {"choices.png": "The city with the choices below marked on it by letter. ",
+            "neighbourhoods.png": "Every player's neighbourhood, as the text below lists "
+                                  "them. "}.get(filename, "A neighbourhood, as the text below "
+                                                          "lists it. ")
     return fit_description(what + plain_text(text))
 
 
@@ -844,7 +850,7 @@ class HoodsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH
                        if old else "That button belongs to a game I don't know.")
             return
         screen, pictures = await build(interaction, hoods_screen, match)
-        await show(interaction, screen, pictures, edit=False)
+        await show(interaction, match, screen, pictures, edit=False)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
