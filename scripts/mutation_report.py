@@ -131,6 +131,31 @@ EQUIVALENT: list[Equivalent] = [
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/games/cityscape/skyline.py", "equal_height_points", "tallest = 1",
+               "heights are whole numbers: h > 0 and h >= 1 is h > 0 and h >= 0",
+               was="tallest = 0"),
+    Equivalent("bot/games/cities/scoring.py", "_runs", "if min_height < 1:",
+               "at min_height 1 the other branch keeps buildings of height 1 or more: every "
+               "building", was="if min_height <= 1:"),
+    Equivalent("bot/games/cities/scoring.py", "_area_ok",
+               "size, distinct = (p.get('size', 1), p.get('distinct', 0))",
+               "every area has at least one space, so a missing size of 0 or 1 is no "
+               "requirement either way"),
+] + [
+    Equivalent("bot/games/cities/scoring.py", "_twins", line,
+               "each pair of equal height is then seen once from its other building, which "
+               "has the same height and so passes the same height test")
+    for line in ("below, right = (buildings.get((r - 1, c)), buildings.get((r, c + 1)))",
+                 "below, right = (buildings.get((r + 1, c)), buildings.get((r, c - 1)))")
+] + [
+    Equivalent("bot/games/cities/scoring.py", "area_points",
+               "result.append({'spaces': [[r, c] for r, c in area], 'kinds': sorted(kinds), "
+               "'vp': vp[min(len(kinds), len(vp) + 1)]})",
+               "an area holds at most 4 different kinds (4 water and 4 park feature kinds), "
+               "the last of the 5 area values: the cap never applies"),
+    Equivalent("bot/games/cities/scoring.py", "area_total", "top = len(vp) + 1",
+               "an area holds at most 4 different kinds (4 water and 4 park feature kinds), "
+               "the last of the 5 area values: the cap never applies", was="top = len(vp) - 1"),
     Equivalent("bot/games/bigcity/scoring.py", "_multiplied",
                "text += f\" {('+' if value >= 0 else '−')} {abs(value)} {word}\"",
                "the terms are +1 (park, outskirts, center) and −2 (factory), never 0"),
