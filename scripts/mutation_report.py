@@ -57,12 +57,31 @@ class Equivalent:
     line: str      # the mutated line, as ast.unparse writes it
     reason: str
     was: str | None = None  # the original line, where the mutated one alone is ambiguous
+    # For a change inside a long line (a dict literal of many keys): ``line`` and ``was``
+    # are then the changed fragment and the original fragment, which must occur in the
+    # original line exactly once.
+    fragment: bool = False
+
+    def fits(self, added: list[str], removed: list[str]) -> bool:
+        if not self.fragment:
+            return bool(added) and all(line == self.line for line in added) \
+                and (self.was is None or removed == [self.was])
+        if len(added) != 1 or len(removed) != 1 or self.was is None \
+                or removed[0].count(self.was) != 1:
+            return False
+        return removed[0].replace(self.was, self.line) == added[0]
 
 
 # Checked by hand, one by one; docs/mutation.md gives the same reasons in prose.
 _SMALLER = "only the file's size changes: the same text or data is read back"
 _RECOUNT = ("counting a player afresh from the results gives the same totals as adding the one "
             "new game (the results row is written first); only slower")
+_READ_ONLY = ("a shallow copy serves as well: nothing changes a view or an event in place (the "
+              "adapters rename players into a deep copy, renderers only read) and every move "
+              "deep-copies the state first")
+_SHUFFLE = ("another name or count for the random draw gives another, equally random and "
+            "equally repeatable order: the same seed still deals the same game, and a game in "
+            "progress keeps its dealt piles in its saved state")
 EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "_archive",
                "state_blob = None if state is None else zlib.compress(state[0].encode())",
@@ -131,6 +150,71 @@ EQUIVALENT: list[Equivalent] = [
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
+    Equivalent("bot/games/cityscape/skyline.py", "equal_height_points", "tallest = 1",
+               "heights are whole numbers: h > 0 and h >= 1 is h > 0 and h >= 0",
+               was="tallest = 0"),
+    Equivalent("bot/games/cities/scoring.py", "_runs", "if min_height < 1:",
+               "at min_height 1 the other branch keeps buildings of height 1 or more: every "
+               "building", was="if min_height <= 1:"),
+    Equivalent("bot/games/cities/scoring.py", "_area_ok",
+               "size, distinct = (p.get('size', 1), p.get('distinct', 0))",
+               "every area has at least one space, so a missing size of 0 or 1 is no "
+               "requirement either way"),
+] + [
+    Equivalent("bot/games/cities/scoring.py", "_twins", line,
+               "each pair of equal height is then seen once from its other building, which "
+               "has the same height and so passes the same height test")
+    for line in ("below, right = (buildings.get((r - 1, c)), buildings.get((r, c + 1)))",
+                 "below, right = (buildings.get((r + 1, c)), buildings.get((r, c - 1)))")
+] + [
+    Equivalent("bot/games/cities/scoring.py", "area_points",
+               "result.append({'spaces': [[r, c] for r, c in area], 'kinds': sorted(kinds), "
+               "'vp': vp[min(len(kinds), len(vp) + 1)]})",
+               "an area holds at most 4 different kinds (4 water and 4 park feature kinds), "
+               "the last of the 5 area values: the cap never applies"),
+    Equivalent("bot/games/cities/scoring.py", "area_total", "top = len(vp) + 1",
+               "an area holds at most 4 different kinds (4 water and 4 park feature kinds), "
+               "the last of the 5 area values: the cap never applies", was="top = len(vp) - 1"),
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "_public_placement",
+               f"public = {{k: v for k, v in placement.items() if k not in ({name!r}, 'free')}}",
+               "the next line sets public['city'] to the city's name either way")
+    for name in ("XXcityXX", "CITY")
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "_reveal", line,
+               "free_right is read only after 'There's no free square', which sets it itself",
+               was=was)
+    for line, was in (("free_right = None", "free_right = []"),
+                      ("free_right: list[JSON] = None", "free_right: list[JSON] = []"))
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "_reveal", "events.append({'type': 'reveal', **copy.copy(reveal)})",
+               _READ_ONLY),
+    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.view", "'last_reveal': copy.copy(state['last_reveal'])",
+               _READ_ONLY, was="'last_reveal': copy.deepcopy(state['last_reveal'])",
+               fragment=True),
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", function, f"draw({state}{name}).shuffle({pile})", _SHUFFLE,
+               was=f"draw({state}, {purpose!r}).shuffle({pile})")
+    for function, state, purpose, pile in (("BigCityzEngine.new", "state", "cities", "rest"),
+                                           ("BigCityzEngine.new", "state", "statements", "others"),
+                                           ("BigCityzEngine._replace", "new", "statements", "pile"))
+    for name in (", None", "", f", {('XX' + purpose + 'XX')!r}", f", {purpose.upper()!r}")
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.new", "'rng_draws': 1", _SHUFFLE, was="'rng_draws': 0",
+               fragment=True),
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.new", f"'phase': {value!r}",
+               "_start_turn sets the phase to 'place' before new() returns", was="'phase': 'place'",
+               fragment=True)
+    for value in ("XXplaceXX", "PLACE")
+] + [
+    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.new",
+               f"state['slots'] = [_fresh_board(slot, sid) for slot, sid in zip(SLOTS, boards{strict})]",
+               "strict=None and no strict are strict=False: the 4 slots take the first 4 boards",
+               was="state['slots'] = [_fresh_board(slot, sid) for slot, sid in zip(SLOTS, boards, "
+                   "strict=False)]")
+    for strict in (", strict=None", "")
+] + [
     Equivalent("bot/games/bigcity/scoring.py", "_multiplied",
                "text += f\" {('+' if value >= 0 else '−')} {abs(value)} {word}\"",
                "the terms are +1 (park, outskirts, center) and −2 (factory), never 0"),
@@ -342,9 +426,8 @@ def why_equivalent(source: str, key: str, mutants: Mutants) -> str | None:
     added, removed = mutants.changed_lines(key), mutants.changed_lines(key, "-")
     function = function_of(key)
     for entry in EQUIVALENT:
-        if entry.source == source and entry.function == function and added \
-                and all(line == entry.line for line in added) \
-                and (entry.was is None or removed == [entry.was]):
+        if entry.source == source and entry.function == function \
+                and entry.fits(added, removed):
             return entry.reason
     return None
 

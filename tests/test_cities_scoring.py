@@ -9,10 +9,12 @@ A neighbourhood is drawn as rows of space tokens (rows downward, columns left to
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import pytest
 
 from bot.games.cities import scoring
-from bot.games.cities.content import CONTENT
+from bot.games.cities.content import CONTENT, Achievement, ScoringCard
 from bot.games.cities.neighbourhood import Neighbourhood
 
 FEATURE_IDS = {
@@ -154,6 +156,15 @@ def test_avenues_count_maximal_straight_runs_of_three_or_more_buildings() -> Non
     assert points("K23", "R1 R1 R R1 R1") == 0  # so does an empty space
 
 
+def test_avenues_runs_are_consecutive_and_maximal_in_columns_too() -> None:
+    # "Each straight run of 3 or more orthogonally consecutive buildings ... Only maximal
+    # runs count: a run of 5 counts once".
+    assert points("K23", "R1 . R1 R1") == 0  # a gap: a run of 1 and a run of 2
+    assert points("K23", "R1\n.\nR1\nR1") == 0  # the same down a column
+    assert points("K23", "R1\nB1") == 0  # a column of 2 is too short
+    assert points("K23", "R1\nB1\nG1\nY1") == 1 * 2  # a column of 4 counts once
+
+
 def test_monument_view_counts_buildings_next_to_a_monument_once_each() -> None:
     drawing = "R1 R:monument B2\nG:monument Y3 .\n. . R1"
     # R1 (two monuments: once), B2, Y3 (two monuments: once); the lower R1 touches none.
@@ -166,6 +177,10 @@ def test_lakes_and_green_belt_count_areas_of_three_or_more_spaces() -> None:
     assert points("K25", drawing) == 1 * 3
     assert points("K26", drawing) == 1 * 3
     assert points("K25", "W W R W W W") == 1 * 3
+    # Lakes count only water, Green Belt only park.
+    assert points("K25", "P P P R W") == 0
+    assert points("K26", "P P P R W") == 1 * 3
+    assert points("K26", "W W W R P") == 0
 
 
 def test_harbour_and_park_towers_count_four_high_buildings_by_water_or_park() -> None:
@@ -183,6 +198,8 @@ def test_mixed_use_counts_buildings_touching_two_other_colours() -> None:
     # R2 touches B, G, Y: counts. Y3 touches R (twice): 1 other colour. B1, G1 touch R only.
     assert points("K29", drawing) == 1 * 2
     assert points("K29", "R1 B2\n. R3") == 0  # R touches B only; B touches R only
+    # Exactly two other colours is enough, and each such building counts.
+    assert points("K29", "B1 R2 G1 . B1 R2 G1") == 2 * 2
 
 
 def test_twin_towers_count_adjacent_pairs_of_equal_height_two_or_more() -> None:
@@ -293,6 +310,48 @@ def test_zocalo_counts_an_unbuilt_wild_space_as_empty() -> None:
     assert not scoring.achieved(hood_from("R2 Y B1\n. G3 ."), zocalo)
 
 
+def test_copacabana_needs_a_water_area_of_two_kinds() -> None:
+    copacabana = CONTENT.achievement("RIO3")
+    # The park area has its two kinds, but the water beside it has only sailboats.
+    assert not scoring.achieved(hood_from("P:fountain P:picnic\nW:sailboat W:sailboat"), copacabana)
+
+
+def test_copacabana_looks_at_every_park_area() -> None:
+    # The first park area (top left) has one kind; the second has two and lies by the water.
+    drawing = "P:fountain R P:fountain P:picnic\nR R W:sailboat W:ferry"
+    assert len(hood_from(drawing).areas("P")) == 2
+    assert scoring.achieved(hood_from(drawing), CONTENT.achievement("RIO3"))
+
+
+def _achievement(kind: str, **params: object) -> Achievement:
+    return Achievement(id="X1", name="Test", display_name="Test", rings=(8, 5, 3), type=kind,
+                       params=MappingProxyType(params), text="", tier="easy")
+
+
+def test_achievement_parameters_no_city_uses_yet_still_count() -> None:
+    """The content is data (bot/data/cities/); a parameter the shipped cities leave at one
+    value must still mean what the content design says: "Height N or more includes N"."""
+    tall_line = _achievement("line", length=3, min_height=2)
+    assert scoring.achieved(hood_from("R2 B3 G2"), tall_line)
+    assert not scoring.achieved(hood_from("R2 B1 G2 Y2"), tall_line)  # the 1 breaks it
+    one_kind = _achievement("area_features", area="water", distinct=1)
+    assert scoring.achieved(hood_from("W:sailboat W"), one_kind)
+    assert not scoring.achieved(hood_from("W W"), one_kind)
+    neighbours = _achievement("count_buildings_adjacent", colour="any", min_height=1,
+                              adjacent_to="same_colour_building", count=2)
+    assert scoring.achieved(hood_from("R1 R1 B1"), neighbours)
+    assert not scoring.achieved(hood_from("R1 B1 R1"), neighbours)
+
+
+def test_an_unknown_adjacency_target_in_the_content_is_named() -> None:
+    card = ScoringCard(id="K99", name="Test", vp=1, type="buildings_adjacent",
+                       params=MappingProxyType({"colour": "any", "min_height": 1,
+                                                "max_height": 4, "adjacent_to": "lava"}),
+                       text="", counting="")
+    with pytest.raises(ValueError, match="unknown adjacency target 'lava'"):
+        scoring.card_points(hood_from("R1 B1"), card)
+
+
 def test_requirements_are_minimums() -> None:
     assert scoring.achieved(hood_from("R1 B1 G1 Y1 R1 B1"), CONTENT.achievement("NYC2"))
     assert scoring.achieved(hood_from("R4 B4 G4"), CONTENT.achievement("NYC3"))
@@ -351,6 +410,28 @@ def test_breakdown_lists_every_part_and_adds_up() -> None:
     assert result["cards"] == 2 + 6 + 2
     assert result["total"] == 3 + 1 + 2 + 5 + 10
     assert result["total"] == scoring.total(hood, ["K19", "K02", "K24"], 5)
+
+
+def test_the_score_sheet_names_every_ring_area_and_card() -> None:
+    """Everything the final score sheet shows comes from the breakdown."""
+    hood = hood_from(
+        "W:sailboat W:ferry W:kayaks W:swimmers\n"
+        "P:fountain R2 G:monument B3"
+    )
+    result = scoring.breakdown(hood, ["K19"], [("NYC1", 5), ("VEN1", 3)])
+    assert result == {
+        "total": 8 + 10 + 1 + 2 + 1,
+        "achievements": 8, "water": 10, "park": 1, "monuments": 2, "cards": 1,
+        "achievement_rings": [
+            {"achievement": "NYC1", "name": "Central Park", "vp": 5},
+            {"achievement": "VEN1", "name": "Gondolas", "vp": 3},
+        ],
+        "water_areas": [{"spaces": [[0, 0], [0, 1], [0, 2], [0, 3]],
+                         "kinds": ["Ferry", "Kayaks", "Sailboat", "Swimmers"], "vp": 10}],
+        "park_areas": [{"spaces": [[1, 0]], "kinds": ["Fountain"], "vp": 1}],
+        "monument_count": 1,
+        "scoring_cards": [{"card": "K19", "name": "Townhouses", "occurrences": 1, "vp": 1}],
+    }
 
 
 def test_winners_tie_break_on_achievements_then_cards_then_shared() -> None:
