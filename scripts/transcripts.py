@@ -76,7 +76,7 @@ def controls(components: list[dict[str, Any]]) -> str:
                 options = comp.get("options") or []
                 chosen = [str(o.get("label")) for o in options if o.get("default")]
                 what = f" — {', '.join(chosen)}" if chosen else \
-                    f", {len(options)} choices" if options else ""
+                    f", {len(options)} choice{'s' if len(options) != 1 else ''}" if options else ""
                 shown.append(f"[menu: {comp.get('placeholder') or 'choose'}{what}]")
     return " ".join(shown)
 
