@@ -1075,8 +1075,11 @@ class BigCityAdapter(GameAdapter):
         elif step == "trade_accept":
             lines.append(f"{mention(match, turn)}, the answers to your trade are in: press "
                          "**Trade offers** to take one, exchange instead, or end the trade.")
-        if last := last_move(match, view["last_action"]):
-            lines.append(f"Last move: {last}.")
+        last = view["last_action"]
+        # A building or a park/factory is already a line of the table's news below, with
+        # its points explained: a "Last move" line would say it twice.
+        if last and last["type"] not in ("build", "special"):
+            lines.append(f"Last move: {last_move(match, last)}.")
         return "\n".join(lines)
 
     def picture_description(self, match: Match) -> str:

@@ -238,7 +238,8 @@ class FakeMessage:
             "content": self.content,
             "embeds": [dict(e) for e in self.embeds],
             "components": list(self.components),
-            "attachments": [(a.id, a.filename) for a in self.attachments],
+            # with the alt text: transcripts show what each earlier picture was said to be
+            "attachments": [(a.id, a.filename, a.description) for a in self.attachments],
             "flags": self.flags,
             "edited_at": self.edited_at,
         }

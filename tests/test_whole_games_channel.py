@@ -1,0 +1,158 @@
+"""A whole game of each game, played by clicks through the fake Discord, leaves the channel
+as docs/channel.md promises: each turn change notifies exactly the players due (the
+simultaneous goals of Cityscape notify both at once), nobody else is ever notified, a
+superseded table keeps no picture or buttons, every picture (public or private) is
+described in words, and only a few messages stay in the channel."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.bigcityz import ENGINE as BIGCITYZ
+from bot.ui.table import MOVED
+from tests.fakediscord import FakeDiscord
+from tests.harness import cityhall_bot
+from tests.whole_games import (
+    PLAY,
+    TurnWatch,
+    badly_described,
+    notifications,
+    open_game,
+    superseded_with_leftovers,
+)
+
+
+@pytest.fixture
+def quick_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Speed: a table picture is re-drawn after every move, most of a long game's run time
+    on a loaded machine. Big City's and Cities' tables get a tiny stand-in PNG (their real
+    tables are drawn in tests/test_discord_bigcity.py and test_discord_cities.py); they are
+    still uploaded, and still described, exactly as the real ones are."""
+    from bot.games.bigcity import render as bigcity_render
+    from bot.games.cities import render as cities_render
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(buffer, "PNG")
+    for module in (bigcity_render, cities_render):
+        monkeypatch.setattr(module, "render_table", lambda view: buffer.getvalue())
+
+
+async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: int,
+                     computers: int, options: dict[str, Any], seed: int,
+                     stays: tuple[str, ...]) -> dict[str, Any]:
+    """Plays the game to its end and checks the channel; returns what was counted.
+    ``stays``: how the notices that stay messages of their own begin (or contain)."""
+    names = ["Ann", "Bob", "Cy", "Dee"][:humans]
+    members = [await fake.add_member(name) for name in names]
+    users = {str(m["id"]): m for m in members}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id = await open_game(fake, bot, game, members[0], members[1:], computers,
+                                   options, seed)
+        watch = TurnWatch(fake, bot, match_id, users)
+        await PLAY[game](fake, bot, match_id, users, watch.look)
+        final = await bot.storage.get(match_id)
+        assert final is not None and final.status == "over"
+        # the last ping goes with the game; nobody was notified by anything else
+        await fake.wait_until(lambda: not [m for m in fake.channel_messages(
+            fake.channel_id, ephemeral=False) if "your move" in m.content] or None, 10.0,
+            "the last ping removed")
+        assert len(notifications(fake)) == len(watch.pings)
+
+    public = fake.channel_messages(fake.channel_id, ephemeral=False)
+    # what is left: the final table, the notices players scroll back to, and a line where
+    # each earlier table was; nothing per move
+    notices = [m for m in public if any(m.content.startswith(s) or s in m.content
+                                        for s in stays)]
+    moved = [m for m in public if m.content == MOVED]
+    others = [m.content[:60] for m in public if m not in notices and m not in moved
+              and int(m.id) != final.table_message_id]
+    assert others == []
+    assert len(moved) <= len(notices)
+    posted = fake.channel_messages(fake.channel_id, ephemeral=False, include_deleted=True)
+    assert superseded_with_leftovers(fake, final.table_message_id) == []
+    # the game is over: no public message offers a button any more
+    assert [m.content[:60] for m in public if list(m.iter_components())] == []
+    uploads = sum(len(r.files) for r in fake.requests if r.status < 400)
+    assert uploads > 0 and badly_described(fake) == []
+    # private replies showing a picture at some point (a chooser's loses it once used)
+    private = [m for m in fake.messages.values() if m.ephemeral and (
+        m.attachments or any(version["attachments"] for version in m.history))]
+    seen = {"left": len(public), "notices": len(notices), "posted": len(posted), "pings": len(watch.pings),
+            "looks": watch.looks, "uploads": uploads, "private pictures": len(private)}
+    print(game, seen, [m.content[:50] for m in public])  # docs/channel.md's figures
+    return {**seen, "final": final, "public": public}
+
+
+CITYSCAPE_STAYS = ("**Round ",)
+
+
+# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
+# and retries but a test does not wait out minutes of windows.
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=2, computers=0,
+                            options={"rounds": 2}, seed=3, stays=CITYSCAPE_STAYS)
+    # each round's goals (both players at once), then every building turn: a ping each
+    assert seen["pings"] >= 40
+    scored = [m for m in seen["public"] if "scored** — goals revealed" in m.content]
+    assert len(scored) == 2 and all(m.attachments for m in scored)
+    # two rounds' scoring, the final table, the line where the first table was
+    assert seen["left"] <= 4, [m.content[:60] for m in seen["public"]]
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_cityscape_against_a_computer_pings_only_the_human(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=1, computers=1,
+                            options={"rounds": 1}, seed=4, stays=CITYSCAPE_STAYS)
+    assert seen["pings"] >= 10
+    assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    # a reveal begins with the city's name in bold and says whether the placement was right
+    seen = await whole_game(fake_discord, tmp_path, "bigcityz", humans=2, computers=0,
+                            options={}, seed=6, stays=(": ✅ right", ": ❌ wrong"))
+    final = seen["final"]
+    assert final.state is not None and BIGCITYZ.result(final.state) is not None
+    turns = sum(final.state["turns"].values())
+    # every turn: the player placing, then the other player's window to object
+    assert seen["pings"] >= 2 * turns - 1
+    reveals = [m for m in seen["public"] if any(a.filename == "reveal.png"
+                                                for a in m.attachments)]
+    assert len(reveals) == seen["notices"] == turns
+    # a reveal per turn, the line each earlier table left, and the final table
+    assert seen["left"] <= 2 * turns + 1, [m.content[:60] for m in seen["public"]]
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: Path,
+                                          quick_tables: None) -> None:
+    seen = await whole_game(fake_discord, tmp_path, "bigcity", humans=2, computers=0,
+                            options={}, seed=8, stays=("Big City is over",))
+    assert seen["pings"] >= 20
+    assert seen["private pictures"] > 0  # the choosers' previews were checked too
+    # the final table and "Big City is over" with the final city
+    assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_two_player_cities_game(fake_discord: FakeDiscord, tmp_path: Path,
+                                        quick_tables: None) -> None:
+    seen = await whole_game(fake_discord, tmp_path, "cities", humans=2, computers=0,
+                            options={}, seed=9,
+                            stays=("is over.** ", "🏅 ", "final scoring"))
+    final = seen["final"]
+    assert final.state is not None
+    rounds = [m for m in seen["public"] if "is over.** " in m.content]
+    assert len(rounds) == final.state["rounds"] - 1
+    assert seen["pings"] >= 20
+    assert seen["private pictures"] > 0  # the choosers' previews were checked too
+    # round ends, achievements and the final scoring; a line per earlier table; the table
+    assert seen["left"] <= 2 * seen["notices"] + 1, [m.content[:60] for m in seen["public"]]
