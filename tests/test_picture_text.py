@@ -26,7 +26,6 @@ View = dict[str, Any]
 # further while they wait (docs/pictures.md lists them).
 FLOORS = {
     ("bigcityz", "table"): 18, ("bigcityz", "reveal"): 18, ("bigcityz", "final"): 18,
-    ("cityscape", "table"): 20, ("cityscape", "scoring"): 19,
     ("cities", "table"): 15, ("cities", "neighbourhood"): 13, ("cities", "final"): 12,
     ("cities", "preview place_tile"): 13, ("cities", "preview place_feature"): 13,
     ("cities", "preview place_piece"): 13,
