@@ -53,6 +53,10 @@ WIDTH = 1200
 MARGIN = 24
 INNER = WIDTH - 2 * MARGIN
 GAP = 12
+# docs/pictures.md: what a player reads to choose a move at 1/40 of the width, captions,
+# keys, rules text and records of what was taken at 1/60.
+TEXT = kit.least_text(WIDTH)  # 30
+SMALL = kit.least_text(WIDTH, secondary=True)  # 20
 
 # -- colours -------------------------------------------------------------------------------
 
@@ -214,10 +218,12 @@ def _space_image(code: str, size: int, letter: bool = True) -> Image.Image:
         dot = max(4, size // 9)
         for fx, fy in ((0.25, 0.3), (0.7, 0.22), (0.5, 0.55), (0.22, 0.78), (0.78, 0.76)):
             canvas.marker((size * fx, size * fy), "circle", dot, TREE)
-    elif code in "RBGY" and letter:
-        text_size = max(14, min(26, size // 4))
-        canvas.text((max(3, size // 14), max(2, size // 20)), code, text_size, bold=True,
-                    fill=kit.ink_on(fill))
+    elif code in "RBGY" and letter and size >= 40:
+        # The letter repeats the colour for those who cannot tell it: a key (secondary).
+        # Spaces too small for it to be read (the overview pictures) show the colour alone.
+        text_size = max(SMALL, min(30, size // 4))
+        canvas.text((max(3, size // 14), max(1, size // 24)), code, text_size, bold=True,
+                    fill=kit.ink_on(fill), secondary=True)
     return image
 
 
@@ -244,14 +250,19 @@ def _feature_image(background: str, kind: str, short: str, size: int) -> Image.I
         if kind == "Monument":
             star = kit.shape_mask("star", max(8, size // 3))
             image.paste(WHITE, ((size - star.width) // 2, size // 10), star)
-    text_size = max(12, min(24, size // 4))
+    # The token's word names what its colour and star already show: a key (secondary),
+    # left off a token too small to hold it legibly.
+    text_size = max(SMALL, min(26, size // 4))
     shown = kit.prepare(short, text_size, True)
-    while text_size > 12 and kit.text_width(shown, text_size, True) > size - 8:
+    while text_size > SMALL and kit.text_width(shown, text_size, True) > size - 8:
         text_size -= 1
+    if kit.text_width(shown, text_size, True) > size - 6 and size < 72:
+        return image
     shown = kit.fit_text(shown, text_size, True, size - 6)
     canvas = Canvas(image)
     y = size * (0.66 if kind in ("Monument",) else 0.42 if kind == "Wild" else 0.5)
-    canvas.text((size / 2, y), shown, text_size, bold=True, fill=fg, anchor="mm")
+    canvas.text((size / 2, y), shown, text_size, bold=True, fill=fg, anchor="mm",
+                secondary=True)
     return image
 
 
@@ -285,8 +296,8 @@ def _building_image(colour: str, height: int, size: int) -> Image.Image:
     cx = (min(max(height, 1), 4) - 1) * step + block / 2
     cy = top + block / 2
     ink = kit.ink_on(fill)
-    canvas.text((cx, cy), str(height), max(14, int(block * 0.52)), bold=True, fill=ink,
-                anchor="mm")
+    canvas.text((cx, cy), str(height), max(14, min(block - 8, int(block * 0.6))), bold=True,
+                fill=ink, anchor="mm")
     return image
 
 
@@ -297,13 +308,14 @@ def _building(canvas: Canvas, colour: str, height: int, box: Box) -> None:
 
 
 def _piece(canvas: Canvas, colour: str, centre: tuple[float, float], size: int) -> None:
-    """A single building piece: a cube in its colour with its letter."""
+    """A single building piece: a cube in its colour with its letter (the colour again, for
+    those who cannot tell it: a key, secondary)."""
     x, y = round(centre[0] - size / 2), round(centre[1] - size / 2)
     fill = SPACE_FILL.get(colour, MUTED)
     canvas.draw.rounded_rectangle((x, y, x + size - 1, y + size - 1), max(3, size // 8),
                                   fill=fill, outline=INK, width=2)
-    canvas.text((centre[0], centre[1]), colour, max(14, int(size * 0.5)), bold=True,
-                fill=kit.ink_on(fill), anchor="mm")
+    canvas.text((centre[0], centre[1]), colour, max(SMALL, int(size * 0.5)), bold=True,
+                fill=kit.ink_on(fill), anchor="mm", secondary=True)
 
 
 @byte_cache(MB // 2)
@@ -327,10 +339,11 @@ def _card_back(canvas: Canvas, box: Box, small: bool = False, bg: RGB = PANEL) -
     x0, y0, x1, y1 = box
     canvas.image.paste(_back_image(x1 - x0, y1 - y0, bg), (x0, y0))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    size = 26 if small else 40
+    size = TEXT if small else 40
     canvas.label((cx, cy), "?", size, fg=INK, bg=PANEL, anchor="mm", pad=size // 3)
     if not small and y1 - y0 > 110:
-        canvas.label((cx, y1 - 12), "face down", 20, fg=WHITE, bg=BACK, anchor="mb")
+        canvas.label((cx, y1 - 12), "face down", SMALL, fg=WHITE, bg=BACK, anchor="mb",
+                     secondary=True)
 
 
 def _mini_tile(canvas: Canvas, rows: Sequence[str], xy: tuple[int, int], size: int,
@@ -502,7 +515,7 @@ def _header(canvas: Canvas, view: View, y: int) -> int:
         right = "Setup"
     else:
         right = f"Round {view.get('round', 1)} of {rounds}"
-    canvas.text((WIDTH - MARGIN, y + 6), right, 28, bold=True, anchor="ra")
+    canvas.text((WIDTH - MARGIN, y + 4), right, TEXT, bold=True, anchor="ra")
     return y + 54
 
 
@@ -511,54 +524,53 @@ def _status(canvas: Canvas, view: View, y: int) -> int:
     phase = view.get("phase")
     pending = view.get("pending")
     who = (view.get("to_act") or [None])[0]
-    h = 64
+    h = STATUS_H
     _panel(canvas, (MARGIN, y, WIDTH - MARGIN - 1, y + h - 1), fill=HIGHLIGHT, radius=14,
                  outline=INK, width=2)
     cy = y + h // 2
     x = MARGIN + 14
     if phase == "over":
         winners = [str(w) for w in view.get("winners") or []]
-        canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", 26, bold=True,
-                    anchor="lm")
-        x += 130
+        x = canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", TEXT,
+                        bold=True, anchor="lm")[2] + 14
         for w in winners:
-            box = _chip(canvas, view, (x, cy), w, 26, anchor="lm", max_width=300)
+            box = _chip(canvas, view, (x, cy), w, TEXT, anchor="lm", max_width=300)
             x = box[2] + 10
         return y + h + GAP
     if who is None:
-        canvas.text((x, cy), "Waiting", 26, bold=True, anchor="lm")
+        canvas.text((x, cy), "Waiting", TEXT, bold=True, anchor="lm")
         return y + h + GAP
-    box = _chip(canvas, view, (x, cy), str(who), 26, anchor="lm", max_width=340)
+    box = _chip(canvas, view, (x, cy), str(who), TEXT, anchor="lm", max_width=340)
     x = box[2] + 14
     if phase == "start_tiles":
-        canvas.text((x, cy), "chooses a starting tile", 26, bold=True, anchor="lm")
+        canvas.text((x, cy), "chooses a starting tile", TEXT, bold=True, anchor="lm")
     elif pending and pending.get("items"):
         row = str(pending.get("row"))
         what = {"tiles": "places the city tile", "features": "places or removes",
                 "pieces": "places or removes"}.get(row, "uses")
-        box = canvas.text((x, cy), what, 26, bold=True, anchor="lm")
+        box = canvas.text((x, cy), what, TEXT, bold=True, anchor="lm")
         x = box[2] + 14
         items = pending["items"]
         limit = WIDTH - MARGIN - 14
         for item in items:
             if x > limit - 60:
-                canvas.text((x, cy), "…", 26, bold=True, anchor="lm")
+                canvas.text((x, cy), "…", TEXT, bold=True, anchor="lm")
                 break
             if row == "tiles":
-                _mini_tile(canvas, item.get("rows") or ["??", "??"], (x, y + 6), 26)
-                x += 52 + 8
-                canvas.text((x, cy), str(item.get("id", "")), 22, bold=True, anchor="lm")
-                x += 60
+                _mini_tile(canvas, item.get("rows") or ["??", "??"], (x, y + 6), 28)
+                x += 56 + 8
+                x = canvas.text((x, cy), str(item.get("id", "")), TEXT, bold=True,
+                                anchor="lm")[2] + 16
             elif row == "features":
-                _feature(canvas, item, (x, y + 6, x + 52, y + 58))
-                x += 58
-                x = canvas.text((x, cy), _feature_name(item), 22, bold=True, anchor="lm",
+                _feature(canvas, item, (x, y + 6, x + 56, y + 62))
+                x += 62
+                x = canvas.text((x, cy), _feature_name(item), TEXT, bold=True, anchor="lm",
                                 max_width=limit - x)[2] + 14
             else:
-                _piece(canvas, str(item.get("color")), (x + 22, cy), 44)
-                x += 52
+                _piece(canvas, str(item.get("color")), (x + 26, cy), 52)
+                x += 60
     else:
-        canvas.text((x, cy), "takes one item or group from a row", 26, bold=True, anchor="lm",
+        canvas.text((x, cy), "takes one item or group from a row", TEXT, bold=True, anchor="lm",
                     max_width=WIDTH - MARGIN - 14 - x)
     return y + h + GAP
 
@@ -580,40 +592,51 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
         active = player == turn and view.get("phase") != "over"
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=style.tint if active else PANEL,
                      radius=14, outline=INK if active else RULE, width=3 if active else 2)
-        _chip(canvas, view, (x + 10, y + 10), player, 24, max_width=w - 20 - 84)
-        canvas.text((x + w - 12, y + 4), str(_score(view, player)), 36, bold=True, anchor="ra")
-        canvas.text((x + w - 12, y + 46), "pts", 18, fill=MUTED, anchor="ra")
+        score = str(_score(view, player))
+        score_size = 36 if n <= 3 else TEXT  # four players: room for the name first
+        score_w = max(kit.text_width(score, score_size, True), kit.text_width("pts", SMALL))
+        _chip(canvas, view, (x + 8, y + 10), player, TEXT, max_width=w - 26 - score_w)
+        canvas.text((x + w - 10, y + 4), score, score_size, bold=True, anchor="ra")
+        canvas.text((x + w - 10, y + 46), "pts", SMALL, fill=MUTED, anchor="ra", secondary=True)
         # workers left in each row, by the rows' own icons
         left = workers.get(player) or {}
         bx = x + 12
-        by = y + 80
+        by = y + 88
         if left:
             for row in ROW_ORDER:
                 count = int(left.get(row, 0))
                 ink = INK if count else MUTED
-                _row_icon(canvas, row, (bx + 10, by), 20, fill=ink)
-                canvas.text((bx + 24, by), str(count), 22, bold=True, fill=ink, anchor="lm")
-                bx += 50
-            if kit.text_width("workers", 18) <= x + w - bx - 14:
-                canvas.text((bx + 2, by), "workers", 18, fill=MUTED, anchor="lm")
+                _row_icon(canvas, row, (bx + 11, by), 22, fill=ink)
+                canvas.text((bx + 26, by), str(count), TEXT, bold=True, fill=ink, anchor="lm")
+                bx += 60
+            if kit.text_width("workers", SMALL) <= x + w - bx - 10:
+                canvas.text((bx, by), "workers", SMALL, fill=MUTED, anchor="lm", secondary=True)
         count = len(held.get(player) or [])
         extra = f"{count} scoring card" if count == 1 else f"{count} scoring cards"
-        by += 32
-        canvas.text((x + 12, by), extra, 20, fill=MUTED, anchor="lm")
+        by += 40
+        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
         if player == star and view.get("phase") == "play":
-            canvas.marker((x + w - 84, by), "star", 26, INK)
-            canvas.text((x + w - 68, by), "first", 20, bold=True, anchor="lm")
+            canvas.marker((x + w - 96, by), "star", 28, INK)
+            canvas.text((x + w - 78, by), "first", TEXT, bold=True, anchor="lm")
     return y + h + GAP
 
 
 # Card and achievement rules are read whole, never cut: the box grows to the longest one.
-RULE_TEXT = kit.least_text(WIDTH, secondary=True)  # 20 px
+RULE_TEXT = SMALL  # 20 px
 RULE_LINE = RULE_TEXT + 5
-TITLE_TEXT = 26
+TITLE_TEXT = TEXT
 
 
 def _rule_lines(text: str, width: int) -> tuple[str, ...]:
     return _wrap(text, RULE_TEXT, False, width, 99)
+
+
+TITLE_LINE = TITLE_TEXT + 6
+
+
+def _title_lines(name: str, width: int) -> tuple[str, ...]:
+    """A card's title whole, on two lines where one is too narrow for it."""
+    return _wrap(name, TITLE_TEXT, True, width, 2)
 
 
 def _achievement_height(view: View) -> int:
@@ -623,7 +646,7 @@ def _achievement_height(view: View) -> int:
     n = len(achievements)
     w = (INNER - GAP * (n - 1)) // n
     most = max(len(_rule_lines(str(a.get("text", "")), w - 24)) for a in achievements)
-    return max(168, 46 + most * RULE_LINE + 56)
+    return max(176, 48 + most * RULE_LINE + 60)
 
 
 def _achievements(canvas: Canvas, view: View, y: int) -> int:
@@ -637,27 +660,27 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
     for i, a in enumerate(achievements):
         x = MARGIN + i * (w + GAP)
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
-        canvas.text((x + 12, y + 8), str(a.get("name", "?")), TITLE_TEXT, bold=True,
+        canvas.text((x + 12, y + 6), str(a.get("name", "?")), TITLE_TEXT, bold=True,
                     max_width=w - 24)
         for j, line in enumerate(_rule_lines(str(a.get("text", "")), w - 24)):
-            canvas.text((x + 12, y + 44 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
+            canvas.text((x + 12, y + 46 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
                         secondary=True)
         rings = a.get("rings") or []
         rx = x + 12
-        ry = y + h - 46
+        ry = y + h - 50
         for ring in rings:
             holder = ring.get("player")
             if holder is None:
-                canvas.draw.ellipse((rx, ry, rx + 38, ry + 38), fill=PANEL, outline=INK, width=2)
-                canvas.text((rx + 19, ry + 19), str(ring.get("vp", "")), 20, bold=True,
+                canvas.draw.ellipse((rx, ry, rx + 42, ry + 42), fill=PANEL, outline=INK, width=2)
+                canvas.text((rx + 21, ry + 22), str(ring.get("vp", "")), TEXT, bold=True,
                             anchor="mm")
-                rx += 48
+                rx += 52
             else:
                 style = _style(view, str(holder))
-                canvas.swatch((rx + 19, ry + 19), style, 38)
+                canvas.swatch((rx + 21, ry + 21), style, 42)
                 label = f"{ring.get('vp', '')}"
-                box = canvas.text((rx + 44, ry + 19), label, 20, bold=True, anchor="lm")
-                rx = box[2] + 12
+                box = canvas.text((rx + 48, ry + 21), label, TEXT, bold=True, anchor="lm")
+                rx = box[2] + 14
     return y + h + GAP
 
 
@@ -667,17 +690,19 @@ def _slot_box(i: int) -> tuple[int, int]:
 
 
 def _row_heading(canvas: Canvas, row: str, y: int, note: str = "", title: str = "") -> int:
-    _row_icon(canvas, row, (MARGIN + 12, y + 15), 22)
-    box = canvas.text((MARGIN + 32, y + 15), title or ROW_TITLES[row], 24, bold=True,
+    _row_icon(canvas, row, (MARGIN + 12, y + 19), 24)
+    box = canvas.text((MARGIN + 34, y + 19), title or ROW_TITLES[row], TEXT, bold=True,
                       anchor="lm")
     if note:
-        canvas.text((box[2] + 14, y + 15), note, 20, fill=MUTED, anchor="lm",
-                    max_width=WIDTH - MARGIN - box[2] - 14)
-    return y + 34
+        canvas.text((box[2] + 14, y + 19), note, SMALL + 2, fill=MUTED, anchor="lm",
+                    max_width=WIDTH - MARGIN - box[2] - 14, secondary=True)
+    return y + HEADING_H
 
 
-PLAYER_H = 132
-ROW_HEIGHTS = {"cards": 176, "tiles": 150, "features": 128, "pieces": 96}
+STATUS_H = 70
+HEADING_H = 42
+PLAYER_H = 150
+ROW_HEIGHTS = {"cards": 180, "tiles": 156, "features": 176, "pieces": 116}
 
 
 def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box) -> None:
@@ -685,31 +710,32 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL_ALT, radius=12, outline=RULE)
     player = str(slot.get("taken_by"))
-    canvas.text((x0 + 12, y0 + 8), "taken by", 20, fill=MUTED)
-    _chip(canvas, view, (x0 + 10, y0 + 34), player, 22, max_width=x1 - x0 - 20)
+    canvas.text((x0 + 12, y0 + 6), "taken by", SMALL, fill=MUTED, secondary=True)
+    _chip(canvas, view, (x0 + 10, y0 + 32), player, TEXT, max_width=x1 - x0 - 20)
     items = slot.get("items") or []
-    top = y0 + 34 + 40
-    if row == "pieces":
-        px = x0 + 12
-        for item in items:
-            if px + 26 > x1 - 8 or top + 26 > y1:
-                break
-            _piece(canvas, str(item.get("color")), (px + 13, (top + y1) / 2), 26)
-            px += 32
-        return
+    top = y0 + 32 + 52
+    # What was taken is a record, no longer a choice.
     words = ", ".join(_item_words(row, it) for it in items)
-    lines = (y1 - top - 4) // 22
-    for j, line in enumerate(_wrap(words, 18, False, x1 - x0 - 24, max(0, lines))):
-        canvas.text((x0 + 12, top + j * 22), line, 18, fill=MUTED)
+    if row == "pieces":
+        colours = [str(it.get("color")) for it in items]
+        words = ", ".join(COLOUR_WORDS.get(c, "?") + (f" ×{colours.count(c)}"
+                                                      if colours.count(c) > 1 else "")
+                          for c in dict.fromkeys(colours))
+    lines = (y1 - top - 4) // RULE_LINE
+    for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(0, lines))):
+        canvas.text((x0 + 12, top + j * RULE_LINE), line, SMALL, fill=MUTED, secondary=True)
 
 
 def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=12, outline=INK, width=2)
-    canvas.text((x0 + 10, y0 + 8), str(item.get("name", "?")), TITLE_TEXT, bold=True,
-                max_width=x1 - x0 - 20)
+    title = _title_lines(str(item.get("name", "?")), x1 - x0 - 20)
+    for j, line in enumerate(title):
+        canvas.text((x0 + 10, y0 + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
+                    max_width=x1 - x0 - 20)
+    top = y0 + 10 + len(title) * TITLE_LINE
     for j, line in enumerate(_rule_lines(str(item.get("text", "")), x1 - x0 - 20)):
-        canvas.text((x0 + 10, y0 + 44 + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+        canvas.text((x0 + 10, top + j * RULE_LINE), line, RULE_TEXT, secondary=True)
     canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", TITLE_TEXT, anchor="rb",
                  bg=HIGHLIGHT, outline=INK)
 
@@ -723,12 +749,14 @@ def _row_height(view: View, row: str) -> int:
     for slot in (view.get("rows") or {}).get("cards") or []:
         items = slot.get("items") or []
         if slot.get("taken_by") is None and items and not items[0].get("face_down"):
-            most = max(most, len(_rule_lines(str(items[0].get("text", "")), w - 20)))
-    return max(ROW_HEIGHTS[row], 44 + most * RULE_LINE + 52)
+            title = _title_lines(str(items[0].get("name", "?")), w - 20)
+            most = max(most, len(title) * TITLE_LINE - 40 + RULE_LINE * len(
+                _rule_lines(str(items[0].get("text", "")), w - 20)))
+    return max(ROW_HEIGHTS[row], 50 + most + 58)
 
 
 def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
-    canvas.text((x + 10, y + 6), str(n), 20, bold=True, fill=MUTED)
+    canvas.text((x + 10, y + 4), str(n), TEXT, bold=True, fill=MUTED)
 
 
 def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: int) -> int:
@@ -765,7 +793,7 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
                 side = 60
                 tx = x + (w - 2 * side) // 2
                 _mini_tile(canvas, item.get("rows") or ["??", "??"], (tx, y + 14), side)
-                canvas.text((x + w - 10, y + 8), str(item.get("id", "")), 18, fill=MUTED,
+                canvas.text((x + w - 10, y + 4), str(item.get("id", "")), TEXT, fill=MUTED,
                             anchor="ra")
         elif row == "features":
             size = 84
@@ -775,12 +803,13 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
             for item in items:
                 _feature(canvas, item, (fx, y + 8, fx + size, y + 8 + size))
                 fx += size + 10
-            names = " + ".join(_feature_name(it) for it in items)
-            canvas.text((x + w / 2, y + h - 16), names, 18, bold=True, anchor="mm",
-                        max_width=w - 16)
+            names = _wrap(" + ".join(_feature_name(it) for it in items), TEXT, True, w - 16, 2)
+            for j, line in enumerate(names):
+                canvas.text((x + w / 2, y + size + 28 + j * 34 + (17 if len(names) == 1 else 0)),
+                            line, TEXT, bold=True, anchor="mm", max_width=w - 16)
         else:
             n = len(items)
-            size = 44
+            size = 58
             total = n * size + (n - 1) * 8
             px = x + (w - total) // 2
             for item in items:
@@ -792,7 +821,8 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
 def _empty(canvas: Canvas, box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PAPER, radius=12, outline=RULE)
-    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", 20, fill=MUTED, anchor="mm")
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", SMALL + 2, fill=MUTED, anchor="mm",
+                secondary=True)
 
 
 def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
@@ -802,27 +832,33 @@ def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
                  outline=INK if is_open else RULE, width=2)
     cy = (y0 + y1) / 2
     canvas.marker((x0 + 34, cy), "star", 46, INK if is_open else MUTED)
-    canvas.text((x0 + 66, cy - 14), "Star: 2 random", 20, bold=True, anchor="lm",
+    canvas.text((x0 + 66, cy - 24), "Star", TEXT, bold=True, anchor="lm",
                 fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
-    canvas.text((x0 + 66, cy + 14), "pieces, go first" if is_open else "opens after turn 1",
-                20, anchor="lm", fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
+    words = ("2 random pieces,", "go first") if is_open else ("opens after", "turn 1")
+    for j, line in enumerate(words):
+        canvas.text((x0 + 66, cy + 6 + 22 * j), line, SMALL, anchor="lm",
+                    fill=INK if is_open else MUTED, max_width=x1 - x0 - 74, secondary=True)
 
 
 def _bag_line(canvas: Canvas, view: View, y: int) -> int:
     bag = view.get("bag") or {}
     decks = view.get("decks") or {}
     x = MARGIN
-    box = canvas.text((x, y + 18), "Bag:", 22, bold=True, anchor="lm")
+    box = canvas.text((x, y + 22), "Bag:", TEXT, bold=True, anchor="lm")
     x = box[2] + 10
     for colour in "RBGY":
-        _piece(canvas, colour, (x + 16, y + 18), 32)
-        box = canvas.text((x + 38, y + 18), str(bag.get(colour, 0)), 22, bold=True, anchor="lm")
+        _piece(canvas, colour, (x + 20, y + 22), 40)
+        box = canvas.text((x + 46, y + 22), str(bag.get(colour, 0)), TEXT, bold=True,
+                          anchor="lm")
         x = box[2] + 16
     parts = [f"{decks.get('scoring_cards', 0)} cards", f"{decks.get('city_tiles', 0)} tiles",
              f"{decks.get('feature_tiles', 0)} features"]
-    canvas.text((WIDTH - MARGIN, y + 18), "Decks: " + " · ".join(parts), 22, fill=MUTED,
-                anchor="rm", max_width=WIDTH - MARGIN - x - 20)
-    return y + 40
+    canvas.text((WIDTH - MARGIN, y + 22), "Decks: " + " · ".join(parts), SMALL + 2, fill=MUTED,
+                anchor="rm", max_width=WIDTH - MARGIN - x - 20, secondary=True)
+    return y + BAG_H
+
+
+BAG_H = 48
 
 
 def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
@@ -832,33 +868,33 @@ def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
         x, w = _slot_box(i)
         _panel(canvas, (x, y, x + w - 1, y + 150 - 1), fill=PANEL, radius=12, outline=RULE)
         _mini_tile(canvas, tile.get("rows") or ["??", "??"], (x + (w - 120) // 2, y + 14), 60)
-        canvas.text((x + w - 10, y + 8), str(tile.get("id", "")), 20, bold=True, anchor="ra")
+        canvas.text((x + w - 10, y + 4), str(tile.get("id", "")), TEXT, bold=True, anchor="ra")
     y += 150 + GAP
     chosen = [p for p in _players(view) if p in (view.get("neighbourhoods") or {})]
     if chosen:
         x = MARGIN
-        box = canvas.text((x, y + 16), "Chosen:", 22, bold=True, anchor="lm")
+        box = canvas.text((x, y + 22), "Chosen:", TEXT, bold=True, anchor="lm")
         x = box[2] + 12
         for p in chosen:
             tiles_of = (view["neighbourhoods"][p].get("tiles") or [{}])
-            box = _chip(canvas, view, (x, y + 16), p, 22, anchor="lm", max_width=240)
-            box = canvas.text((box[2] + 8, y + 16), str(tiles_of[0].get("tile", "")), 22,
+            box = _chip(canvas, view, (x, y + 22), p, TEXT, anchor="lm", max_width=240)
+            box = canvas.text((box[2] + 8, y + 22), str(tiles_of[0].get("tile", "")), TEXT,
                               anchor="lm")
             x = box[2] + 20
-        y += 40
+        y += 48
     return y
 
 
 def _table_height(view: View) -> int:
-    h = 14 + 54 + 64 + GAP + PLAYER_H + GAP
+    h = 14 + 54 + STATUS_H + GAP + PLAYER_H + GAP
     if (view.get("city") or {}).get("achievements"):
         h += _achievement_height(view) + GAP
     rows = view.get("rows") or {}
     if rows:
-        h += sum(34 + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
+        h += sum(HEADING_H + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
     else:
-        h += 34 + 150 + GAP + (40 if view.get("neighbourhoods") else 0)
-    return h + 40 + 16
+        h += HEADING_H + 150 + GAP + (48 if view.get("neighbourhoods") else 0)
+    return h + BAG_H + 16
 
 
 def render_table(view: View) -> bytes:
@@ -1207,7 +1243,7 @@ def render_final(view: View) -> bytes:
     lines = {p: _final_lines(view, p, found[p]) for p in players}
     grid_h = max((grids[p][1] * grids[p][3] for p in players), default=0)
     body = 104 + grid_h + 14 + max((len(lines[p]) for p in players), default=0) * 27 + 16
-    top = 14 + 54 + 64 + GAP
+    top = 14 + 54 + STATUS_H + GAP
     canvas = Canvas.new(WIDTH, top + body + MARGIN)
     y = _header(canvas, view, 14)
     y = _status(canvas, view, y)
