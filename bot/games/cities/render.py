@@ -277,7 +277,7 @@ def _feature(canvas: Canvas, feature: dict[str, Any], box: Box) -> None:
 
 
 @byte_cache(256 * KB)
-def _building_image(colour: str, height: int, size: int) -> Image.Image:
+def _building_image(colour: str, height: int, size: int, key: bool = False) -> Image.Image:
     """A building: a stack of ``height`` blocks in its colour, the height as a number."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -297,13 +297,14 @@ def _building_image(colour: str, height: int, size: int) -> Image.Image:
     cy = top + block / 2
     ink = kit.ink_on(fill)
     canvas.text((cx, cy), str(height), max(14, min(block - 8, int(block * 0.6))), bold=True,
-                fill=ink, anchor="mm")
+                fill=ink, anchor="mm", secondary=key)
     return image
 
 
-def _building(canvas: Canvas, colour: str, height: int, box: Box) -> None:
+def _building(canvas: Canvas, colour: str, height: int, box: Box, key: bool = False) -> None:
+    """A building; ``key`` for the legend's example (its number is a key, not a value)."""
     size = min(box[2] - box[0], box[3] - box[1])
-    image = _building_image(colour, height, size)
+    image = _building_image(colour, height, size, key)
     canvas.image.paste(image, (box[0], box[1]), image)
 
 
@@ -933,13 +934,14 @@ def _legend(canvas: Canvas, y: int) -> int:
     x = MARGIN
     for code, word in (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"),
                        ("W", "water"), ("P", "park")):
-        canvas.image.paste(_space_image(code, 30), (x, y + 3))
-        canvas.draw.rectangle((x, y + 3, x + 29, y + 32), outline=INK, width=1)
-        box = canvas.text((x + 36, y + 18), word, 20, anchor="lm")
+        canvas.image.paste(_space_image(code, 40), (x, y + 2))
+        canvas.draw.rectangle((x, y + 2, x + 39, y + 41), outline=INK, width=1)
+        box = canvas.text((x + 46, y + 22), word, SMALL + 2, anchor="lm", secondary=True)
         x = box[2] + 16
-    _building(canvas, "R", 3, (x, y, x + 36, y + 36))
-    canvas.text((x + 42, y + 18), "= building, height 3", 20, anchor="lm")
-    return y + 44
+    _building(canvas, "R", 3, (x, y, x + 44, y + 44), key=True)
+    canvas.text((x + 50, y + 22), "= building, height 3", SMALL + 2, anchor="lm",
+                secondary=True)
+    return y + LEGEND_H
 
 
 PART_KEYS = (("Achievements", "achievements"), ("Water areas", "water"), ("Park areas", "park"),
@@ -969,7 +971,8 @@ def _card_lines(view: View, player: str, found: dict[str, Any] | None,
         each = card.get("vp")
         tally = (f"{row.get('occurrences', 0)} × {each} = {row.get('vp', 0)}"
                  if each is not None else str(row.get("vp", 0)))
-        text = _wrap(str(card.get("text", "")), 18, False, width, 3) if card.get("text") else ()
+        text = (_wrap(str(card.get("text", "")), SMALL, False, width, 3) if card.get("text")
+                else ())
         out.append((str(row.get("name", "?")), tally, text))
     return out
 
@@ -978,10 +981,22 @@ def _breakdown_height(view: View, player: str, found: dict[str, Any] | None, wid
     if not found:
         return 70
     details = _part_details(found)
-    h = 52 + sum(30 + (24 if details[key] else 0) for _name, key in PART_KEYS) + 12 + 34
+    h = 56 + sum(PART_LINE + (DETAIL_LINE if details[key] else 0) for _name, key in PART_KEYS)
+    h += 12 + PART_LINE + 4
     cards = _card_lines(view, player, found, width - 28)
-    h += sum(28 + 22 * len(text) + 8 for _n, _t, text in cards) if cards else 30
+    h += sum(PART_LINE * (1 if _tally_beside(name, tally, width - 28) else 2)
+             + DETAIL_LINE * len(text) + 10 for name, tally, text in cards) if cards else 30
     return h + 12
+
+
+PART_LINE = TEXT + 8
+DETAIL_LINE = SMALL + 5
+
+
+def _tally_beside(name: str, tally: str, width: int) -> bool:
+    """Whether a card's name and its tally fit on one line."""
+    return (kit.text_width(kit.prepare(name, TEXT, True), TEXT, True)
+            + kit.text_width(tally, TEXT, True) + 14 <= width)
 
 
 def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
@@ -992,36 +1007,38 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
     x = x0 + 14
     w = x1 - x0 - 28
     total = int(found["total"]) if found else _score(view, player)
-    canvas.text((x, y0 + 10), title, 26, bold=True)
-    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 32, bold=True, anchor="ra")
-    y = y0 + 52
+    canvas.text((x, y0 + 10), title, TEXT, bold=True, max_width=w - 130)
+    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 34, bold=True, anchor="ra")
+    y = y0 + 56
     if not found:
         return
     details = _part_details(found)
     for name, key in PART_KEYS:
-        canvas.text((x, y), name, 22, bold=True)
-        canvas.text((x1 - 14, y), str(found.get(key, 0)), 22, bold=True, anchor="ra")
-        y += 30
+        canvas.text((x, y), name, TEXT, bold=True)
+        canvas.text((x1 - 14, y), str(found.get(key, 0)), TEXT, bold=True, anchor="ra")
+        y += PART_LINE
         if details[key]:
-            canvas.text((x + 12, y - 4), details[key], 18, fill=MUTED, max_width=w - 12)
-            y += 24
+            canvas.text((x + 12, y - 4), details[key], SMALL, fill=MUTED, max_width=w - 12,
+                        secondary=True)
+            y += DETAIL_LINE
     canvas.draw.line((x, y + 2, x1 - 14, y + 2), fill=RULE, width=2)
-    y += 10
-    canvas.text((x, y), "Scoring cards", 22, bold=True)
-    canvas.text((x1 - 14, y), str(found.get("cards", 0)), 22, bold=True, anchor="ra")
-    y += 34
+    y += 12
+    canvas.text((x, y), "Scoring cards", TEXT, bold=True)
+    canvas.text((x1 - 14, y), str(found.get("cards", 0)), TEXT, bold=True, anchor="ra")
+    y += PART_LINE + 4
     cards = _card_lines(view, player, found, w)
     if not cards:
-        canvas.text((x, y), "no scoring cards yet", 20, fill=MUTED)
+        canvas.text((x, y), "no scoring cards yet", SMALL + 2, fill=MUTED, secondary=True)
     for name, tally, text in cards:
-        tw = kit.text_width(tally, 22, True)
-        canvas.text((x, y), name, 22, bold=True, max_width=w - tw - 14)
-        canvas.text((x1 - 14, y), tally, 22, bold=True, anchor="ra")
-        y += 28
-        for line in text:
-            canvas.text((x, y), line, 18, fill=MUTED)
-            y += 22
-        y += 8
+        canvas.text((x, y), name, TEXT, bold=True, max_width=w)
+        if not _tally_beside(name, tally, w):
+            y += PART_LINE
+        canvas.text((x1 - 14, y), tally, TEXT, bold=True, anchor="ra")
+        y += PART_LINE
+        for line in text:  # the card's rule
+            canvas.text((x, y - 4), line, SMALL, fill=MUTED, secondary=True)
+            y += DETAIL_LINE
+        y += 10
 
 
 def _areas_words(areas: Any) -> str:
@@ -1037,19 +1054,19 @@ def _kinds(area: dict[str, Any]) -> str:
 
 
 def _hood_header(canvas: Canvas, view: View, player: str, y: int, title: str) -> int:
-    box = _chip(canvas, view, (MARGIN, y), player, 30, max_width=560)
-    canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, 28, bold=True, anchor="lm",
-                max_width=WIDTH - MARGIN - box[2] - 14 - 200)
+    box = _chip(canvas, view, (MARGIN, y), player, TEXT + 2, max_width=520)
+    canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, TEXT, bold=True, anchor="lm",
+                max_width=WIDTH - MARGIN - box[2] - 14 - 220)
     phase = view.get("phase")
     right = "Game over" if phase == "over" else f"Round {view.get('round', 1)} of " \
         f"{view.get('rounds', 8)}"
-    canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, 24, bold=True, anchor="rm",
+    canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, TEXT, bold=True, anchor="rm",
                 fill=MUTED)
     return box[3] + 14
 
 
-SIDE_W = 420  # the score panel beside a neighbourhood that leaves room for it
-LEGEND_H = 44
+SIDE_W = 460  # the score panel beside a neighbourhood that leaves room for it
+LEGEND_H = 50
 
 
 class HoodLayout:
@@ -1061,7 +1078,7 @@ class HoodLayout:
         side_w = INNER - SIDE_W - GAP
         side_size = _grid_size(self.rows, self.cols, side_w, 760)
         self.side = side_size >= 84 or self.cols * 84 <= side_w
-        top = 14 + 50 + 14
+        top = 14 + 54 + 14
         if self.side:
             self.size = side_size
             grid_w = self.cols * self.size
@@ -1096,7 +1113,7 @@ def _hood_picture(view: View, player: str, title: str,
     _hood_header(canvas, view, player, 14, title)
     if not hood.tiles:
         canvas.text((layout.origin[0] + 20, layout.origin[1] + 40), "No starting tile yet",
-                    26, fill=MUTED)
+                    TEXT, fill=MUTED)
     _draw_hood(canvas, hood, layout.origin, layout.size, layout.bounds)
     _legend(canvas, layout.legend_y)
     _breakdown_panel(canvas, view, player, layout.panel, found)
@@ -1146,7 +1163,7 @@ def render_preview(view: View, player: str, choices: Sequence[dict[str, Any]]) -
     def xy(space: Space) -> tuple[int, int]:
         return origin[0] + (space[1] - 2 * c0) * size, origin[1] + (space[0] - 2 * r0) * size
 
-    label_size = 26 if size >= 70 else 22
+    label_size = TEXT  # the letters the menu offers
     for at, group in tile_spots.items():
         x, y = xy((2 * at[0], 2 * at[1]))
         canvas.draw.rectangle((x, y, x + 2 * size - 1, y + 2 * size - 1), fill=GHOST)
