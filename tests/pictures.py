@@ -150,6 +150,7 @@ def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
         if game == "cities":
             for player in names:
                 yield shot("neighbourhood", partial(draw.render_neighbourhood, view, player))
+            yield shot("neighbourhoods", partial(draw.render_neighbourhoods, view))
         if game == "bigcityz" and view.get("last_reveal"):
             yield shot("reveal", partial(draw.render_reveal, view))
         if game == "cityscape":

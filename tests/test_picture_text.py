@@ -25,9 +25,6 @@ View = dict[str, Any]
 # Pictures not yet redrawn for the rule: their smallest text today, so nothing shrinks
 # further while they wait (docs/pictures.md lists them).
 FLOORS = {
-    ("cities", "table"): 15, ("cities", "neighbourhood"): 13, ("cities", "final"): 12,
-    ("cities", "preview place_tile"): 13, ("cities", "preview place_feature"): 13,
-    ("cities", "preview place_piece"): 13,
 }
 
 

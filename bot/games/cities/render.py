@@ -251,14 +251,13 @@ def _feature_image(background: str, kind: str, short: str, size: int) -> Image.I
             star = kit.shape_mask("star", max(8, size // 3))
             image.paste(WHITE, ((size - star.width) // 2, size // 10), star)
     # The token's word names what its colour and star already show: a key (secondary),
-    # left off a token too small to hold it legibly.
+    # left off a token too small to hold it whole and legible.
     text_size = max(SMALL, min(26, size // 4))
     shown = kit.prepare(short, text_size, True)
     while text_size > SMALL and kit.text_width(shown, text_size, True) > size - 8:
         text_size -= 1
-    if kit.text_width(shown, text_size, True) > size - 6 and size < 72:
-        return image
-    shown = kit.fit_text(shown, text_size, True, size - 6)
+    if kit.text_width(shown, text_size, True) > size - 6:
+        return image  # a cut word ("Cath…") helps nobody; the star still says monument
     canvas = Canvas(image)
     y = size * (0.66 if kind in ("Monument",) else 0.42 if kind == "Wild" else 0.5)
     canvas.text((size / 2, y), shown, text_size, bold=True, fill=fg, anchor="mm",
@@ -296,7 +295,7 @@ def _building_image(colour: str, height: int, size: int, key: bool = False) -> I
     cx = (min(max(height, 1), 4) - 1) * step + block / 2
     cy = top + block / 2
     ink = kit.ink_on(fill)
-    canvas.text((cx, cy), str(height), max(14, min(block - 8, int(block * 0.6))), bold=True,
+    canvas.text((cx, cy), str(height), max(14, min(block - 6, int(block * 0.72))), bold=True,
                 fill=ink, anchor="mm", secondary=key)
     return image
 
@@ -1249,49 +1248,60 @@ def render_final(view: View) -> bytes:
     winners = {str(w) for w in view.get("winners") or []}
     found = {p: _breakdown(view, p) for p in players}
     order = sorted(players, key=lambda p: -int((found[p] or {}).get("total", _score(view, p))))
-    n = max(1, len(order))
-    cell_w = (INNER - GAP * (n - 1)) // n
+    # Two to a row (as in render_neighbourhoods), so each map is large enough to read.
+    cols = 2 if len(order) > 1 else 1
+    grid_rows = max(1, math.ceil(len(order) / cols))
+    cell_w = (INNER - GAP * (cols - 1)) // cols
     hoods = {p: Hood((view.get("neighbourhoods") or {}).get(p)) for p in players}
     grids = {}
     for p in players:
         bounds = hoods[p].tile_bounds()
-        rows, cols = _hood_size(bounds)
-        grids[p] = (bounds, rows, cols, _grid_size(rows, cols, cell_w - 20, 420, 90))
+        rows, cols_of = _hood_size(bounds)
+        grids[p] = (bounds, rows, cols_of, _grid_size(rows, cols_of, cell_w - 20, 576, 96))
     lines = {p: _final_lines(view, p, found[p]) for p in players}
     grid_h = max((grids[p][1] * grids[p][3] for p in players), default=0)
-    body = 104 + grid_h + 14 + max((len(lines[p]) for p in players), default=0) * 27 + 16
+    lines_h = max((sum(FINAL_BOLD if bold else FINAL_LINE for _l, _r, bold in lines[p])
+                   for p in players), default=0)
+    body = 104 + grid_h + 14 + lines_h + 16
     top = 14 + 54 + STATUS_H + GAP
-    canvas = Canvas.new(WIDTH, top + body + MARGIN)
-    y = _header(canvas, view, 14)
-    y = _status(canvas, view, y)
+    canvas = Canvas.new(WIDTH, top + grid_rows * (body + GAP) - GAP + MARGIN)
+    y0 = _header(canvas, view, 14)
+    y0 = _status(canvas, view, y0)
     for k, p in enumerate(order):
-        x = MARGIN + k * (cell_w + GAP)
+        x = MARGIN + (k % cols) * (cell_w + GAP)
+        y = y0 + (k // cols) * (body + GAP)
         won = p in winners
         _panel(canvas, (x, y, x + cell_w - 1, y + body - 1), fill=PANEL, radius=14,
                      outline=INK if won else RULE, width=4 if won else 2)
         total = int((found[p] or {}).get("total", _score(view, p)))
-        _chip(canvas, view, (x + 10, y + 12), p, 24, max_width=cell_w - 20)
-        canvas.text((x + 12, y + 54), f"{total} pts", 34, bold=True)
+        _chip(canvas, view, (x + 10, y + 10), p, TEXT, max_width=cell_w - 20)
+        canvas.text((x + 12, y + 58), f"{total} pts", 34, bold=True)
         if won:
-            canvas.label((x + cell_w - 10, y + 58), "★ Winner", 22, bg=HIGHLIGHT, outline=INK,
+            canvas.label((x + cell_w - 10, y + 58), "★ Winner", TEXT, bg=HIGHLIGHT, outline=INK,
                          anchor="rt")
         else:
-            canvas.text((x + cell_w - 12, y + 60), f"#{order.index(p) + 1}", 26, bold=True,
+            canvas.text((x + cell_w - 12, y + 60), f"#{order.index(p) + 1}", TEXT, bold=True,
                         fill=MUTED, anchor="ra")
-        bounds, rows, cols, size = grids[p]
+        bounds, _rows, grid_cols, size = grids[p]
         gy = y + 104
         if hoods[p].tiles:
-            _draw_hood(canvas, hoods[p], (x + (cell_w - cols * size) // 2, gy), size, bounds)
+            _draw_hood(canvas, hoods[p], (x + (cell_w - grid_cols * size) // 2, gy), size, bounds)
         ly = gy + grid_h + 14
         for left, right, bold in lines[p]:
+            # The parts of the score at full size; what each part is made of beneath them.
             fill = INK if bold else MUTED
-            tsize = 21 if bold else 19
+            tsize = TEXT if bold else SMALL + 2
             rw = kit.text_width(right, tsize, bold)
             canvas.text((x + 10, ly), left, tsize, bold=bold, fill=fill,
-                        max_width=cell_w - 30 - rw)
-            canvas.text((x + cell_w - 12, ly), right, tsize, bold=bold, fill=fill, anchor="ra")
-            ly += 27
+                        max_width=cell_w - 30 - rw, secondary=not bold)
+            canvas.text((x + cell_w - 12, ly), right, tsize, bold=bold, fill=fill, anchor="ra",
+                        secondary=not bold)
+            ly += FINAL_BOLD if bold else FINAL_LINE
     return canvas.png(PALETTE)
+
+
+FINAL_BOLD = TEXT + 8
+FINAL_LINE = SMALL + 8
 
 
 # -- every neighbourhood -------------------------------------------------------------------
@@ -1310,13 +1320,13 @@ def render_neighbourhoods(view: View) -> bytes:
     for p in players:
         bounds = hoods[p].tile_bounds() if hoods[p].tiles else (0, 0, 0, 0)
         r, c = _hood_size(bounds)
-        grids[p] = (bounds, r, c, _grid_size(r, c, cell_w - 24, 470, 84))
+        grids[p] = (bounds, r, c, _grid_size(r, c, cell_w - 24, 470, 96))
     grid_h = max((g[1] * g[3] for g in grids.values()), default=0)
     notes = {p: _hood_notes(view, p) for p in players}
-    lines_h = max((len(n) for n in notes.values()), default=0) * 28
+    lines_h = max((len(n) for n in notes.values()), default=0) * NOTE_LINE
     body = 64 + grid_h + 14 + lines_h + 14
     top = 14 + 54
-    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + 44 + MARGIN)
+    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + LEGEND_H + MARGIN)
     _header(canvas, view, 14)
     for k, p in enumerate(players):
         x = MARGIN + (k % cols) * (cell_w + GAP)
@@ -1325,21 +1335,24 @@ def render_neighbourhoods(view: View) -> bytes:
                outline=RULE)
         score = f"{_score(view, p)} pts"
         sw = kit.text_width(score, 30, True)
-        _chip(canvas, view, (x + 12, y + 14), p, 26, max_width=cell_w - 40 - sw)
+        _chip(canvas, view, (x + 12, y + 12), p, TEXT, max_width=cell_w - 40 - sw)
         canvas.text((x + cell_w - 14, y + 12), score, 30, bold=True, anchor="ra")
         bounds, r, c, size = grids[p]
         gy = y + 64
         if hoods[p].tiles:
             _draw_hood(canvas, hoods[p], (x + (cell_w - c * size) // 2, gy), size, bounds)
         else:
-            canvas.text((x + 14, gy + 10), "No starting tile yet", 22, fill=MUTED)
+            canvas.text((x + 14, gy + 10), "No starting tile yet", TEXT, fill=MUTED)
         ly = gy + grid_h + 14
         for bold, line in notes[p]:
-            canvas.text((x + 14, ly), line, 20, bold=bold, fill=INK if bold else MUTED,
+            canvas.text((x + 14, ly), line, TEXT, bold=bold, fill=INK if bold else MUTED,
                         max_width=cell_w - 28)
-            ly += 28
-    _legend(canvas, canvas.height - MARGIN - 44)
+            ly += NOTE_LINE
+    _legend(canvas, canvas.height - MARGIN - LEGEND_H)
     return canvas.png(PALETTE)
+
+
+NOTE_LINE = TEXT + 8
 
 
 def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
@@ -1349,7 +1362,7 @@ def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
              for a in (view.get("city") or {}).get("achievements") or []}
     got = ", ".join(f"{names.get(a, a)} {vp}" for a, vp in rings) or "none yet"
     width = (INNER - GAP) // 2 - 28
-    notes = [(True, line) for line in _wrap(f"Achievements: {got}", 20, True, width, 2)]
+    notes = [(True, line) for line in _wrap(f"Achievements: {got}", TEXT, True, width, 2)]
     cards = [c for c in (view.get("cards_held") or {}).get(player) or [] if c.get("name")]
     notes.append((True, f"Scoring cards: {len(cards) or 'none yet'}"))
     notes += [(False, f"• {c['name']} ({c.get('vp', '?')} VP each)") for c in cards]
