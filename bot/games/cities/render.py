@@ -447,9 +447,11 @@ def _draw_hood(canvas: Canvas, hood: Hood, origin: tuple[int, int], size: int,
     for at in hood.tiles:
         x, y = xy((2 * at[0], 2 * at[1]))
         draw.rectangle((x - 1, y - 1, x + 2 * size, y + 2 * size), outline=INK, width=3)
-    inset = max(4, round(size * 0.2))
     for space, feature in hood.features.items():
         x, y = xy(space)
+        # On water and park a token is as large as its word needs; on a city space it
+        # leaves the colour's letter in the corner readable.
+        inset = max(4, round(size * (0.2 if hood.kinds.get(space) in COLOUR_WORDS else 0.1)))
         _feature(canvas, feature, (x + inset, y + inset, x + size - inset // 2,
                                    y + size - inset // 2))
     pad = max(3, round(size * 0.14))
