@@ -15,13 +15,17 @@ from bot.games import GAMES
 from bot.render import kit
 
 
-def drawn(renderer: ModuleType, draw: Callable[[], bytes]) -> tuple[bytes, list[kit.DrawnText]]:
-    """The PNG ``draw`` returns and the text drawn for it. The renderer's cached layers are
-    emptied first, so text they hold is drawn (and seen) again."""
+def _clear_caches(renderer: ModuleType) -> None:
     for value in vars(renderer).values():
         clear = getattr(value, "cache_clear", None)
         if callable(clear):
             clear()
+
+
+def drawn(renderer: ModuleType, draw: Callable[[], bytes]) -> tuple[bytes, list[kit.DrawnText]]:
+    """The PNG ``draw`` returns and the text drawn for it. The renderer's cached layers are
+    emptied first, so text they hold is drawn (and seen) again."""
+    _clear_caches(renderer)
     with kit.recording_text() as texts:
         data = draw()
     return data, texts
@@ -105,7 +109,17 @@ def _previews(game: str, state: JSON) -> list[tuple[str, Callable[[], bytes]]]:
 
 
 def _extra(draw: ModuleType, view: JSON, events: list[JSON], name: str) -> bytes:
-    png: bytes = dict(draw.render_extras(view, events))[name]
+    """The extra picture ``name``, drawn alone: ``render_extras`` draws every extra picture
+    of the events at once, and pictures of other widths must not count as this one's text.
+    So the event it comes from is found first (unrecorded), then drawn on its own."""
+    with kit.recording_text():
+        wanted = dict(draw.render_extras(view, events))[name]
+        source = next((e for e in events
+                       if wanted in dict(draw.render_extras(view, [e])).values()), None)
+    if source is None:
+        return wanted
+    _clear_caches(draw)
+    png: bytes = next(p for _n, p in draw.render_extras(view, [source]) if p == wanted)
     return png
 
 
@@ -136,6 +150,7 @@ def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
         if game == "cities":
             for player in names:
                 yield shot("neighbourhood", partial(draw.render_neighbourhood, view, player))
+            yield shot("neighbourhoods", partial(draw.render_neighbourhoods, view))
         if game == "bigcityz" and view.get("last_reveal"):
             yield shot("reveal", partial(draw.render_reveal, view))
         if game == "cityscape":

@@ -83,12 +83,14 @@ def _open(data: bytes) -> Image.Image:
 
 
 def _check(data: bytes, low: int = 150, high: int = 1400) -> Image.Image:
-    """What every picture must be: a PNG, phone-friendly in shape, small enough to send."""
+    """What every picture must be: a PNG, phone-friendly in shape, small enough to send.
+    The table and standings are 1200 px wide; a reveal is one column 800 px wide, at most
+    twice as tall as wide."""
     assert len(data) <= MAX_BYTES
     image = _open(data)
     width, height = image.size
-    assert width == 1200
-    assert low <= height <= high
+    assert width in (1200, br.REVEAL_W)
+    assert low <= height <= (high if width == 1200 else min(high + 200, 2 * width))
     return image.convert("RGB")
 
 

@@ -12,9 +12,12 @@ The table never knows more than the city's *name*: the view carries nothing else
 the card in play, and nothing here looks a city up. Only ``last_reveal`` (a card already
 turned over, so public) carries facts, and only the reveal picture draws them.
 
-Layout is fixed at 1200 px wide; Discord shows images about 400 px wide on a phone, so
-everything that matters is at least 22 px and never told by colour alone: green squares
-carry a ✓ and "if true", red ones a ✗ and "if false", players a marker shape.
+The table and the standings are 1200 px wide, the reveal (one column of facts) 800 px.
+Discord shows images about 360 px wide on a phone, so what a player reads to choose a
+move is at least 1/40 of the width and captions, statements' full wording and cities on
+squares already taken (no longer a choice) at least 1/60 (docs/pictures.md). Nothing is
+told by colour alone: green squares carry a ✓ and "if true", red ones a ✗ and "if
+false", players a marker shape.
 
 Cost (target: 25 ms for render and encode on a small shared host): the table is put
 together from tiles already mapped onto the PNG palette: each board, each pair of risk
@@ -54,6 +57,8 @@ View = dict[str, Any]
 
 WIDTH = 1200
 MARGIN = 24
+TEXT = kit.least_text(WIDTH)  # 30: what a player reads to choose a move
+SMALL = kit.least_text(WIDTH, secondary=True)  # 20: captions, statements, records
 GAP = 12
 WINNING_SCORE = 36  # "The game is over once a player has at least 36 points"
 
@@ -291,7 +296,9 @@ def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
 
 Fits = tuple[tuple[int, int], ...]  # (font size, lines allowed), best first
 
-ONE_LINE: Fits = ((26, 1), (24, 1), (22, 1), (20, 2))  # a city on a square or risk field
+# A city on a square or risk field: that spot is no longer a choice, so its name is a
+# record (secondary) and may shrink to fit.
+ONE_LINE: Fits = ((TEXT, 1), (26, 1), (24, 1), (22, 1), (20, 2))
 
 
 @byte_cache(256 * KB)
@@ -320,7 +327,7 @@ def fit_lines(text: str, width: int, fits: Fits, bold: bool = True
 
 def draw_fitted(c: Canvas, centre: tuple[float, float], text: str, width: int,
                 fits: Fits = ONE_LINE, *, bold: bool = True, fill: RGB = INK,
-                align: str = "m") -> Box:
+                align: str = "m", secondary: bool = False) -> Box:
     """``fit_lines`` drawn around ``centre`` (``align`` l or m for the x)."""
     lines, size = fit_lines(text, width, fits, bold)
     step = round(size * 1.08)
@@ -328,7 +335,7 @@ def draw_fitted(c: Canvas, centre: tuple[float, float], text: str, width: int,
     x0, y0, x1, y1 = round(centre[0]), round(y), round(centre[0]), round(y)
     for i, line in enumerate(lines):
         b = c.text((centre[0], y + i * step), line, size, bold=bold, fill=fill,
-                   anchor=f"{align}m", max_width=width)
+                   anchor=f"{align}m", max_width=width, secondary=secondary)
         x0, y0, x1, y1 = min(x0, b[0]), min(y0, b[1]), max(x1, b[2]), max(y1, b[3])
     return x0, y0, x1, y1
 
@@ -420,7 +427,7 @@ BW = 400  # a statement board's width
 MW = WIDTH - 2 * MARGIN - 2 * BW - 2 * GAP  # the middle column
 HEADER_H = 118
 GRID_Y = HEADER_H
-BOARD_HEAD = 120
+BOARD_HEAD = 142  # number and name, symbol and statement, and room for a tag under them
 SQUARE_H = 48
 SQUARE_GAP = 6
 HB = BOARD_HEAD + 4 * SQUARE_H + 3 * SQUARE_GAP + 10  # a board's height
@@ -434,7 +441,7 @@ BADGE_W = 84
 BOTTOM_Y = GRID_BOTTOM  # the info line and the scores are drawn below this, every time
 INFO_Y = 30  # from BOTTOM_Y
 SCORE_Y = 60  # from BOTTOM_Y
-SCORE_ROW = 50
+SCORE_ROW = 54
 
 BOARD_XY: dict[int, tuple[int, int]] = {
     1: (MARGIN, GRID_Y),
@@ -484,7 +491,7 @@ def _square_boxes() -> list[Box]:
              + SQUARE_H) for i in range(4)]
 
 
-def _badge(c: Canvas, box: Box, colour: str, points: str, size: int = 28) -> None:
+def _badge(c: Canvas, box: Box, colour: str, points: str, size: int = TEXT) -> None:
     """A point square's coloured badge: ✓ or ✗ and the points, white on green or red."""
     fill = GOOD if colour == "green" else BAD
     c.panel(box, fill, radius=10)
@@ -507,10 +514,11 @@ def _square(c: Canvas, box: Box, colour: str, points: int, city: str | None,
     room = x1 - text_x - 10
     cy = (y0 + y1) / 2
     if city:
-        draw_fitted(c, (text_x, cy), city, room, align="l")
+        draw_fitted(c, (text_x, cy), city, room, align="l", secondary=True)
     else:
         word = "if TRUE" if colour == "green" else "if FALSE"
-        c.text((text_x, cy), f"free · {word}", 22, fill=MUTED, anchor="lm")
+        c.text((text_x, cy), f"free · {word}", SMALL + 2, fill=MUTED, anchor="lm",
+               secondary=True)
 
 
 Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just placed
@@ -525,27 +533,33 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
     c.panel((0, 0, BW - 1, HB - 1), PANEL, radius=16, outline=INK if new else RULE,
             width=4 if new else 2)
     # Top row: the slot number, the board's short name (the buttons use it) and a tag.
-    c.panel((12, 12, 44, 44), INK, radius=8)
-    c.text((28, 29), str(slot), 24, bold=True, fill=WHITE, anchor="mm")
-    name_room = BW - 66
+    c.panel((10, 10, 48, 48), INK, radius=8)
+    c.text((29, 30), str(slot), TEXT, bold=True, fill=WHITE, anchor="mm")
+    name = short_name(statement)
+    name_w = kit.text_width(name, TEXT, True)
+    sym_top = 62  # the symbol row sits in the middle of the head, or above the tag
     if tag:
-        # "replaceable", or "NEW" on the board just turned over, where the card must go.
-        box = c.label((BW - 10, 12), tag, 20, fg=INK, bg=HIGHLIGHT if new else PANEL_ALT,
-                      anchor="rt", outline=INK if new else RULE)
-        name_room = box[0] - 64
-    draw_fitted(c, (54, 29), short_name(statement), name_room,
-                ((28, 1), (26, 1), (24, 1), (22, 1)), align="l")
+        # "replaceable", or "NEW" on the board just turned over, where the card must go:
+        # beside the name where both fit, else under the statement.
+        tag_w = kit.text_width(tag, SMALL, True) + 12
+        beside = 58 + name_w + 12 + tag_w <= BW - 10
+        at = (BW - 10, 14) if beside else (BW - 10, BOARD_HEAD - 34)
+        c.label(at, tag, SMALL, fg=INK, bg=HIGHLIGHT if new else PANEL_ALT, anchor="rt",
+                outline=INK if new else RULE, secondary=True, pad=6)
+        sym_top = 62 if beside else 52
+    draw_fitted(c, (58, 30), name, BW - 70, ((TEXT, 1),), align="l")
     # Then the symbol and the whole statement beside it.
-    c.panel((12, 52, 66, 106), PANEL_ALT, radius=10)
-    draw_symbol(c, (17, 57), symbol, 44)
+    c.panel((12, sym_top, 66, sym_top + 54), PANEL_ALT, radius=10)
+    draw_symbol(c, (17, sym_top + 5), symbol, 44)
     room = BW - 78 - 12
+    # The statement's full wording: the rules text of the board its short name stands for.
     lines = wrap(text, 22, False, room)
     size, step = 22, 26
     if len(lines) > 2:
-        lines, size, step = wrap(text, 20, False, room)[:3], 20, 21
-    top = 79 - step * (len(lines) - 1) / 2
+        lines, size, step = wrap(text, SMALL, False, room)[:3], SMALL, 21
+    top = sym_top + 29 - step * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        c.text((78, top + i * step), line, size, anchor="lm", max_width=room)
+        c.text((78, top + i * step), line, size, anchor="lm", max_width=room, secondary=True)
     for box, (colour, points, city, hit) in zip(_square_boxes(), squares, strict=False):
         _square(c, box, colour, points, city, hit)
     return _quantized(c)
@@ -588,29 +602,33 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
     if tall:
         badge = (x0 + 6, y0 + 6, x0 + 114, y0 + 52)
         c.panel(badge, edge, radius=10)
-        c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", 28,
+        c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", TEXT,
                bold=True, fill=WHITE, anchor="mm")
-        c.text((badge[2] + 12, y0 + 19), f"both {word}", 24, bold=True, anchor="lm")
-        c.text((badge[2] + 12, y0 + 44), "−2 if wrong", 22, fill=MUTED, anchor="lm")
-        cy = (y0 + 58 + y1) / 2
+        c.text((badge[2] + 10, y0 + 21), f"both {word}", TEXT, bold=True, anchor="lm",
+               max_width=x1 - badge[2] - 14)
+        c.text((badge[2] + 10, y0 + 49), "−2 if wrong", SMALL + 2, fill=MUTED, anchor="lm",
+               secondary=True)
+        cy = (y0 + 62 + y1) / 2
         if city:
             draw_fitted(c, ((x0 + x1) / 2, cy), city, x1 - x0 - 20,
-                        ((28, 1), (26, 1), (24, 1), (24, 2), (22, 2)))
+                        ((TEXT, 1), (26, 1), (24, 1), (24, 2), (22, 2)), secondary=True)
         else:
-            c.text(((x0 + x1) / 2, cy), "free", 22, fill=MUTED, anchor="mm")
+            c.text(((x0 + x1) / 2, cy), "free", SMALL + 2, fill=MUTED, anchor="mm",
+                   secondary=True)
     else:
         badge = (x0 + 5, y0 + 5, x0 + 5 + BADGE_W + 12, y1 - 6)
         c.panel(badge, edge, radius=10)
-        c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", 28,
+        c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", TEXT,
                bold=True, fill=WHITE, anchor="mm")
         tx = badge[2] + 12
         cy = (y0 + y1) / 2
         if city:
-            draw_fitted(c, (tx, cy), city, x1 - tx - 10, align="l")
+            draw_fitted(c, (tx, cy), city, x1 - tx - 10, align="l", secondary=True)
         else:
-            c.text((tx, cy - 13), f"{a} & {b} both {word}", 22, bold=True, anchor="lm",
+            c.text((tx, cy - 14), f"both {word}", TEXT, bold=True, anchor="lm",
                    max_width=x1 - tx - 8)
-            c.text((tx, cy + 14), "free · −2 if wrong", 22, fill=MUTED, anchor="lm")
+            c.text((tx, cy + 18), f"boards {a} & {b} · −2 if wrong", SMALL,
+                   fill=MUTED, anchor="lm", max_width=x1 - tx - 8, secondary=True)
 
 
 RiskKey = tuple[str | None, str | None, str | None]  # green city, red city, colour just placed
@@ -627,8 +645,8 @@ def _risk_tile(risk: str, key: RiskKey) -> Image.Image:
     if risk in ("1-2", "3-4"):
         # Above and below the city the boards lie left and right of the fields.
         left, right = (first, second) if risk == "1-2" else (second, first)
-        c.text((w / 2, 18), f"◀ {left}   risk fields   {right} ▶", 22, bold=True, fill=MUTED,
-               anchor="mm")
+        c.text((w / 2, 18), f"◀ {left}   risk fields   {right} ▶", SMALL + 2, bold=True,
+               fill=MUTED, anchor="mm", secondary=True)
         top = 40
         fh = (h - top - 10) // 2
         boxes = ((0, top, w, top + fh), (0, top + fh + 10, w, h))
@@ -676,27 +694,29 @@ def _centre_tile(mode: str, city: str, label: str, people: tuple[tuple[str, int,
         c.text((cx, 42), "Game over", 34, bold=True, anchor="mm")
         y = 88
         for name, seat, fallback in people[:2]:
-            c.chip((cx, y), name, kit.player_style(seat), 24, anchor="mm", max_width=room,
+            c.chip((cx, y), name, kit.player_style(seat), TEXT, anchor="mm", max_width=room,
                    fallback=fallback)
-            y += 40
+            y += 48
         more = len(people) - 2
-        c.text((cx, y + 2), ("wins" if len(people) == 1 else "share the win") if more <= 0
-               else f"and {more} more share the win", 22, fill=MUTED, anchor="mm")
+        c.text((cx, y - 4), ("wins" if len(people) == 1 else "share the win") if more <= 0
+               else f"and {more} more share the win", SMALL + 2, fill=MUTED, anchor="mm",
+               secondary=True)
         return _quantized(c)
     if mode == "veto":
-        c.text((cx, 24), "Objection?", 24, bold=True, fill=MUTED, anchor="mm")
-        draw_fitted(c, (cx, 78), city, room, ((40, 1), (36, 1), (32, 1), (32, 2), (28, 2)))
-        c.text((cx, HM - 46), label, 22, bold=True, anchor="mm", max_width=room)
+        c.text((cx, 22), "Objection?", SMALL + 4, bold=True, fill=MUTED, anchor="mm",
+               secondary=True)
+        draw_fitted(c, (cx, 74), city, room, ((40, 1), (36, 1), (32, 1), (32, 2), (TEXT, 2)))
+        c.text((cx, HM - 52), label, TEXT, bold=True, anchor="mm", max_width=room)
         if seconds:
-            c.text((cx, HM - 18), f"window closes after {seconds} s", 20, fill=MUTED,
-                   anchor="mm", max_width=room)
+            c.text((cx, HM - 18), f"window closes after {seconds} s", SMALL, fill=MUTED,
+                   anchor="mm", max_width=room, secondary=True)
         return _quantized(c)
-    c.text((cx, 22), "Where does", 24, fill=MUTED, anchor="mm")
-    draw_fitted(c, (cx, 72), city, room,
-                ((44, 1), (40, 1), (36, 1), (32, 1), (32, 2), (28, 2)))
-    c.text((cx, 120), "go?", 24, fill=MUTED, anchor="mm")
+    c.text((cx, 20), "Where does", SMALL + 2, fill=MUTED, anchor="mm", secondary=True)
+    draw_fitted(c, (cx, 66), city, room,
+                ((44, 1), (40, 1), (36, 1), (32, 1), (32, 2), (TEXT, 2)))
+    c.text((cx, 110), "go?", SMALL + 2, fill=MUTED, anchor="mm", secondary=True)
     for name, seat, fallback in people[:1]:
-        c.chip((cx, HM - 30), name, kit.player_style(seat), 24, anchor="mm", max_width=room,
+        c.chip((cx, HM - 30), name, kit.player_style(seat), TEXT, anchor="mm", max_width=room,
                fallback=fallback)
     return _quantized(c)
 
@@ -760,7 +780,7 @@ def _header(c: Canvas, view: View, cast: Cast) -> None:
         else:
             where = f"on {_placement_label(placement)}"
         inline(c, MARGIN, y, [cast.chip(placer), ("bold", f"put {city} "), ("text", where)],
-               big if len(city) < 14 else 28, max_x)
+               big if len(city) < 14 else TEXT, max_x)
     else:
         turn = view.get("turn")
         replaced = view.get("replaced_slot")
@@ -788,12 +808,12 @@ def _subline(c: Canvas, view: View, cast: Cast, y: int) -> None:
         if declined:
             parts += [("text", "  no objection: " if parts else "No objection: "),
                       *_people(cast, declined)]
-        many = len(waiting) + len(objectors) + len(declined) > 3
-        inline(c, MARGIN, y, parts, 22 if many else 24, max_x)
+        inline(c, MARGIN, y, parts, TEXT, max_x)
         return
     last = view.get("last_reveal")
     if not last:
-        c.text((MARGIN, y), "No city has been revealed yet.", 24, fill=MUTED, anchor="lm")
+        c.text((MARGIN, y), "No city has been revealed yet.", SMALL + 4, fill=MUTED,
+               anchor="lm", secondary=True)
         return
     city = _city_name(last.get("city")) or "?"
     placer = str(last.get("player", ""))
@@ -812,7 +832,7 @@ def _subline(c: Canvas, view: View, cast: Cast, y: int) -> None:
     objectors = list(last.get("objectors") or [])
     if objectors:
         parts.append(("text", f" · {len(objectors)} objected"))
-    inline(c, MARGIN, y, parts, 24, max_x)
+    inline(c, MARGIN, y, parts, TEXT, max_x)
 
 
 def _info(c: Canvas, view: View, cast: Cast, y: int) -> None:
@@ -832,8 +852,8 @@ def _info(c: Canvas, view: View, cast: Cast, y: int) -> None:
     beside = [n for n in (_city_name(r) for r in view.get("beside_board") or []) if n]
     if beside:
         bits.append("beside the board: " + ", ".join(beside))
-    c.text((MARGIN, y), " · ".join(bits), 22, fill=MUTED, anchor="lm",
-           max_width=WIDTH - 2 * MARGIN)
+    c.text((MARGIN, y), " · ".join(bits), SMALL + 2, fill=MUTED, anchor="lm",
+           max_width=WIDTH - 2 * MARGIN, secondary=True)
 
 
 def _veto_tokens(c: Canvas, x: float, y: float, left: int, style: kit.PlayerStyle) -> None:
@@ -846,7 +866,8 @@ def _veto_tokens(c: Canvas, x: float, y: float, left: int, style: kit.PlayerStyl
         else:
             c.draw.ellipse((cx - 14, y - 14, cx + 14, y + 14), fill=PANEL_ALT, outline=MUTED,
                            width=2)
-            c.text((cx, y + 1), "✗", 18, bold=True, fill=MUTED, anchor="mm")
+            c.text((cx, y + 1), "✗", SMALL, bold=True, fill=MUTED, anchor="mm",
+                   secondary=True)
 
 
 def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
@@ -859,20 +880,22 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
     rows = _score_rows(n)
     c.panel((MARGIN, top, WIDTH - MARGIN - 1, top + 52 + rows * SCORE_ROW + 8), PANEL,
             radius=16)
-    c.text((MARGIN + 16, top + 28), "Scores", 26, bold=True, anchor="lm")
+    title = c.text((MARGIN + 16, top + 28), "Scores", TEXT, bold=True, anchor="lm")
     if view.get("end_triggered") and not over:
         players = cast.players
         first = view.get("first_player") or (players[0] if players else "")
         last = players[(players.index(first) - 1) % len(players)] if first in players else ""
-        box = c.label((MARGIN + 122, top + 28), f"{WINNING_SCORE} reached: last round", 22,
-                      fg=INK, bg=HIGHLIGHT, anchor="lm", outline=INK)
+        box = c.label((title[2] + 14, top + 28), f"{WINNING_SCORE} reached: last round",
+                      SMALL + 2, fg=INK, bg=HIGHLIGHT, anchor="lm", outline=INK,
+                      secondary=True)
         c.text((box[2] + 10, top + 28),
                f"ends after {kit.prepare(last, 22, False, 200, cast.fallback(last))}'s turn",
-               22, fill=MUTED, anchor="lm")
+               SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
     else:
-        c.text((MARGIN + 122, top + 28), f"first to {WINNING_SCORE} ends the game", 22,
-               fill=MUTED, anchor="lm")
-    c.text((WIDTH - MARGIN - 16, top + 28), "vetoes left", 22, fill=MUTED, anchor="rm")
+        c.text((title[2] + 14, top + 28), f"first to {WINNING_SCORE} ends the game",
+               SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
+    c.text((WIDTH - MARGIN - 16, top + 28), "vetoes left", SMALL + 2, fill=MUTED, anchor="rm",
+           secondary=True)
     columns = 1 if n <= 1 else 2
     col_w = (WIDTH - 2 * MARGIN - 32 - (columns - 1) * 24) // columns
     for i, p in enumerate(cast.players):
@@ -882,15 +905,15 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
         x1 = x0 + col_w
         style = cast.style(p)
         if p == turn or p in winners:
-            c.panel((x0 - 8, round(cy - 22), x1 + 8, round(cy + 22)), HIGHLIGHT, radius=22,
+            c.panel((x0 - 8, round(cy - 25), x1 + 8, round(cy + 25)), HIGHLIGHT, radius=25,
                     outline=INK, width=2)
         score = int(scores.get(p, 0))
         chip_w = min(230, col_w - 330)
-        star = 28 if p in winners else 0
-        box = c.chip((x0, cy), p, style, 24, anchor="lm", max_width=chip_w - star,
+        star = 34 if p in winners else 0
+        box = c.chip((x0, cy), p, style, TEXT, anchor="lm", max_width=chip_w - star,
                      fallback=cast.fallback(p))
         if star:
-            c.text((box[2] + 4, cy), "★", 24, bold=True, anchor="lm")
+            c.text((box[2] + 4, cy), "★", TEXT, bold=True, anchor="lm")
         sx = x0 + chip_w + 62
         c.text((sx, cy), str(score), 30, bold=True, anchor="rm")
         bar0, bar1 = sx + 12, x1 - 90
@@ -985,16 +1008,20 @@ def fact_text(statement: str, value: Any, card: View) -> str:
     return str(value)
 
 
-REVEAL_HEAD = 128
+# The reveal is one column of facts on a narrower picture, so on a phone its words are
+# drawn larger than two columns at 1200 px could be (1/40 of 800 px is 20 px).
+REVEAL_W = 800
+REVEAL_HEAD = 164
 CARD_TOP = REVEAL_HEAD
 CARD_HEAD = 96
-FACT_H = 76
-FACT_W = (WIDTH - 2 * MARGIN - 3 * 16) // 2
+FACT_H = 70
+FACTS = len(FACT_ORDER)
+FACT_W = REVEAL_W - 2 * MARGIN - 2 * 16
+POINTS_ROW = 48
 
 
 def _reveal_height(players: int, extra: int) -> int:
-    card_bottom = CARD_TOP + CARD_HEAD + 6 * FACT_H + 16
-    return card_bottom + 16 + extra + 60 + players * 48 + 16 + MARGIN
+    return CARD_BOTTOM + 16 + extra + 60 + players * POINTS_ROW + 16 + MARGIN
 
 
 def _guess(placement: View) -> bool | None:
@@ -1034,7 +1061,8 @@ def _reveal_header(c: Canvas, reveal: View, cast: Cast) -> None:
         tail = "said “There's no free square”"
     else:
         tail = f"put it on {_placement_label(placement)}"
-    inline(c, box[2] + 14, 40, [cast.chip(placer), ("bold", tail)], 28, WIDTH - MARGIN)
+    inline(c, box[2] + 14, 40, [cast.chip(placer)], 28, REVEAL_W - MARGIN)
+    c.text((MARGIN, 88), tail, 28, bold=True, anchor="lm", max_width=REVEAL_W - 2 * MARGIN)
     if kind == "square":
         guess = "TRUE" if placement.get("color") == "green" else "FALSE"
         st = short_name(str(placement.get("statement")))
@@ -1047,7 +1075,8 @@ def _reveal_header(c: Canvas, reveal: View, cast: Cast) -> None:
         sub = f"The bet: no free square or risk field is right for {city} (8, or −2 if wrong)."
     else:
         sub = str(placement.get("label", ""))
-    c.text((MARGIN, 96), sub, 24, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN)
+    c.text((MARGIN, 132), sub, SMALL, fill=MUTED, anchor="lm", secondary=True,
+           max_width=REVEAL_W - 2 * MARGIN)
 
 
 def _fact_frame(c: Canvas, box: Box, statement: str, checked: bool) -> None:
@@ -1102,9 +1131,8 @@ def _truth_tag(true: bool, background: RGB) -> Image.Image:
 
 
 def _fact_box(i: int) -> Box:
-    col, row = i // 6, i % 6
-    x0 = MARGIN + 16 + col * (FACT_W + 16)
-    y0 = CARD_TOP + CARD_HEAD + row * FACT_H
+    x0 = MARGIN + 16
+    y0 = CARD_TOP + CARD_HEAD + i * FACT_H
     return x0, y0, x0 + FACT_W, y0 + FACT_H - 8
 
 
@@ -1114,7 +1142,7 @@ def _points_frame(c: Canvas, players: int, box: Box) -> None:
     c.text((x0 + 16, y0 + 28), "Points", 26, bold=True, anchor="lm")
     c.text((x1 - 16, y0 + 28), "change · total", 22, fill=MUTED, anchor="rm")
     for i in range(0, players, 2):
-        cy = y0 + 76 + i * 48
+        cy = y0 + 76 + i * POINTS_ROW
         c.draw.rectangle((x0 + 8, cy - 23, x1 - 8, cy + 23), fill=PAPER)
 
 
@@ -1132,7 +1160,7 @@ def _points_panel(c: Canvas, reveal: View, cast: Cast, box: Box) -> None:
         note = "nobody objected"
     c.text((x0 + 116, y0 + 28), note, 22, fill=MUTED, anchor="lm")
     for i, p in enumerate(cast.players):
-        cy = y0 + 76 + i * 48
+        cy = y0 + 76 + i * POINTS_ROW
         chip = c.chip((x0 + 16, cy), p, cast.style(p), 24, anchor="lm", max_width=320,
                       fallback=cast.fallback(p))
         delta = int(points.get(p, 0))
@@ -1171,23 +1199,23 @@ def _note_lines(reveal: View) -> tuple[str, ...]:
     if not free_right:
         return ("✓ None of the free squares or risk fields would have been right.",)
     spots = " · ".join(_target_label(t, reveal) for t in free_right)
-    return wrap(f"✗ Would have been right: {spots}", 24, True, WIDTH - 2 * MARGIN - 32)
+    return wrap(f"✗ Would have been right: {spots}", 24, True, REVEAL_W - 2 * MARGIN - 32)
 
 
-CARD_BOTTOM = CARD_TOP + CARD_HEAD + 6 * FACT_H + 16
+CARD_BOTTOM = CARD_TOP + CARD_HEAD + FACTS * FACT_H + 16
 
 
 def _points_box(players: int, extra: int) -> Box:
     y = CARD_BOTTOM + 16 + extra
-    return MARGIN, y, WIDTH - MARGIN - 1, y + 52 + players * 48 + 8
+    return MARGIN, y, REVEAL_W - MARGIN - 1, y + 52 + players * POINTS_ROW + 8
 
 
 @byte_cache(0)  # drawn each time: 4.5 MB to save ~2 ms once a round
 def _reveal_base(players: int, extra: int) -> Image.Image:
     """What every card back shares: the card, each fact's symbol and title, the frame of
     the points table (RGB; each reveal is drawn over a copy)."""
-    c = Canvas.new(WIDTH, _reveal_height(players, extra), PAPER)
-    c.panel((MARGIN, CARD_TOP, WIDTH - MARGIN - 1, CARD_BOTTOM), PANEL_ALT, radius=18,
+    c = Canvas.new(REVEAL_W, _reveal_height(players, extra), PAPER)
+    c.panel((MARGIN, CARD_TOP, REVEAL_W - MARGIN - 1, CARD_BOTTOM), PANEL_ALT, radius=18,
             outline=INK, width=2)
     for i, statement in enumerate(FACT_ORDER):
         _fact_frame(c, _fact_box(i), statement, False)
@@ -1208,13 +1236,13 @@ def _draw_reveal(reveal: View, players: Sequence[str]) -> Canvas:
     _reveal_header(c, reveal, cast)
     name = _city_name(card) or "?"
     c.text((MARGIN + 20, CARD_TOP + 36), name, 40, bold=True, anchor="lm",
-           max_width=WIDTH - 2 * MARGIN - 40)
+           max_width=REVEAL_W - 2 * MARGIN - 40)
     where = [str(card[k]) for k in ("country", "continent") if card.get(k)]
     lat, lon = card.get("latitude"), card.get("longitude")
     if isinstance(lat, int | float) and isinstance(lon, int | float):
         where.append(f"{_deg(float(lat), 'N', 'S')}, {_deg(float(lon), 'E', 'W')}")
     c.text((MARGIN + 20, CARD_TOP + 76), " · ".join(where), 24, fill=MUTED, anchor="lm",
-           max_width=WIDTH - 2 * MARGIN - 40)
+           max_width=REVEAL_W - 2 * MARGIN - 40)
     guess = _guess(placement)
     for i, statement in enumerate(FACT_ORDER):
         if statement not in facts:
@@ -1225,11 +1253,12 @@ def _draw_reveal(reveal: View, players: Sequence[str]) -> Canvas:
     if note:
         good = bool(reveal.get("right"))
         y = CARD_BOTTOM + 16
-        c.panel((MARGIN, y, WIDTH - MARGIN - 1, y + extra - 12), PANEL, radius=14,
+        c.panel((MARGIN, y, REVEAL_W - MARGIN - 1, y + extra - 12), PANEL, radius=14,
                 outline=GOOD if good else BAD, width=2)
         for i, line in enumerate(note):
             c.text((MARGIN + 16, y + 28 + 32 * i), line, 24, bold=True,
-                   fill=GOOD if good else BAD, anchor="lm", max_width=WIDTH - 2 * MARGIN - 32)
+                   fill=GOOD if good else BAD, anchor="lm",
+                   max_width=REVEAL_W - 2 * MARGIN - 32)
     _points_panel(c, reveal, cast, _points_box(n, extra))
     return c
 
@@ -1239,8 +1268,9 @@ def render_reveal(view: View) -> bytes:
     reveal = view.get("last_reveal")
     players = list(view.get("players") or [])
     if not reveal:
-        c = Canvas.new(WIDTH, 160, PAPER)
-        c.text((MARGIN, 56), "No city has been revealed yet", 34, bold=True, anchor="lm")
+        c = Canvas.new(REVEAL_W, 160, PAPER)
+        c.text((MARGIN, 56), "No city has been revealed yet", 34, bold=True, anchor="lm",
+               max_width=REVEAL_W - 2 * MARGIN)
         c.text((MARGIN, 110), f"Round {view.get('round', 1)} is in play", 24, fill=MUTED,
                anchor="lm")
         return c.png(PALETTE)
@@ -1265,18 +1295,19 @@ def render_final(view: View, reason: str | None = None) -> bytes:
     played = max([int(v) for v in turns.values()] + [0])
     why = ("someone reached 36 and the round was finished" if reason != "cities"
            else "the city pile could not give everyone another turn")
-    c.text((MARGIN, 98), f"{played} turns each · the game ended because {why}", 24,
-           fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN)
+    c.text((MARGIN, 98), f"{played} turns each · the game ended because {why}", SMALL + 4,
+           fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN, secondary=True)
     top = 140
     c.panel((MARGIN, top, WIDTH - MARGIN - 1, top + 60 + n * 64), PANEL, radius=16)
-    c.text((MARGIN + 16, top + 30), "Final standings", 26, bold=True, anchor="lm")
-    c.text((WIDTH - MARGIN - 16, top + 30), "vetoes unused", 22, fill=MUTED, anchor="rm")
+    c.text((MARGIN + 16, top + 30), "Final standings", TEXT, bold=True, anchor="lm")
+    c.text((WIDTH - MARGIN - 16, top + 30), "vetoes unused", SMALL + 2, fill=MUTED, anchor="rm",
+           secondary=True)
     bar0, bar1 = MARGIN + 630, WIDTH - MARGIN - 120
     goal_x = bar0 + (bar1 - bar0) * WINNING_SCORE / 48
     goal_y = top + 60 + n * 64 + 26
-    c.text((goal_x, goal_y), "↑", 26, bold=True, fill=MUTED, anchor="mm")
-    c.text((goal_x - 16, goal_y), f"{WINNING_SCORE} points end the game", 22, bold=True,
-           fill=MUTED, anchor="rm")
+    c.text((goal_x, goal_y), "↑", 26, bold=True, fill=MUTED, anchor="mm", secondary=True)
+    c.text((goal_x - 16, goal_y), f"{WINNING_SCORE} points end the game", SMALL + 2, bold=True,
+           fill=MUTED, anchor="rm", secondary=True)
     order = sorted(cast.players, key=lambda p: (-int(scores.get(p, 0)), cast.index[p]))
     rank = 0
     last_score: int | None = None
@@ -1290,10 +1321,11 @@ def render_final(view: View, reason: str | None = None) -> bytes:
                     outline=INK, width=2)
         c.text((MARGIN + 48, cy), f"{rank}.", 30, bold=True, anchor="rm")
         style = cast.style(p)
-        chip = c.chip((MARGIN + 62, cy), p, style, 28, anchor="lm", max_width=340,
+        chip = c.chip((MARGIN + 62, cy), p, style, TEXT, anchor="lm",
+                      max_width=340 if p not in winners else 410 - kit.text_width("★ wins", TEXT, True),
                       fallback=cast.fallback(p))
         if p in winners:
-            c.text((chip[2] + 10, cy), "★ wins", 26, bold=True, anchor="lm")
+            c.text((chip[2] + 10, cy), "★ wins", TEXT, bold=True, anchor="lm")
         c.text((MARGIN + 610, cy), str(score), 36, bold=True, anchor="rm")
         bar0, bar1 = MARGIN + 630, WIDTH - MARGIN - 120
         c.panel((bar0, cy - 11, bar1, cy + 11), PANEL_ALT, radius=11, outline=RULE, width=1)

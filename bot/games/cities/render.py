@@ -14,7 +14,9 @@ here could show them, since the view never holds them.
 
 Every space shows its kind twice, by colour and by a letter or pattern (R B G Y city
 spaces, wavy water, dotted park); buildings carry their height as a number; players are a
-colour plus a marker shape. Pictures are 1200 px wide; what matters is at least 22 px.
+colour plus a marker shape. Pictures are 1200 px wide; what a player reads to choose a
+move is at least 30 px (1/40 of the width), rules text, records and keys at least 20 px
+(docs/pictures.md).
 All functions return PNG bytes and touch neither discord nor the disk (fonts aside).
 """
 
@@ -53,6 +55,10 @@ WIDTH = 1200
 MARGIN = 24
 INNER = WIDTH - 2 * MARGIN
 GAP = 12
+# docs/pictures.md: what a player reads to choose a move at 1/40 of the width, captions,
+# keys, rules text and records of what was taken at 1/60.
+TEXT = kit.least_text(WIDTH)  # 30
+SMALL = kit.least_text(WIDTH, secondary=True)  # 20
 
 # -- colours -------------------------------------------------------------------------------
 
@@ -214,10 +220,12 @@ def _space_image(code: str, size: int, letter: bool = True) -> Image.Image:
         dot = max(4, size // 9)
         for fx, fy in ((0.25, 0.3), (0.7, 0.22), (0.5, 0.55), (0.22, 0.78), (0.78, 0.76)):
             canvas.marker((size * fx, size * fy), "circle", dot, TREE)
-    elif code in "RBGY" and letter:
-        text_size = max(14, min(26, size // 4))
-        canvas.text((max(3, size // 14), max(2, size // 20)), code, text_size, bold=True,
-                    fill=kit.ink_on(fill))
+    elif code in "RBGY" and letter and size >= 40:
+        # The letter repeats the colour for those who cannot tell it: a key (secondary).
+        # Spaces too small for it to be read (the overview pictures) show the colour alone.
+        text_size = max(SMALL, min(30, size // 4))
+        canvas.text((max(3, size // 14), max(1, size // 24)), code, text_size, bold=True,
+                    fill=kit.ink_on(fill), secondary=True)
     return image
 
 
@@ -244,14 +252,18 @@ def _feature_image(background: str, kind: str, short: str, size: int) -> Image.I
         if kind == "Monument":
             star = kit.shape_mask("star", max(8, size // 3))
             image.paste(WHITE, ((size - star.width) // 2, size // 10), star)
-    text_size = max(12, min(24, size // 4))
+    # The token's word names what its colour and star already show: a key (secondary),
+    # left off a token too small to hold it whole and legible.
+    text_size = max(SMALL, min(26, size // 4))
     shown = kit.prepare(short, text_size, True)
-    while text_size > 12 and kit.text_width(shown, text_size, True) > size - 8:
+    while text_size > SMALL and kit.text_width(shown, text_size, True) > size - 8:
         text_size -= 1
-    shown = kit.fit_text(shown, text_size, True, size - 6)
+    if kit.text_width(shown, text_size, True) > size - 6:
+        return image  # a cut word ("Cath…") helps nobody; the star still says monument
     canvas = Canvas(image)
     y = size * (0.66 if kind in ("Monument",) else 0.42 if kind == "Wild" else 0.5)
-    canvas.text((size / 2, y), shown, text_size, bold=True, fill=fg, anchor="mm")
+    canvas.text((size / 2, y), shown, text_size, bold=True, fill=fg, anchor="mm",
+                secondary=True)
     return image
 
 
@@ -266,7 +278,7 @@ def _feature(canvas: Canvas, feature: dict[str, Any], box: Box) -> None:
 
 
 @byte_cache(256 * KB)
-def _building_image(colour: str, height: int, size: int) -> Image.Image:
+def _building_image(colour: str, height: int, size: int, key: bool = False) -> Image.Image:
     """A building: a stack of ``height`` blocks in its colour, the height as a number."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -285,25 +297,27 @@ def _building_image(colour: str, height: int, size: int) -> Image.Image:
     cx = (min(max(height, 1), 4) - 1) * step + block / 2
     cy = top + block / 2
     ink = kit.ink_on(fill)
-    canvas.text((cx, cy), str(height), max(14, int(block * 0.52)), bold=True, fill=ink,
-                anchor="mm")
+    canvas.text((cx, cy), str(height), max(14, min(block - 6, int(block * 0.72))), bold=True,
+                fill=ink, anchor="mm", secondary=key)
     return image
 
 
-def _building(canvas: Canvas, colour: str, height: int, box: Box) -> None:
+def _building(canvas: Canvas, colour: str, height: int, box: Box, key: bool = False) -> None:
+    """A building; ``key`` for the legend's example (its number is a key, not a value)."""
     size = min(box[2] - box[0], box[3] - box[1])
-    image = _building_image(colour, height, size)
+    image = _building_image(colour, height, size, key)
     canvas.image.paste(image, (box[0], box[1]), image)
 
 
 def _piece(canvas: Canvas, colour: str, centre: tuple[float, float], size: int) -> None:
-    """A single building piece: a cube in its colour with its letter."""
+    """A single building piece: a cube in its colour with its letter (the colour again, for
+    those who cannot tell it: a key, secondary)."""
     x, y = round(centre[0] - size / 2), round(centre[1] - size / 2)
     fill = SPACE_FILL.get(colour, MUTED)
     canvas.draw.rounded_rectangle((x, y, x + size - 1, y + size - 1), max(3, size // 8),
                                   fill=fill, outline=INK, width=2)
-    canvas.text((centre[0], centre[1]), colour, max(14, int(size * 0.5)), bold=True,
-                fill=kit.ink_on(fill), anchor="mm")
+    canvas.text((centre[0], centre[1]), colour, max(SMALL, int(size * 0.5)), bold=True,
+                fill=kit.ink_on(fill), anchor="mm", secondary=True)
 
 
 @byte_cache(MB // 2)
@@ -327,10 +341,11 @@ def _card_back(canvas: Canvas, box: Box, small: bool = False, bg: RGB = PANEL) -
     x0, y0, x1, y1 = box
     canvas.image.paste(_back_image(x1 - x0, y1 - y0, bg), (x0, y0))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    size = 26 if small else 40
+    size = TEXT if small else 40
     canvas.label((cx, cy), "?", size, fg=INK, bg=PANEL, anchor="mm", pad=size // 3)
     if not small and y1 - y0 > 110:
-        canvas.label((cx, y1 - 12), "face down", 20, fg=WHITE, bg=BACK, anchor="mb")
+        canvas.label((cx, y1 - 12), "face down", SMALL, fg=WHITE, bg=BACK, anchor="mb",
+                     secondary=True)
 
 
 def _mini_tile(canvas: Canvas, rows: Sequence[str], xy: tuple[int, int], size: int,
@@ -434,9 +449,11 @@ def _draw_hood(canvas: Canvas, hood: Hood, origin: tuple[int, int], size: int,
     for at in hood.tiles:
         x, y = xy((2 * at[0], 2 * at[1]))
         draw.rectangle((x - 1, y - 1, x + 2 * size, y + 2 * size), outline=INK, width=3)
-    inset = max(4, round(size * 0.2))
     for space, feature in hood.features.items():
         x, y = xy(space)
+        # On water and park a token is as large as its word needs; on a city space it
+        # leaves the colour's letter in the corner readable.
+        inset = max(4, round(size * (0.2 if hood.kinds.get(space) in COLOUR_WORDS else 0.1)))
         _feature(canvas, feature, (x + inset, y + inset, x + size - inset // 2,
                                    y + size - inset // 2))
     pad = max(3, round(size * 0.14))
@@ -502,7 +519,7 @@ def _header(canvas: Canvas, view: View, y: int) -> int:
         right = "Setup"
     else:
         right = f"Round {view.get('round', 1)} of {rounds}"
-    canvas.text((WIDTH - MARGIN, y + 6), right, 28, bold=True, anchor="ra")
+    canvas.text((WIDTH - MARGIN, y + 4), right, TEXT, bold=True, anchor="ra")
     return y + 54
 
 
@@ -511,54 +528,53 @@ def _status(canvas: Canvas, view: View, y: int) -> int:
     phase = view.get("phase")
     pending = view.get("pending")
     who = (view.get("to_act") or [None])[0]
-    h = 64
+    h = STATUS_H
     _panel(canvas, (MARGIN, y, WIDTH - MARGIN - 1, y + h - 1), fill=HIGHLIGHT, radius=14,
                  outline=INK, width=2)
     cy = y + h // 2
     x = MARGIN + 14
     if phase == "over":
         winners = [str(w) for w in view.get("winners") or []]
-        canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", 26, bold=True,
-                    anchor="lm")
-        x += 130
+        x = canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", TEXT,
+                        bold=True, anchor="lm")[2] + 14
         for w in winners:
-            box = _chip(canvas, view, (x, cy), w, 26, anchor="lm", max_width=300)
+            box = _chip(canvas, view, (x, cy), w, TEXT, anchor="lm", max_width=300)
             x = box[2] + 10
         return y + h + GAP
     if who is None:
-        canvas.text((x, cy), "Waiting", 26, bold=True, anchor="lm")
+        canvas.text((x, cy), "Waiting", TEXT, bold=True, anchor="lm")
         return y + h + GAP
-    box = _chip(canvas, view, (x, cy), str(who), 26, anchor="lm", max_width=340)
+    box = _chip(canvas, view, (x, cy), str(who), TEXT, anchor="lm", max_width=340)
     x = box[2] + 14
     if phase == "start_tiles":
-        canvas.text((x, cy), "chooses a starting tile", 26, bold=True, anchor="lm")
+        canvas.text((x, cy), "chooses a starting tile", TEXT, bold=True, anchor="lm")
     elif pending and pending.get("items"):
         row = str(pending.get("row"))
         what = {"tiles": "places the city tile", "features": "places or removes",
                 "pieces": "places or removes"}.get(row, "uses")
-        box = canvas.text((x, cy), what, 26, bold=True, anchor="lm")
+        box = canvas.text((x, cy), what, TEXT, bold=True, anchor="lm")
         x = box[2] + 14
         items = pending["items"]
         limit = WIDTH - MARGIN - 14
         for item in items:
             if x > limit - 60:
-                canvas.text((x, cy), "…", 26, bold=True, anchor="lm")
+                canvas.text((x, cy), "…", TEXT, bold=True, anchor="lm")
                 break
             if row == "tiles":
-                _mini_tile(canvas, item.get("rows") or ["??", "??"], (x, y + 6), 26)
-                x += 52 + 8
-                canvas.text((x, cy), str(item.get("id", "")), 22, bold=True, anchor="lm")
-                x += 60
+                _mini_tile(canvas, item.get("rows") or ["??", "??"], (x, y + 6), 28)
+                x += 56 + 8
+                x = canvas.text((x, cy), str(item.get("id", "")), TEXT, bold=True,
+                                anchor="lm")[2] + 16
             elif row == "features":
-                _feature(canvas, item, (x, y + 6, x + 52, y + 58))
-                x += 58
-                x = canvas.text((x, cy), _feature_name(item), 22, bold=True, anchor="lm",
+                _feature(canvas, item, (x, y + 6, x + 56, y + 62))
+                x += 62
+                x = canvas.text((x, cy), _feature_name(item), TEXT, bold=True, anchor="lm",
                                 max_width=limit - x)[2] + 14
             else:
-                _piece(canvas, str(item.get("color")), (x + 22, cy), 44)
-                x += 52
+                _piece(canvas, str(item.get("color")), (x + 26, cy), 52)
+                x += 60
     else:
-        canvas.text((x, cy), "takes one item or group from a row", 26, bold=True, anchor="lm",
+        canvas.text((x, cy), "takes one item or group from a row", TEXT, bold=True, anchor="lm",
                     max_width=WIDTH - MARGIN - 14 - x)
     return y + h + GAP
 
@@ -580,40 +596,51 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
         active = player == turn and view.get("phase") != "over"
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=style.tint if active else PANEL,
                      radius=14, outline=INK if active else RULE, width=3 if active else 2)
-        _chip(canvas, view, (x + 10, y + 10), player, 24, max_width=w - 20 - 84)
-        canvas.text((x + w - 12, y + 4), str(_score(view, player)), 36, bold=True, anchor="ra")
-        canvas.text((x + w - 12, y + 46), "pts", 18, fill=MUTED, anchor="ra")
+        score = str(_score(view, player))
+        score_size = 36 if n <= 3 else TEXT  # four players: room for the name first
+        score_w = max(kit.text_width(score, score_size, True), kit.text_width("pts", SMALL))
+        _chip(canvas, view, (x + 8, y + 10), player, TEXT, max_width=w - 26 - score_w)
+        canvas.text((x + w - 10, y + 4), score, score_size, bold=True, anchor="ra")
+        canvas.text((x + w - 10, y + 46), "pts", SMALL, fill=MUTED, anchor="ra", secondary=True)
         # workers left in each row, by the rows' own icons
         left = workers.get(player) or {}
         bx = x + 12
-        by = y + 80
+        by = y + 88
         if left:
             for row in ROW_ORDER:
                 count = int(left.get(row, 0))
                 ink = INK if count else MUTED
-                _row_icon(canvas, row, (bx + 10, by), 20, fill=ink)
-                canvas.text((bx + 24, by), str(count), 22, bold=True, fill=ink, anchor="lm")
-                bx += 50
-            if kit.text_width("workers", 18) <= x + w - bx - 14:
-                canvas.text((bx + 2, by), "workers", 18, fill=MUTED, anchor="lm")
+                _row_icon(canvas, row, (bx + 11, by), 22, fill=ink)
+                canvas.text((bx + 26, by), str(count), TEXT, bold=True, fill=ink, anchor="lm")
+                bx += 60
+            if kit.text_width("workers", SMALL) <= x + w - bx - 10:
+                canvas.text((bx, by), "workers", SMALL, fill=MUTED, anchor="lm", secondary=True)
         count = len(held.get(player) or [])
         extra = f"{count} scoring card" if count == 1 else f"{count} scoring cards"
-        by += 32
-        canvas.text((x + 12, by), extra, 20, fill=MUTED, anchor="lm")
+        by += 40
+        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
         if player == star and view.get("phase") == "play":
-            canvas.marker((x + w - 84, by), "star", 26, INK)
-            canvas.text((x + w - 68, by), "first", 20, bold=True, anchor="lm")
+            canvas.marker((x + w - 96, by), "star", 28, INK)
+            canvas.text((x + w - 78, by), "first", TEXT, bold=True, anchor="lm")
     return y + h + GAP
 
 
 # Card and achievement rules are read whole, never cut: the box grows to the longest one.
-RULE_TEXT = kit.least_text(WIDTH, secondary=True)  # 20 px
+RULE_TEXT = SMALL  # 20 px
 RULE_LINE = RULE_TEXT + 5
-TITLE_TEXT = 26
+TITLE_TEXT = TEXT
 
 
 def _rule_lines(text: str, width: int) -> tuple[str, ...]:
     return _wrap(text, RULE_TEXT, False, width, 99)
+
+
+TITLE_LINE = TITLE_TEXT + 6
+
+
+def _title_lines(name: str, width: int) -> tuple[str, ...]:
+    """A card's title whole, on two lines where one is too narrow for it."""
+    return _wrap(name, TITLE_TEXT, True, width, 2)
 
 
 def _achievement_height(view: View) -> int:
@@ -623,7 +650,7 @@ def _achievement_height(view: View) -> int:
     n = len(achievements)
     w = (INNER - GAP * (n - 1)) // n
     most = max(len(_rule_lines(str(a.get("text", "")), w - 24)) for a in achievements)
-    return max(168, 46 + most * RULE_LINE + 56)
+    return max(176, 48 + most * RULE_LINE + 60)
 
 
 def _achievements(canvas: Canvas, view: View, y: int) -> int:
@@ -637,27 +664,27 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
     for i, a in enumerate(achievements):
         x = MARGIN + i * (w + GAP)
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
-        canvas.text((x + 12, y + 8), str(a.get("name", "?")), TITLE_TEXT, bold=True,
+        canvas.text((x + 12, y + 6), str(a.get("name", "?")), TITLE_TEXT, bold=True,
                     max_width=w - 24)
         for j, line in enumerate(_rule_lines(str(a.get("text", "")), w - 24)):
-            canvas.text((x + 12, y + 44 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
+            canvas.text((x + 12, y + 46 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
                         secondary=True)
         rings = a.get("rings") or []
         rx = x + 12
-        ry = y + h - 46
+        ry = y + h - 50
         for ring in rings:
             holder = ring.get("player")
             if holder is None:
-                canvas.draw.ellipse((rx, ry, rx + 38, ry + 38), fill=PANEL, outline=INK, width=2)
-                canvas.text((rx + 19, ry + 19), str(ring.get("vp", "")), 20, bold=True,
+                canvas.draw.ellipse((rx, ry, rx + 42, ry + 42), fill=PANEL, outline=INK, width=2)
+                canvas.text((rx + 21, ry + 22), str(ring.get("vp", "")), TEXT, bold=True,
                             anchor="mm")
-                rx += 48
+                rx += 52
             else:
                 style = _style(view, str(holder))
-                canvas.swatch((rx + 19, ry + 19), style, 38)
+                canvas.swatch((rx + 21, ry + 21), style, 42)
                 label = f"{ring.get('vp', '')}"
-                box = canvas.text((rx + 44, ry + 19), label, 20, bold=True, anchor="lm")
-                rx = box[2] + 12
+                box = canvas.text((rx + 48, ry + 21), label, TEXT, bold=True, anchor="lm")
+                rx = box[2] + 14
     return y + h + GAP
 
 
@@ -667,17 +694,19 @@ def _slot_box(i: int) -> tuple[int, int]:
 
 
 def _row_heading(canvas: Canvas, row: str, y: int, note: str = "", title: str = "") -> int:
-    _row_icon(canvas, row, (MARGIN + 12, y + 15), 22)
-    box = canvas.text((MARGIN + 32, y + 15), title or ROW_TITLES[row], 24, bold=True,
+    _row_icon(canvas, row, (MARGIN + 12, y + 19), 24)
+    box = canvas.text((MARGIN + 34, y + 19), title or ROW_TITLES[row], TEXT, bold=True,
                       anchor="lm")
     if note:
-        canvas.text((box[2] + 14, y + 15), note, 20, fill=MUTED, anchor="lm",
-                    max_width=WIDTH - MARGIN - box[2] - 14)
-    return y + 34
+        canvas.text((box[2] + 14, y + 19), note, SMALL + 2, fill=MUTED, anchor="lm",
+                    max_width=WIDTH - MARGIN - box[2] - 14, secondary=True)
+    return y + HEADING_H
 
 
-PLAYER_H = 132
-ROW_HEIGHTS = {"cards": 176, "tiles": 150, "features": 128, "pieces": 96}
+STATUS_H = 70
+HEADING_H = 42
+PLAYER_H = 150
+ROW_HEIGHTS = {"cards": 180, "tiles": 156, "features": 176, "pieces": 116}
 
 
 def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box) -> None:
@@ -685,31 +714,32 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL_ALT, radius=12, outline=RULE)
     player = str(slot.get("taken_by"))
-    canvas.text((x0 + 12, y0 + 8), "taken by", 20, fill=MUTED)
-    _chip(canvas, view, (x0 + 10, y0 + 34), player, 22, max_width=x1 - x0 - 20)
+    canvas.text((x0 + 12, y0 + 6), "taken by", SMALL, fill=MUTED, secondary=True)
+    _chip(canvas, view, (x0 + 10, y0 + 32), player, TEXT, max_width=x1 - x0 - 20)
     items = slot.get("items") or []
-    top = y0 + 34 + 40
-    if row == "pieces":
-        px = x0 + 12
-        for item in items:
-            if px + 26 > x1 - 8 or top + 26 > y1:
-                break
-            _piece(canvas, str(item.get("color")), (px + 13, (top + y1) / 2), 26)
-            px += 32
-        return
+    top = y0 + 32 + 52
+    # What was taken is a record, no longer a choice.
     words = ", ".join(_item_words(row, it) for it in items)
-    lines = (y1 - top - 4) // 22
-    for j, line in enumerate(_wrap(words, 18, False, x1 - x0 - 24, max(0, lines))):
-        canvas.text((x0 + 12, top + j * 22), line, 18, fill=MUTED)
+    if row == "pieces":
+        colours = [str(it.get("color")) for it in items]
+        words = ", ".join(COLOUR_WORDS.get(c, "?") + (f" ×{colours.count(c)}"
+                                                      if colours.count(c) > 1 else "")
+                          for c in dict.fromkeys(colours))
+    lines = (y1 - top - 4) // RULE_LINE
+    for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(0, lines))):
+        canvas.text((x0 + 12, top + j * RULE_LINE), line, SMALL, fill=MUTED, secondary=True)
 
 
 def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=12, outline=INK, width=2)
-    canvas.text((x0 + 10, y0 + 8), str(item.get("name", "?")), TITLE_TEXT, bold=True,
-                max_width=x1 - x0 - 20)
+    title = _title_lines(str(item.get("name", "?")), x1 - x0 - 20)
+    for j, line in enumerate(title):
+        canvas.text((x0 + 10, y0 + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
+                    max_width=x1 - x0 - 20)
+    top = y0 + 10 + len(title) * TITLE_LINE
     for j, line in enumerate(_rule_lines(str(item.get("text", "")), x1 - x0 - 20)):
-        canvas.text((x0 + 10, y0 + 44 + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+        canvas.text((x0 + 10, top + j * RULE_LINE), line, RULE_TEXT, secondary=True)
     canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", TITLE_TEXT, anchor="rb",
                  bg=HIGHLIGHT, outline=INK)
 
@@ -723,12 +753,14 @@ def _row_height(view: View, row: str) -> int:
     for slot in (view.get("rows") or {}).get("cards") or []:
         items = slot.get("items") or []
         if slot.get("taken_by") is None and items and not items[0].get("face_down"):
-            most = max(most, len(_rule_lines(str(items[0].get("text", "")), w - 20)))
-    return max(ROW_HEIGHTS[row], 44 + most * RULE_LINE + 52)
+            title = _title_lines(str(items[0].get("name", "?")), w - 20)
+            most = max(most, len(title) * TITLE_LINE - 40 + RULE_LINE * len(
+                _rule_lines(str(items[0].get("text", "")), w - 20)))
+    return max(ROW_HEIGHTS[row], 50 + most + 58)
 
 
 def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
-    canvas.text((x + 10, y + 6), str(n), 20, bold=True, fill=MUTED)
+    canvas.text((x + 10, y + 4), str(n), TEXT, bold=True, fill=MUTED)
 
 
 def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: int) -> int:
@@ -765,7 +797,7 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
                 side = 60
                 tx = x + (w - 2 * side) // 2
                 _mini_tile(canvas, item.get("rows") or ["??", "??"], (tx, y + 14), side)
-                canvas.text((x + w - 10, y + 8), str(item.get("id", "")), 18, fill=MUTED,
+                canvas.text((x + w - 10, y + 4), str(item.get("id", "")), TEXT, fill=MUTED,
                             anchor="ra")
         elif row == "features":
             size = 84
@@ -775,12 +807,13 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
             for item in items:
                 _feature(canvas, item, (fx, y + 8, fx + size, y + 8 + size))
                 fx += size + 10
-            names = " + ".join(_feature_name(it) for it in items)
-            canvas.text((x + w / 2, y + h - 16), names, 18, bold=True, anchor="mm",
-                        max_width=w - 16)
+            names = _wrap(" + ".join(_feature_name(it) for it in items), TEXT, True, w - 16, 2)
+            for j, line in enumerate(names):
+                canvas.text((x + w / 2, y + size + 28 + j * 34 + (17 if len(names) == 1 else 0)),
+                            line, TEXT, bold=True, anchor="mm", max_width=w - 16)
         else:
             n = len(items)
-            size = 44
+            size = 58
             total = n * size + (n - 1) * 8
             px = x + (w - total) // 2
             for item in items:
@@ -792,7 +825,8 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
 def _empty(canvas: Canvas, box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PAPER, radius=12, outline=RULE)
-    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", 20, fill=MUTED, anchor="mm")
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", SMALL + 2, fill=MUTED, anchor="mm",
+                secondary=True)
 
 
 def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
@@ -802,27 +836,33 @@ def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
                  outline=INK if is_open else RULE, width=2)
     cy = (y0 + y1) / 2
     canvas.marker((x0 + 34, cy), "star", 46, INK if is_open else MUTED)
-    canvas.text((x0 + 66, cy - 14), "Star: 2 random", 20, bold=True, anchor="lm",
+    canvas.text((x0 + 66, cy - 24), "Star", TEXT, bold=True, anchor="lm",
                 fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
-    canvas.text((x0 + 66, cy + 14), "pieces, go first" if is_open else "opens after turn 1",
-                20, anchor="lm", fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
+    words = ("2 random pieces,", "go first") if is_open else ("opens after", "turn 1")
+    for j, line in enumerate(words):
+        canvas.text((x0 + 66, cy + 6 + 22 * j), line, SMALL, anchor="lm",
+                    fill=INK if is_open else MUTED, max_width=x1 - x0 - 74, secondary=True)
 
 
 def _bag_line(canvas: Canvas, view: View, y: int) -> int:
     bag = view.get("bag") or {}
     decks = view.get("decks") or {}
     x = MARGIN
-    box = canvas.text((x, y + 18), "Bag:", 22, bold=True, anchor="lm")
+    box = canvas.text((x, y + 22), "Bag:", TEXT, bold=True, anchor="lm")
     x = box[2] + 10
     for colour in "RBGY":
-        _piece(canvas, colour, (x + 16, y + 18), 32)
-        box = canvas.text((x + 38, y + 18), str(bag.get(colour, 0)), 22, bold=True, anchor="lm")
+        _piece(canvas, colour, (x + 20, y + 22), 40)
+        box = canvas.text((x + 46, y + 22), str(bag.get(colour, 0)), TEXT, bold=True,
+                          anchor="lm")
         x = box[2] + 16
     parts = [f"{decks.get('scoring_cards', 0)} cards", f"{decks.get('city_tiles', 0)} tiles",
              f"{decks.get('feature_tiles', 0)} features"]
-    canvas.text((WIDTH - MARGIN, y + 18), "Decks: " + " · ".join(parts), 22, fill=MUTED,
-                anchor="rm", max_width=WIDTH - MARGIN - x - 20)
-    return y + 40
+    canvas.text((WIDTH - MARGIN, y + 22), "Decks: " + " · ".join(parts), SMALL + 2, fill=MUTED,
+                anchor="rm", max_width=WIDTH - MARGIN - x - 20, secondary=True)
+    return y + BAG_H
+
+
+BAG_H = 48
 
 
 def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
@@ -832,33 +872,33 @@ def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
         x, w = _slot_box(i)
         _panel(canvas, (x, y, x + w - 1, y + 150 - 1), fill=PANEL, radius=12, outline=RULE)
         _mini_tile(canvas, tile.get("rows") or ["??", "??"], (x + (w - 120) // 2, y + 14), 60)
-        canvas.text((x + w - 10, y + 8), str(tile.get("id", "")), 20, bold=True, anchor="ra")
+        canvas.text((x + w - 10, y + 4), str(tile.get("id", "")), TEXT, bold=True, anchor="ra")
     y += 150 + GAP
     chosen = [p for p in _players(view) if p in (view.get("neighbourhoods") or {})]
     if chosen:
         x = MARGIN
-        box = canvas.text((x, y + 16), "Chosen:", 22, bold=True, anchor="lm")
+        box = canvas.text((x, y + 22), "Chosen:", TEXT, bold=True, anchor="lm")
         x = box[2] + 12
         for p in chosen:
             tiles_of = (view["neighbourhoods"][p].get("tiles") or [{}])
-            box = _chip(canvas, view, (x, y + 16), p, 22, anchor="lm", max_width=240)
-            box = canvas.text((box[2] + 8, y + 16), str(tiles_of[0].get("tile", "")), 22,
+            box = _chip(canvas, view, (x, y + 22), p, TEXT, anchor="lm", max_width=240)
+            box = canvas.text((box[2] + 8, y + 22), str(tiles_of[0].get("tile", "")), TEXT,
                               anchor="lm")
             x = box[2] + 20
-        y += 40
+        y += 48
     return y
 
 
 def _table_height(view: View) -> int:
-    h = 14 + 54 + 64 + GAP + PLAYER_H + GAP
+    h = 14 + 54 + STATUS_H + GAP + PLAYER_H + GAP
     if (view.get("city") or {}).get("achievements"):
         h += _achievement_height(view) + GAP
     rows = view.get("rows") or {}
     if rows:
-        h += sum(34 + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
+        h += sum(HEADING_H + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
     else:
-        h += 34 + 150 + GAP + (40 if view.get("neighbourhoods") else 0)
-    return h + 40 + 16
+        h += HEADING_H + 150 + GAP + (48 if view.get("neighbourhoods") else 0)
+    return h + BAG_H + 16
 
 
 def render_table(view: View) -> bytes:
@@ -897,13 +937,14 @@ def _legend(canvas: Canvas, y: int) -> int:
     x = MARGIN
     for code, word in (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"),
                        ("W", "water"), ("P", "park")):
-        canvas.image.paste(_space_image(code, 30), (x, y + 3))
-        canvas.draw.rectangle((x, y + 3, x + 29, y + 32), outline=INK, width=1)
-        box = canvas.text((x + 36, y + 18), word, 20, anchor="lm")
+        canvas.image.paste(_space_image(code, 40), (x, y + 2))
+        canvas.draw.rectangle((x, y + 2, x + 39, y + 41), outline=INK, width=1)
+        box = canvas.text((x + 46, y + 22), word, SMALL + 2, anchor="lm", secondary=True)
         x = box[2] + 16
-    _building(canvas, "R", 3, (x, y, x + 36, y + 36))
-    canvas.text((x + 42, y + 18), "= building, height 3", 20, anchor="lm")
-    return y + 44
+    _building(canvas, "R", 3, (x, y, x + 44, y + 44), key=True)
+    canvas.text((x + 50, y + 22), "= building, height 3", SMALL + 2, anchor="lm",
+                secondary=True)
+    return y + LEGEND_H
 
 
 PART_KEYS = (("Achievements", "achievements"), ("Water areas", "water"), ("Park areas", "park"),
@@ -933,7 +974,8 @@ def _card_lines(view: View, player: str, found: dict[str, Any] | None,
         each = card.get("vp")
         tally = (f"{row.get('occurrences', 0)} × {each} = {row.get('vp', 0)}"
                  if each is not None else str(row.get("vp", 0)))
-        text = _wrap(str(card.get("text", "")), 18, False, width, 3) if card.get("text") else ()
+        text = (_wrap(str(card.get("text", "")), SMALL, False, width, 3) if card.get("text")
+                else ())
         out.append((str(row.get("name", "?")), tally, text))
     return out
 
@@ -942,10 +984,22 @@ def _breakdown_height(view: View, player: str, found: dict[str, Any] | None, wid
     if not found:
         return 70
     details = _part_details(found)
-    h = 52 + sum(30 + (24 if details[key] else 0) for _name, key in PART_KEYS) + 12 + 34
+    h = 56 + sum(PART_LINE + (DETAIL_LINE if details[key] else 0) for _name, key in PART_KEYS)
+    h += 12 + PART_LINE + 4
     cards = _card_lines(view, player, found, width - 28)
-    h += sum(28 + 22 * len(text) + 8 for _n, _t, text in cards) if cards else 30
+    h += sum(PART_LINE * (1 if _tally_beside(name, tally, width - 28) else 2)
+             + DETAIL_LINE * len(text) + 10 for name, tally, text in cards) if cards else 30
     return h + 12
+
+
+PART_LINE = TEXT + 8
+DETAIL_LINE = SMALL + 5
+
+
+def _tally_beside(name: str, tally: str, width: int) -> bool:
+    """Whether a card's name and its tally fit on one line."""
+    return (kit.text_width(kit.prepare(name, TEXT, True), TEXT, True)
+            + kit.text_width(tally, TEXT, True) + 14 <= width)
 
 
 def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
@@ -956,36 +1010,38 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
     x = x0 + 14
     w = x1 - x0 - 28
     total = int(found["total"]) if found else _score(view, player)
-    canvas.text((x, y0 + 10), title, 26, bold=True)
-    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 32, bold=True, anchor="ra")
-    y = y0 + 52
+    canvas.text((x, y0 + 10), title, TEXT, bold=True, max_width=w - 130)
+    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 34, bold=True, anchor="ra")
+    y = y0 + 56
     if not found:
         return
     details = _part_details(found)
     for name, key in PART_KEYS:
-        canvas.text((x, y), name, 22, bold=True)
-        canvas.text((x1 - 14, y), str(found.get(key, 0)), 22, bold=True, anchor="ra")
-        y += 30
+        canvas.text((x, y), name, TEXT, bold=True)
+        canvas.text((x1 - 14, y), str(found.get(key, 0)), TEXT, bold=True, anchor="ra")
+        y += PART_LINE
         if details[key]:
-            canvas.text((x + 12, y - 4), details[key], 18, fill=MUTED, max_width=w - 12)
-            y += 24
+            canvas.text((x + 12, y - 4), details[key], SMALL, fill=MUTED, max_width=w - 12,
+                        secondary=True)
+            y += DETAIL_LINE
     canvas.draw.line((x, y + 2, x1 - 14, y + 2), fill=RULE, width=2)
-    y += 10
-    canvas.text((x, y), "Scoring cards", 22, bold=True)
-    canvas.text((x1 - 14, y), str(found.get("cards", 0)), 22, bold=True, anchor="ra")
-    y += 34
+    y += 12
+    canvas.text((x, y), "Scoring cards", TEXT, bold=True)
+    canvas.text((x1 - 14, y), str(found.get("cards", 0)), TEXT, bold=True, anchor="ra")
+    y += PART_LINE + 4
     cards = _card_lines(view, player, found, w)
     if not cards:
-        canvas.text((x, y), "no scoring cards yet", 20, fill=MUTED)
+        canvas.text((x, y), "no scoring cards yet", SMALL + 2, fill=MUTED, secondary=True)
     for name, tally, text in cards:
-        tw = kit.text_width(tally, 22, True)
-        canvas.text((x, y), name, 22, bold=True, max_width=w - tw - 14)
-        canvas.text((x1 - 14, y), tally, 22, bold=True, anchor="ra")
-        y += 28
-        for line in text:
-            canvas.text((x, y), line, 18, fill=MUTED)
-            y += 22
-        y += 8
+        canvas.text((x, y), name, TEXT, bold=True, max_width=w)
+        if not _tally_beside(name, tally, w):
+            y += PART_LINE
+        canvas.text((x1 - 14, y), tally, TEXT, bold=True, anchor="ra")
+        y += PART_LINE
+        for line in text:  # the card's rule
+            canvas.text((x, y - 4), line, SMALL, fill=MUTED, secondary=True)
+            y += DETAIL_LINE
+        y += 10
 
 
 def _areas_words(areas: Any) -> str:
@@ -1001,19 +1057,19 @@ def _kinds(area: dict[str, Any]) -> str:
 
 
 def _hood_header(canvas: Canvas, view: View, player: str, y: int, title: str) -> int:
-    box = _chip(canvas, view, (MARGIN, y), player, 30, max_width=560)
-    canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, 28, bold=True, anchor="lm",
-                max_width=WIDTH - MARGIN - box[2] - 14 - 200)
+    box = _chip(canvas, view, (MARGIN, y), player, TEXT + 2, max_width=520)
+    canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, TEXT, bold=True, anchor="lm",
+                max_width=WIDTH - MARGIN - box[2] - 14 - 220)
     phase = view.get("phase")
     right = "Game over" if phase == "over" else f"Round {view.get('round', 1)} of " \
         f"{view.get('rounds', 8)}"
-    canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, 24, bold=True, anchor="rm",
+    canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, TEXT, bold=True, anchor="rm",
                 fill=MUTED)
     return box[3] + 14
 
 
-SIDE_W = 420  # the score panel beside a neighbourhood that leaves room for it
-LEGEND_H = 44
+SIDE_W = 460  # the score panel beside a neighbourhood that leaves room for it
+LEGEND_H = 50
 
 
 class HoodLayout:
@@ -1025,7 +1081,7 @@ class HoodLayout:
         side_w = INNER - SIDE_W - GAP
         side_size = _grid_size(self.rows, self.cols, side_w, 760)
         self.side = side_size >= 84 or self.cols * 84 <= side_w
-        top = 14 + 50 + 14
+        top = 14 + 54 + 14
         if self.side:
             self.size = side_size
             grid_w = self.cols * self.size
@@ -1060,7 +1116,7 @@ def _hood_picture(view: View, player: str, title: str,
     _hood_header(canvas, view, player, 14, title)
     if not hood.tiles:
         canvas.text((layout.origin[0] + 20, layout.origin[1] + 40), "No starting tile yet",
-                    26, fill=MUTED)
+                    TEXT, fill=MUTED)
     _draw_hood(canvas, hood, layout.origin, layout.size, layout.bounds)
     _legend(canvas, layout.legend_y)
     _breakdown_panel(canvas, view, player, layout.panel, found)
@@ -1110,7 +1166,7 @@ def render_preview(view: View, player: str, choices: Sequence[dict[str, Any]]) -
     def xy(space: Space) -> tuple[int, int]:
         return origin[0] + (space[1] - 2 * c0) * size, origin[1] + (space[0] - 2 * r0) * size
 
-    label_size = 26 if size >= 70 else 22
+    label_size = TEXT  # the letters the menu offers
     for at, group in tile_spots.items():
         x, y = xy((2 * at[0], 2 * at[1]))
         canvas.draw.rectangle((x, y, x + 2 * size - 1, y + 2 * size - 1), fill=GHOST)
@@ -1196,49 +1252,60 @@ def render_final(view: View) -> bytes:
     winners = {str(w) for w in view.get("winners") or []}
     found = {p: _breakdown(view, p) for p in players}
     order = sorted(players, key=lambda p: -int((found[p] or {}).get("total", _score(view, p))))
-    n = max(1, len(order))
-    cell_w = (INNER - GAP * (n - 1)) // n
+    # Two to a row (as in render_neighbourhoods), so each map is large enough to read.
+    cols = 2 if len(order) > 1 else 1
+    grid_rows = max(1, math.ceil(len(order) / cols))
+    cell_w = (INNER - GAP * (cols - 1)) // cols
     hoods = {p: Hood((view.get("neighbourhoods") or {}).get(p)) for p in players}
     grids = {}
     for p in players:
         bounds = hoods[p].tile_bounds()
-        rows, cols = _hood_size(bounds)
-        grids[p] = (bounds, rows, cols, _grid_size(rows, cols, cell_w - 20, 420, 90))
+        rows, cols_of = _hood_size(bounds)
+        grids[p] = (bounds, rows, cols_of, _grid_size(rows, cols_of, cell_w - 20, 576, 96))
     lines = {p: _final_lines(view, p, found[p]) for p in players}
     grid_h = max((grids[p][1] * grids[p][3] for p in players), default=0)
-    body = 104 + grid_h + 14 + max((len(lines[p]) for p in players), default=0) * 27 + 16
-    top = 14 + 54 + 64 + GAP
-    canvas = Canvas.new(WIDTH, top + body + MARGIN)
-    y = _header(canvas, view, 14)
-    y = _status(canvas, view, y)
+    lines_h = max((sum(FINAL_BOLD if bold else FINAL_LINE for _l, _r, bold in lines[p])
+                   for p in players), default=0)
+    body = 104 + grid_h + 14 + lines_h + 16
+    top = 14 + 54 + STATUS_H + GAP
+    canvas = Canvas.new(WIDTH, top + grid_rows * (body + GAP) - GAP + MARGIN)
+    y0 = _header(canvas, view, 14)
+    y0 = _status(canvas, view, y0)
     for k, p in enumerate(order):
-        x = MARGIN + k * (cell_w + GAP)
+        x = MARGIN + (k % cols) * (cell_w + GAP)
+        y = y0 + (k // cols) * (body + GAP)
         won = p in winners
         _panel(canvas, (x, y, x + cell_w - 1, y + body - 1), fill=PANEL, radius=14,
                      outline=INK if won else RULE, width=4 if won else 2)
         total = int((found[p] or {}).get("total", _score(view, p)))
-        _chip(canvas, view, (x + 10, y + 12), p, 24, max_width=cell_w - 20)
-        canvas.text((x + 12, y + 54), f"{total} pts", 34, bold=True)
+        _chip(canvas, view, (x + 10, y + 10), p, TEXT, max_width=cell_w - 20)
+        canvas.text((x + 12, y + 58), f"{total} pts", 34, bold=True)
         if won:
-            canvas.label((x + cell_w - 10, y + 58), "★ Winner", 22, bg=HIGHLIGHT, outline=INK,
+            canvas.label((x + cell_w - 10, y + 58), "★ Winner", TEXT, bg=HIGHLIGHT, outline=INK,
                          anchor="rt")
         else:
-            canvas.text((x + cell_w - 12, y + 60), f"#{order.index(p) + 1}", 26, bold=True,
+            canvas.text((x + cell_w - 12, y + 60), f"#{order.index(p) + 1}", TEXT, bold=True,
                         fill=MUTED, anchor="ra")
-        bounds, rows, cols, size = grids[p]
+        bounds, _rows, grid_cols, size = grids[p]
         gy = y + 104
         if hoods[p].tiles:
-            _draw_hood(canvas, hoods[p], (x + (cell_w - cols * size) // 2, gy), size, bounds)
+            _draw_hood(canvas, hoods[p], (x + (cell_w - grid_cols * size) // 2, gy), size, bounds)
         ly = gy + grid_h + 14
         for left, right, bold in lines[p]:
+            # The parts of the score at full size; what each part is made of beneath them.
             fill = INK if bold else MUTED
-            tsize = 21 if bold else 19
+            tsize = TEXT if bold else SMALL + 2
             rw = kit.text_width(right, tsize, bold)
             canvas.text((x + 10, ly), left, tsize, bold=bold, fill=fill,
-                        max_width=cell_w - 30 - rw)
-            canvas.text((x + cell_w - 12, ly), right, tsize, bold=bold, fill=fill, anchor="ra")
-            ly += 27
+                        max_width=cell_w - 30 - rw, secondary=not bold)
+            canvas.text((x + cell_w - 12, ly), right, tsize, bold=bold, fill=fill, anchor="ra",
+                        secondary=not bold)
+            ly += FINAL_BOLD if bold else FINAL_LINE
     return canvas.png(PALETTE)
+
+
+FINAL_BOLD = TEXT + 8
+FINAL_LINE = SMALL + 8
 
 
 # -- every neighbourhood -------------------------------------------------------------------
@@ -1257,13 +1324,13 @@ def render_neighbourhoods(view: View) -> bytes:
     for p in players:
         bounds = hoods[p].tile_bounds() if hoods[p].tiles else (0, 0, 0, 0)
         r, c = _hood_size(bounds)
-        grids[p] = (bounds, r, c, _grid_size(r, c, cell_w - 24, 470, 84))
+        grids[p] = (bounds, r, c, _grid_size(r, c, cell_w - 24, 470, 96))
     grid_h = max((g[1] * g[3] for g in grids.values()), default=0)
     notes = {p: _hood_notes(view, p) for p in players}
-    lines_h = max((len(n) for n in notes.values()), default=0) * 28
+    lines_h = max((len(n) for n in notes.values()), default=0) * NOTE_LINE
     body = 64 + grid_h + 14 + lines_h + 14
     top = 14 + 54
-    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + 44 + MARGIN)
+    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + LEGEND_H + MARGIN)
     _header(canvas, view, 14)
     for k, p in enumerate(players):
         x = MARGIN + (k % cols) * (cell_w + GAP)
@@ -1272,21 +1339,24 @@ def render_neighbourhoods(view: View) -> bytes:
                outline=RULE)
         score = f"{_score(view, p)} pts"
         sw = kit.text_width(score, 30, True)
-        _chip(canvas, view, (x + 12, y + 14), p, 26, max_width=cell_w - 40 - sw)
+        _chip(canvas, view, (x + 12, y + 12), p, TEXT, max_width=cell_w - 40 - sw)
         canvas.text((x + cell_w - 14, y + 12), score, 30, bold=True, anchor="ra")
         bounds, r, c, size = grids[p]
         gy = y + 64
         if hoods[p].tiles:
             _draw_hood(canvas, hoods[p], (x + (cell_w - c * size) // 2, gy), size, bounds)
         else:
-            canvas.text((x + 14, gy + 10), "No starting tile yet", 22, fill=MUTED)
+            canvas.text((x + 14, gy + 10), "No starting tile yet", TEXT, fill=MUTED)
         ly = gy + grid_h + 14
         for bold, line in notes[p]:
-            canvas.text((x + 14, ly), line, 20, bold=bold, fill=INK if bold else MUTED,
+            canvas.text((x + 14, ly), line, TEXT, bold=bold, fill=INK if bold else MUTED,
                         max_width=cell_w - 28)
-            ly += 28
-    _legend(canvas, canvas.height - MARGIN - 44)
+            ly += NOTE_LINE
+    _legend(canvas, canvas.height - MARGIN - LEGEND_H)
     return canvas.png(PALETTE)
+
+
+NOTE_LINE = TEXT + 8
 
 
 def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
@@ -1296,7 +1366,7 @@ def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
              for a in (view.get("city") or {}).get("achievements") or []}
     got = ", ".join(f"{names.get(a, a)} {vp}" for a, vp in rings) or "none yet"
     width = (INNER - GAP) // 2 - 28
-    notes = [(True, line) for line in _wrap(f"Achievements: {got}", 20, True, width, 2)]
+    notes = [(True, line) for line in _wrap(f"Achievements: {got}", TEXT, True, width, 2)]
     cards = [c for c in (view.get("cards_held") or {}).get(player) or [] if c.get("name")]
     notes.append((True, f"Scoring cards: {len(cards) or 'none yet'}"))
     notes += [(False, f"• {c['name']} ({c.get('vp', '?')} VP each)") for c in cards]

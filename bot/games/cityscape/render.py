@@ -5,8 +5,10 @@ from above, and each side's skyline as that player sees it. ``render_scoring`` r
 round's goals and explains every line's points. Both return PNG bytes and never touch
 discord or the disk (fonts aside), so they run in a worker thread.
 
-Layout is fixed at 1200 px wide: Discord shows images about 400 px wide on a phone, so
-anything that matters is drawn at 22 px or more and the picture stays dark-on-light.
+Layout is fixed at 1200 px wide: Discord shows images about 360 px wide on a phone, so
+what a player reads to choose a move is drawn at 30 px (1/40 of the width) or more and
+captions, keys and the skylines (which only restate the board) at 20 px or more
+(docs/pictures.md).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ View = dict[str, Any]
 
 WIDTH = 1200
 MARGIN = 24
+TEXT = kit.least_text(WIDTH)  # 30: what a player reads to choose a move
+SMALL = kit.least_text(WIDTH, secondary=True)  # 20: captions, keys
 
 # -- colours -----------------------------------------------------------------------------
 
@@ -66,7 +70,7 @@ RIGHT_W = WIDTH - MARGIN - RIGHT_X
 SKY_COL = 112
 SKY_GAP = (RIGHT_W - 2 * 20 - 4 * SKY_COL) // 3
 SKY_H = 92
-SIDE_PANEL_H = 186
+SIDE_PANEL_H = 196
 BLOCKS_Y = BODY + BOARD + 12
 CAPTION_Y = BLOCKS_Y + 76 + 32
 
@@ -198,7 +202,7 @@ def _header_status(c: Canvas, view: View, cast: Cast) -> None:
             parts: list[tuple[str, Any]] = [("bold", "Goals: waiting for ")]
             parts += [("chip", (p, cast.style(p), cast.fallback(p))) for p in waiting]
             # Smaller when three or four names must share the line.
-            _inline(c, MARGIN, y, parts, big if len(waiting) <= 2 else 28, max_x)
+            _inline(c, MARGIN, y, parts, big if len(waiting) <= 2 else TEXT, max_x)
         else:
             c.text((MARGIN, y), "Setting goals", big, bold=True, anchor="lm")
     else:
@@ -222,7 +226,7 @@ def _subline(view: View, cast: Cast) -> str:
         bits.append("final city")
     starter = view.get("starting_player")
     if starter and phase != "over":
-        bits.append(f"{cast.name(starter, 24, False, 300)} builds first")
+        bits.append(f"{cast.name(starter, TEXT, False, 300)} builds first")
     return " · ".join(bits)
 
 
@@ -232,45 +236,50 @@ def _blocks_left(c: Canvas, view: View, box: Box) -> None:
     x0, y0, x1, y1 = box
     c.panel(box, PANEL, radius=14)
     cy = (y0 + y1) / 2
-    title = c.text((x0 + 18, cy), "Blocks left", 24, bold=True, fill=MUTED, anchor="lm")
-    step = (x1 - title[2] - 16) / 5
+    title = c.text_lines((x0 + 16, cy - SMALL * 1.25), ["Blocks", "left"], SMALL + 2,
+                         bold=True, fill=MUTED, secondary=True)
+    step = (x1 - 8 - title[2] - 12) / 5
     for i, h in enumerate(range(1, 6)):
         n = int(left.get(str(h), 0))
-        bx = title[2] + 16 + step * i
-        half = 11 + 4 * h  # a taller block for a taller height, as on the table
-        block = (round(bx), round(cy - half), round(bx + 36), round(cy + half))
+        bx = title[2] + 12 + step * i
+        half = 17 + 3 * h  # a taller block for a taller height, as on the table
+        block = (round(bx), round(cy - half), round(bx + 38), round(cy + half))
         fill = shade(h * 3)
         if n:
             c.draw.rectangle(block, fill=fill, outline=INK, width=2)
-            c.text((bx + 18, cy + 1), str(h), 22, bold=True, fill=kit.ink_on(fill), anchor="mm")
+            c.text((bx + 19, cy + 1), str(h), TEXT, bold=True, fill=kit.ink_on(fill),
+                   anchor="mm")
         else:
             c.draw.rectangle(block, fill=PANEL, outline=RULE, width=2)
-            c.text((bx + 18, cy + 1), str(h), 22, bold=True, fill=RULE, anchor="mm")
-        c.text((bx + 42, cy), f"×{n}", 24, bold=n > 0, fill=INK if n else MUTED, anchor="lm")
+            c.text((bx + 19, cy + 1), str(h), TEXT, bold=True, fill=RULE, anchor="mm")
+        c.text((bx + 43, cy), f"×{n}", TEXT, bold=n > 0, fill=INK if n else MUTED, anchor="lm")
 
 
 def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
     scores = view.get("scores") or {}
     sides = view.get("sides") or {}
-    x = c.text((MARGIN, y), "Scores", 24, bold=True, fill=MUTED, anchor="lm")[2] + 16
-    gap = 28
+    x = c.text((MARGIN, y), "Scores", SMALL + 4, bold=True, fill=MUTED, anchor="lm",
+               secondary=True)[2] + 14
+    gap = 24
     tails, wanted = [], []
     for p in cast.players:
         pts = str(int(scores.get(p, 0)))
         # Which edges are whose, spelled out where someone holds two (two-player games).
         held = "+".join(s for s in SIDES if sides.get(s) == p)
         held = f"sides {held}" if "+" in held else ""
-        tail_w = kit.text_width(pts, 26, True) + (kit.text_width(held, 22) + 8 if held else 0)
+        tail_w = kit.text_width(pts, TEXT, True) + (kit.text_width(held, SMALL + 2) + 8
+                                                     if held else 0)
         tails.append((pts, held, tail_w + 8))
-        wanted.append(kit.chip_width(p, 24, True, cast.fallback(p)))
+        wanted.append(kit.chip_width(p, TEXT, True, cast.fallback(p)))
     room = WIDTH - MARGIN - x - sum(t[2] for t in tails) - gap * (len(tails) - 1)
     for p, (pts, held, _w), chip_w in zip(cast.players, tails,
                                           kit.share_width(wanted, room, least=72), strict=True):
-        box = c.chip((x, y), p, cast.style(p), 24, anchor="lm", max_width=chip_w,
+        box = c.chip((x, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_w,
                      fallback=cast.fallback(p))
-        x = c.text((box[2] + 8, y), pts, 26, bold=True, anchor="lm")[2]
+        x = c.text((box[2] + 8, y), pts, TEXT, bold=True, anchor="lm")[2]
         if held:
-            x = c.text((x + 8, y), held, 22, fill=MUTED, anchor="lm")[2]
+            x = c.text((x + 8, y), held, SMALL + 2, fill=MUTED, anchor="lm",
+                       secondary=True)[2]
         x += gap
 
 
@@ -289,11 +298,14 @@ def _table_base(sides: tuple[str, ...]) -> Canvas:
         cx = gx + CELL * i + CELL / 2
         cy = gy + CELL * (3 - i) + CELL / 2  # row 1 at the bottom (south)
         for y in (gy - LABEL / 2, gy + GRID + LABEL / 2):
-            c.text((cx, y), COLUMNS[i], 26, bold=True, fill=MUTED, anchor="mm")
+            c.text((cx, y), COLUMNS[i], TEXT, bold=True, fill=MUTED, anchor="mm")
         for x in (gx - LABEL / 2, gx + GRID + LABEL / 2):
-            c.text((x, cy), ROWS[i], 26, bold=True, fill=MUTED, anchor="mm")
-    c.text((RIGHT_X, BODY + 16), "What each side sees", 24, bold=True, anchor="lm")
-    c.text((WIDTH - MARGIN, BODY + 16), "lines left → right", 22, fill=MUTED, anchor="rm")
+            c.text((x, cy), ROWS[i], TEXT, bold=True, fill=MUTED, anchor="mm")
+    # The skylines restate the board from each edge: an explanation, so secondary text.
+    c.text((RIGHT_X, BODY + 16), "What each side sees", SMALL + 4, bold=True, anchor="lm",
+           secondary=True)
+    c.text((WIDTH - MARGIN, BODY + 16), "lines left → right", SMALL + 2, fill=MUTED,
+           anchor="rm", secondary=True)
     return c
 
 
@@ -304,20 +316,24 @@ def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
     word = SIDE_NAMES[side]
     if owner is None:
         c.panel((0, 0, length - 1, STRIP - 1), PANEL_ALT, radius=STRIP // 2)
-        c.text((length / 2, STRIP / 2), f"{word} · no player", 22, fill=MUTED, anchor="mm")
+        c.text((length / 2, STRIP / 2), f"{word} · no player", SMALL + 2, fill=MUTED,
+               anchor="mm", secondary=True)
         return c
     style = kit.player_style(style_index)
     c.panel((0, 0, length - 1, STRIP - 1), style.colour, radius=STRIP // 2)
     # The side letter sits in a white disc so it reads whatever the player colour.
     c.marker((STRIP / 2, STRIP / 2), "circle", STRIP - 10, PANEL)
-    c.text((STRIP / 2, STRIP / 2 + 1), side, 24, bold=True, fill=INK, anchor="mm")
+    c.text((STRIP / 2, STRIP / 2 + 1), side, 24, bold=True, fill=INK, anchor="mm",
+           secondary=True)
     x = STRIP + 6
     c.marker((x + 14, STRIP / 2), style.marker, 28, style.ink)
     tail = f" · {word}"
-    tail_w = kit.text_width(tail, 22)
-    name_box = c.text((x + 38, STRIP / 2), owner, 24, bold=True, fill=style.ink, anchor="lm",
-                      max_width=length - x - 38 - tail_w - STRIP // 2, fallback=fallback)
-    c.text((name_box[2], STRIP / 2), tail, 22, fill=style.ink, anchor="lm")
+    tail_w = kit.text_width(tail, SMALL + 2)
+    name_box = c.text((x + 38, STRIP / 2), owner, TEXT, bold=True, fill=style.ink,
+                      anchor="lm", max_width=length - x - 38 - tail_w - STRIP // 2,
+                      fallback=fallback)
+    c.text((name_box[2], STRIP / 2), tail, SMALL + 2, fill=style.ink, anchor="lm",
+           secondary=True)
     return c
 
 
@@ -368,7 +384,7 @@ def _draw_board(c: Canvas, view: View) -> None:
             box = (x + 3, y + 3, x + CELL - 3, y + CELL - 3)
             if h <= 0:
                 c.draw.rectangle(box, fill=LOT, outline=RULE, width=2)
-                c.text((x + CELL / 2, y + CELL / 2), lot, 24, fill=MUTED, anchor="mm")
+                c.text((x + CELL / 2, y + CELL / 2), lot, TEXT, fill=MUTED, anchor="mm")
                 continue
             fill = shade(h)
             ink = kit.ink_on(fill)
@@ -413,7 +429,7 @@ def _last_caption(c: Canvas, view: View, cast: Cast) -> None:
         ("text", "Last: "),
         ("chip", (player, cast.style(player), cast.fallback(player))),
         ("text", f"put a {last.get('height')} on {last.get('lot')}, now {last.get('building')}"),
-    ], 24, MARGIN + BOARD)
+    ], TEXT, MARGIN + BOARD)
 
 
 def _draw_skylines(c: Canvas, view: View, cast: Cast) -> None:
@@ -447,22 +463,24 @@ def _skyline_panel(c: Canvas, side: str, owner: str, cast: Cast, lines: list[lis
     else:
         # While goals are chosen the board is empty: say who is still choosing instead.
         status = "✓ goals set" if goals_set else "choosing goals…"
-        c.text((x1 - 16, y0 + 24), status, 22, bold=goals_set, anchor="rm",
-               fill=kit.GOOD if goals_set else MUTED)
-        cap_w = kit.text_width(status, 22, goals_set) + 16
-    cap_w += kit.text_width(caption, 22)
-    chip = c.chip((x0 + 14, y0 + 24), owner, style, 22, anchor="lm",
-                  max_width=x1 - x0 - 40 - cap_w, fallback=cast.fallback(owner))
-    c.text((chip[2] + 10, y0 + 24), caption, 22, fill=MUTED, anchor="lm")
+        c.text((x1 - 16, y0 + 30), status, SMALL + 2, bold=goals_set, anchor="rm",
+               fill=kit.GOOD if goals_set else MUTED, secondary=True)
+        cap_w = kit.text_width(status, SMALL + 2, goals_set) + 16
+    cap_w += kit.text_width(caption, SMALL + 2)
+    chip = c.chip((x0 + 12, y0 + 30), owner, style, TEXT, anchor="lm",
+                  max_width=x1 - x0 - 36 - cap_w, fallback=cast.fallback(owner))
+    c.text((chip[2] + 10, y0 + 30), caption, SMALL + 2, fill=MUTED, anchor="lm",
+           secondary=True)
     names = _line_names(side)
-    sky_top = y0 + 46
+    sky_top = y0 + 58
     ground = sky_top + SKY_H
     for i, heights in enumerate(lines):
         lx = x0 + 20 + i * (SKY_COL + SKY_GAP)
         c.draw.rectangle((lx, sky_top, lx + SKY_COL, ground), fill=SKY)
         # The line's name as a tag, so "4" and "0 seen" never read as "40 seen".
         c.panel((lx + 3, sky_top + 3, lx + 27, sky_top + 28), MUTED, radius=6)
-        c.text((lx + 15, sky_top + 16), names[i], 20, bold=True, fill=kit.WHITE, anchor="mm")
+        c.text((lx + 15, sky_top + 16), names[i], SMALL, bold=True, fill=kit.WHITE,
+               anchor="mm", secondary=True)
         seen = _visible(heights)
         # Back to front, each building narrower with distance: what is hidden ends up
         # behind something at least as tall, exactly as the rules define sight.
@@ -477,8 +495,8 @@ def _skyline_panel(c: Canvas, side: str, owner: str, cast: Cast, lines: list[lis
                              outline=INK, width=1)
         c.draw.line((lx, ground, lx + SKY_COL, ground), fill=GROUND, width=3)
         count = sum(seen)
-        c.text((lx + SKY_COL - 5, sky_top + 16), f"{count} seen", 20,
-               fill=INK if count else MUTED, anchor="rm")
+        c.text((lx + SKY_COL - 5, sky_top + 16), f"{count} seen", SMALL,
+               fill=INK if count else MUTED, anchor="rm", secondary=True)
         _heights_text(c, heights, seen, lx + SKY_COL / 2, ground + 24)
 
 
@@ -487,10 +505,11 @@ def _heights_text(c: Canvas, heights: Sequence[int], seen: Sequence[bool], cx: f
     """Front-to-back heights; the visible ones bold, vacant lots as a dot."""
     parts = [("·" if h <= 0 else str(h), s) for h, s in zip(heights, seen, strict=True)]
     gap = 8
-    widths = [kit.text_width(t, 22, bold) for t, bold in parts]
+    widths = [kit.text_width(t, SMALL + 2, bold) for t, bold in parts]
     x = cx - (sum(widths) + gap * (len(parts) - 1)) / 2
     for (t, bold), w in zip(parts, widths, strict=True):
-        c.text((x, y), t, 22, bold=bold, fill=INK if bold else MUTED, anchor="lm")
+        c.text((x, y), t, SMALL + 2, bold=bold, fill=INK if bold else MUTED, anchor="lm",
+               secondary=True)
         x += w + gap
 
 
@@ -500,7 +519,7 @@ def render_table(view: View) -> bytes:
     sides = tuple(_side_order(view.get("sides") or {}))
     c = _table_base(sides).copy()
     _header_status(c, view, cast)
-    c.text((MARGIN, 98), _subline(view, cast), 24, fill=MUTED, anchor="lm",
+    c.text((MARGIN, 98), _subline(view, cast), TEXT, fill=MUTED, anchor="lm",
            max_width=WIDTH - 2 * MARGIN)
     _scores_row(c, view, cast, 148)
     _blocks_left(c, view, (MARGIN, BLOCKS_Y, MARGIN + BOARD, BLOCKS_Y + 76))
@@ -514,8 +533,9 @@ def render_table(view: View) -> bytes:
 # -- scoring -----------------------------------------------------------------------------
 
 SCORE_PANEL_W = (WIDTH - 2 * MARGIN - 16) // 2
-ROW_H = 48
-SCORE_PANEL_H = 70 + 4 * ROW_H + 14
+ROW_H = 52
+SCORE_PANEL_H = 74 + 4 * ROW_H + 14
+TOTAL_ROW_H = 54
 
 
 def render_scoring(view: View, round_number: int | None = None) -> bytes:
@@ -535,7 +555,7 @@ def render_scoring(view: View, round_number: int | None = None) -> bytes:
     sides = [s for s in SIDES if s in (result.get("sides") or {})]
     final = view.get("phase") == "over" and result is results[-1]
     grid_rows = (len(sides) + 1) // 2
-    totals_h = 64 + 50 * len(cast.players)
+    totals_h = 68 + TOTAL_ROW_H * len(cast.players)
     odd = len(sides) % 2 == 1
     top = 140
     height = top + grid_rows * (SCORE_PANEL_H + 16) + (0 if odd else totals_h + 16) + 8
@@ -572,7 +592,7 @@ def _no_scores_yet(view: View) -> bytes:
     c = Canvas.new(WIDTH, 160, PAPER)
     c.text((MARGIN, 56), "No round has been scored yet", 34, bold=True, anchor="lm")
     c.text((MARGIN, 110), f"Round {view.get('round', 1)} of {view.get('rounds', 1)} is in play",
-           24, fill=MUTED, anchor="lm")
+           TEXT, fill=MUTED, anchor="lm")
     return c.png(PALETTE)
 
 
@@ -585,7 +605,7 @@ def _scoring_header(c: Canvas, view: View, cast: Cast, result: View, final: bool
         c.text((MARGIN, y), f"Round {number} scored: goals revealed", 34, bold=True, anchor="lm")
     sub = (f"Round {number} of {view.get('rounds', '?')} · tallest building: "
            f"{result.get('tallest', 0)} · heights front → back, shaded = seen")
-    c.text((MARGIN, 98), sub, 24, fill=MUTED, anchor="lm")
+    c.text((MARGIN, 98), sub, SMALL + 4, fill=MUTED, anchor="lm", secondary=True)
 
 
 def _side_score_panel(c: Canvas, side: str, data: View, cast: Cast, tallest: int,
@@ -597,14 +617,15 @@ def _side_score_panel(c: Canvas, side: str, data: View, cast: Cast, tallest: int
     pts_label = f"{points} pts"
     pts_w = kit.text_width(pts_label, 30, True)
     caption = f"{SIDE_NAMES[side]} ({side})"
-    cap_w = kit.text_width(caption, 22)
-    chip = c.chip((x0 + 14, y0 + 28), owner, cast.style(owner), 24, anchor="lm",
+    cap_w = kit.text_width(caption, SMALL + 2)
+    chip = c.chip((x0 + 14, y0 + 32), owner, cast.style(owner), TEXT, anchor="lm",
                   max_width=x1 - x0 - 60 - pts_w - cap_w, fallback=cast.fallback(owner))
-    c.text((chip[2] + 10, y0 + 28), caption, 22, fill=MUTED, anchor="lm")
-    c.text((x1 - 16, y0 + 28), pts_label, 30, bold=True, anchor="rm")
+    c.text((chip[2] + 10, y0 + 32), caption, SMALL + 2, fill=MUTED, anchor="lm",
+           secondary=True)
+    c.text((x1 - 16, y0 + 32), pts_label, TEXT, bold=True, anchor="rm")
     names = _line_names(side)
     for i, line in enumerate(data.get("lines") or []):
-        y = y0 + 62 + i * ROW_H
+        y = y0 + 68 + i * ROW_H
         if i % 2 == 0:
             c.draw.rectangle((x0 + 8, y, x1 - 8, y + ROW_H - 2), fill=PAPER)
         _score_row(c, names[i] if i < len(names) else "?", line, tallest, x0, x1, y + ROW_H / 2)
@@ -616,13 +637,14 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
     heights = [int(h) for h in line.get("heights") or []]
     points = int(line.get("points", 0))
     x = x0 + 16
-    c.text((x + 10, cy), name, 24, bold=True, fill=MUTED, anchor="mm")
+    c.text((x + 10, cy), name, TEXT, bold=True, fill=MUTED, anchor="mm")
     x += 32
-    c.die((x, round(cy - 17), x + 34, round(cy + 17)), code)
-    x += 42
-    c.text((x, cy), GOAL_SHORT.get(code, str(line.get("goal", ""))), 22, anchor="lm",
-           max_width=116)
-    x += 122
+    c.die((x, round(cy - 19), x + 38, round(cy + 19)), code)
+    x += 46
+    # The die is the goal; the words and everything after them up to the points explain it.
+    c.text((x, cy), GOAL_SHORT.get(code, str(line.get("goal", ""))), SMALL + 2, anchor="lm",
+           max_width=114, secondary=True)
+    x += 118
     if code == 5:
         seen = _raised_sight(heights)
         key = _equal_seen(heights)
@@ -636,16 +658,17 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
         tile = (x, round(cy - 16), x + 30, round(cy + 16))
         if h <= 0:
             c.draw.rectangle(tile, fill=LOT, outline=RULE, width=1)
-            c.text(((tile[0] + tile[2]) / 2, cy), "·", 20, fill=MUTED, anchor="mm")
+            c.text(((tile[0] + tile[2]) / 2, cy), "·", SMALL, fill=MUTED, anchor="mm",
+                   secondary=True)
         elif s or k:
             fill = shade(h)
             c.draw.rectangle(tile, fill=fill, outline=INK, width=3 if k else 1)
-            c.text(((tile[0] + tile[2]) / 2, cy + 1), str(h), 19 if h > 9 else 20, bold=True,
-                   fill=kit.ink_on(fill), anchor="mm")
+            c.text(((tile[0] + tile[2]) / 2, cy + 1), str(h), SMALL, bold=True,
+                   fill=kit.ink_on(fill), anchor="mm", secondary=True)
         else:
             c.draw.rectangle(tile, fill=PANEL, outline=RULE, width=2)
-            c.text(((tile[0] + tile[2]) / 2, cy + 1), str(h), 19 if h > 9 else 20,
-                   fill=MUTED, anchor="mm")
+            c.text(((tile[0] + tile[2]) / 2, cy + 1), str(h), SMALL, fill=MUTED,
+                   anchor="mm", secondary=True)
         x += 33
     x += 8
     ok = points > 0
@@ -659,9 +682,9 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
     else:
         result = ""
     mark = "✓" if ok else "✗"
-    c.text((x, cy), f"{mark} {result}", 22, bold=True, fill=kit.GOOD if ok else kit.BAD,
-           anchor="lm", max_width=x1 - 76 - x)
-    c.text((x1 - 16, cy), f"+{points}" if ok else "0", 24, bold=ok, fill=INK if ok else MUTED,
+    c.text((x, cy), f"{mark} {result}", SMALL + 2, bold=True, fill=kit.GOOD if ok else kit.BAD,
+           anchor="lm", max_width=x1 - 84 - x, secondary=True)
+    c.text((x1 - 16, cy), f"+{points}" if ok else "0", TEXT, bold=ok, fill=INK if ok else MUTED,
            anchor="rm")
 
 
@@ -673,18 +696,19 @@ def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
     totals = result.get("totals") or {}
     winners = set(view.get("winners") or []) if final else set()
     title = "Final scores" if final else f"Scores after round {result.get('round', '?')}"
-    c.text((x0 + 16, y0 + 30), title, 24, bold=True, anchor="lm")
-    c.text((x1 - 16, y0 + 30), "round · total", 22, fill=MUTED, anchor="rm")
+    c.text((x0 + 16, y0 + 32), title, TEXT, bold=True, anchor="lm")
+    c.text((x1 - 16, y0 + 32), "round · total", SMALL + 2, fill=MUTED, anchor="rm",
+           secondary=True)
     order = sorted(cast.players, key=lambda p: (-int(totals.get(p, 0)), cast.index[p]))
     for i, p in enumerate(order):
-        y = y0 + 78 + i * 50
+        y = y0 + 86 + i * TOTAL_ROW_H
         right = x1 - 16
         total_w = 70
-        c.text((right, y), str(int(totals.get(p, 0))), 30, bold=True, anchor="rm")
-        c.text((right - total_w - 10, y), f"+{int(gained.get(p, 0))}", 24, fill=MUTED,
+        c.text((right, y), str(int(totals.get(p, 0))), TEXT, bold=True, anchor="rm")
+        c.text((right - total_w - 10, y), f"+{int(gained.get(p, 0))}", TEXT, fill=MUTED,
                anchor="rm")
-        chip_max = right - total_w - 90 - (x0 + 16) - (90 if p in winners else 0)
-        chip = c.chip((x0 + 16, y), p, cast.style(p), 24, anchor="lm", max_width=chip_max,
+        chip_max = right - total_w - 100 - (x0 + 16) - (120 if p in winners else 0)
+        chip = c.chip((x0 + 16, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_max,
                       fallback=cast.fallback(p))
         if p in winners:
-            c.text((chip[2] + 10, y), "★ wins", 24, bold=True, anchor="lm")
+            c.text((chip[2] + 10, y), "★ wins", TEXT, bold=True, anchor="lm")
