@@ -94,6 +94,12 @@ class BigCityzAdapter(GameAdapter):
     rules_summary = RULES
     rules_footer = FOOTER
 
+    def due_words(self, match: Match) -> tuple[str, str]:
+        if match.state is not None and ENGINE.timeout_action(match.state) is not None:
+            # the objection window: nobody has a move to make, only a say
+            return "object to the placement, or let it stand,", "objections close"
+        return super().due_words(match)
+
     def table_content(self, match: Match) -> str:
         assert match.state is not None
         state = match.state

@@ -639,11 +639,16 @@ class CitiesAdapter(GameAdapter):
         turn_over = player is not None and (
             state["turn"] != player or state["phase"] == "over"
             or any(e["type"] == "round_ended" for e in events))
+        took = next((e for e in events if e["type"] == "took"), None)
         if outcome.timed_out and player is not None and turn_over:
-            took = next((e for e in events if e["type"] == "took"), None)
             did = f" (it took {took_words(took)})" if took else ""
             notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
                                   f"player finished their turn for them{did}.", fold=True))
+        elif took is not None:
+            # What the last player took is the one thing the table cannot show afterwards
+            # (the space is simply empty): say it in the table's text.
+            notices.append(Notice(f"{name(match, str(took['player']))} took "
+                                  f"{took_words(took)}.", fold=True))
         claims = [e for e in events if e["type"] == "achievement_claimed"]
         if claims:
             who = str(claims[0]["player"])

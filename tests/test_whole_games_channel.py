@@ -129,6 +129,12 @@ async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: 
     assert len(reveals) == seen["notices"] == turns
     # a reveal per turn, the line each earlier table left, and the final table
     assert seen["left"] <= 2 * turns + 1, [m.content[:60] for m in seen["public"]]
+    # a window to object is asked as one, not as a move with time running out
+    texts = [n.content for n in notifications(fake_discord)]
+    assert any("object to the placement, or let it stand, in **Big Cityz** — objections "
+               "close" in t for t in texts), texts[:4]
+    assert any("your move in **Big Cityz** — time runs out" in t for t in texts)
+    assert not any("your move" in t and "objections" in t for t in texts)
 
 
 @pytest.mark.fakediscord(rate_limit_scale=0.1)
@@ -156,3 +162,9 @@ async def test_a_two_player_cities_game(fake_discord: FakeDiscord, tmp_path: Pat
     assert seen["private pictures"] > 0  # the choosers' previews were checked too
     # round ends, achievements and the final scoring; a line per earlier table; the table
     assert seen["left"] <= 2 * seen["notices"] + 1, [m.content[:60] for m in seen["public"]]
+    # what each player took is told in the table's text (the taken space is only empty)
+    shown = [text for m in fake_discord.messages.values() if not m.ephemeral
+             for text in [m.content, *(v["content"] for v in m.history)]]
+    takers = {line.split(" took ")[0].strip("*⏰ ") for text in shown
+              for line in text.splitlines() if " took " in line}
+    assert {"Ann", "Bob"} <= takers, takers

@@ -148,6 +148,11 @@ class GameAdapter:
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         raise NotImplementedError
 
+    def due_words(self, match: Match) -> tuple[str, str]:
+        """What a ping asks of the players due, and how its deadline is named: a turn by
+        default. A game with a window (Big Cityz's objections) names it."""
+        return "your move", "time runs out"
+
     def picture_description(self, match: Match) -> str:
         """The table picture in words (its alt text): whose turn, the scores, the last
         move. By default the table's own text, which says that for most games; a cog says

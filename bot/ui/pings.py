@@ -210,8 +210,9 @@ class TurnPings:
         title = self.bot.adapters[match.game].engine.title
         mentions = ", ".join(f"<@{p}>" for p in players)
         ends = deadline_text(self.bot.runtime.deadline(match))
-        tail = f" — time runs out {ends}" if ends else ""
-        return f"⏰ {mentions}: your move in **{plain_name(title)}**{tail}."
+        asked, deadline = self.bot.adapters[match.game].due_words(match)
+        tail = f" — {deadline} {ends}" if ends else ""
+        return f"⏰ {mentions}: {asked} in **{plain_name(title)}**{tail}."
 
     async def _send(self, match: Match, text: str, players: list[str]) -> int | None:
         channel = self.bot.get_partial_messageable(match.channel_id)
