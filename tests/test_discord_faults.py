@@ -46,6 +46,21 @@ def _on_turn(bot: CityhallBot, match_id: int, users: dict[str, dict[str, Any]]) 
     return users[ENGINE.to_act(match.state)[0]]
 
 
+async def _height_picker(fake: FakeDiscord, bot: CityhallBot, match_id: int, table: FakeMessage,
+                         users: dict[str, dict[str, Any]]
+                         ) -> tuple[int, dict[str, Any], str, FakeMessage]:
+    """The player on turn opens the picker of height 2: the version, that player, the
+    custom-id prefix of this board, and the picker."""
+    before = bot.runtime.get(match_id)
+    assert before is not None
+    mover = _on_turn(bot, match_id, users)
+    prefix = f"ch:cs:{match_id}:v{before.version}:"
+    picker = (await answer(await fake.click(mover, table,
+                                            button_id(table, prefix=f"{prefix}h2")))).message
+    assert picker is not None
+    return before.version, mover, prefix, picker
+
+
 async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: FakeDiscord,
                                                                  tmp_path: Path) -> None:
     fake = fake_discord
@@ -53,14 +68,7 @@ async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: Fa
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match_id, table = await _building(fake, bot, ann, bob)
-        before = bot.runtime.get(match_id)
-        assert before is not None
-        version = before.version
-        mover = _on_turn(bot, match_id, users)
-        prefix = f"ch:cs:{match_id}:v{version}:"
-        picker = (await answer(await fake.click(mover, table,
-                                                button_id(table, prefix=f"{prefix}h2")))).message
-        assert picker is not None
+        version, mover, prefix, picker = await _height_picker(fake, bot, match_id, table, users)
         # Discord refuses the answer to the build click (a malformed answer, say).
         fault = fake.fail("POST", CALLBACK, 400, 50035, "Invalid Form Body")
         reply = await answer(await fake.click(mover, picker,
@@ -88,14 +96,7 @@ async def test_a_move_answered_too_late_is_still_shown_and_nobody_gets_an_apolog
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match_id, table = await _building(fake, bot, ann, bob)
-        before = bot.runtime.get(match_id)
-        assert before is not None
-        version = before.version
-        mover = _on_turn(bot, match_id, users)
-        prefix = f"ch:cs:{match_id}:v{version}:"
-        picker = (await answer(await fake.click(mover, table,
-                                                button_id(table, prefix=f"{prefix}h2")))).message
-        assert picker is not None
+        version, mover, prefix, picker = await _height_picker(fake, bot, match_id, table, users)
         fault = fake.fail("POST", CALLBACK, 404, 10062, "Unknown interaction")
         click = await fake.click(mover, picker, button_id(picker, prefix=f"{prefix}b2B3"))
         await fake.wait_until(lambda: bool(fault.hits), 5, "the refused answer")
