@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import pkgutil
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from types import ModuleType
@@ -16,10 +17,14 @@ from bot.render import kit
 
 
 def _clear_caches(renderer: ModuleType) -> None:
-    for value in vars(renderer).values():
-        clear = getattr(value, "cache_clear", None)
-        if callable(clear):
-            clear()
+    # A renderer split into a package keeps its private cached layers in its modules.
+    modules = [renderer, *(importlib.import_module(f"{renderer.__name__}.{info.name}")
+                           for info in pkgutil.iter_modules(getattr(renderer, "__path__", [])))]
+    for module in modules:
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
 
 
 def drawn(renderer: ModuleType, draw: Callable[[], bytes]) -> tuple[bytes, list[kit.DrawnText]]:

@@ -116,6 +116,22 @@ def test_games_with_content_files_play_from_the_wheel(installed: Installed, game
     assert json.loads(done.stdout)["winners"]
 
 
+@pytest.mark.parametrize("game", ["bigcity", "bigcityz", "cities", "cityscape"])
+def test_every_game_draws_its_table_from_the_wheel(installed: Installed, game: str) -> None:
+    # Three renderers are packages of modules: the wheel must carry every one of them.
+    done = installed.run("-c", "import importlib\n"
+                               "from bot.games import GAMES\n"
+                               f"engine = GAMES[{game!r}]\n"
+                               f"draw = importlib.import_module('bot.games.{game}.render')\n"
+                               "view = engine.view(engine.new(['Ann', 'Bob'], {}, 1), None)\n"
+                               "print(draw.render_table(view)[:4])\n"
+                               "print(draw.__file__)")
+    _check(done)
+    png, where = done.stdout.split()
+    assert png == repr(b"\x89PNG")
+    assert Path(where).is_relative_to(installed.venv)
+
+
 def test_every_cog_imports_from_the_wheel(installed: Installed) -> None:
     done = installed.run("-c", "import importlib\n"
                                "from bot.app import EXTENSIONS\n"

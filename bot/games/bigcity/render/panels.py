@@ -1,0 +1,238 @@
+"""Under the map: the caption of the last move and the pieces panel."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image
+
+from bot.render import kit
+from bot.render.cache import MB, byte_cache
+from bot.render.kit import INK, MUTED, PANEL, PAPER, RULE, WHITE, Canvas
+
+from ..content import SPECIAL_CARDS
+from .cast import Cast
+from .city import _title
+from .constants import (
+    FACTORY,
+    INNER_W,
+    KIND_WORDS,
+    LOT_OUT,
+    MARGIN,
+    PARK,
+    PARK_INK,
+    ROW_H,
+    SPECIAL_BUILDINGS,
+    STREETCAR,
+    TEXT,
+    WIDTH,
+    View,
+)
+from .icons import _paste_icon
+from .text import _hoods, _inline, _join_numbers, _plural
+
+# -- under the map -----------------------------------------------------------------------
+
+
+def _last_action_lines(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], str] | None:
+    """The last move as a sentence with the player's chip, and the score explanation."""
+    last = view.get("last_action")
+    if not last:
+        return None
+    player = str(last.get("player", ""))
+    kind = last.get("type")
+    parts: list[tuple[str, Any]] = [("text", "Last: "), cast.chip(player)]
+    explanation = ""
+    if kind == "build":
+        building = str(last.get("building", ""))
+        props = "+".join(str(p) for p in last.get("properties") or [])
+        points = int(last.get("points") or 0)
+        parts.append(("text", f"built a {_title(building).lower()} on {props} for "))
+        parts.append(("bold", _plural(points, "point")))
+        explanation = str(last.get("explanation") or "")
+        if not any(sign in explanation for sign in "+−-×="):
+            explanation = ""  # "15 church" says nothing the line above does not
+    elif kind == "special":
+        card = str(last.get("card", ""))
+        props = "+".join(str(p) for p in last.get("properties") or [])
+        parts.append(("text", f"placed {_title(card)} on {props}"))
+    elif kind == "streetcar":
+        where = [str(w) for w in last.get("where") or []]
+        n = len(last.get("segments") or where)
+        parts.append(("text", f"laid {_plural(n, 'streetcar')}"
+                      + (f" ({', '.join(where)})" if where else "")))
+    elif kind == "place_neighborhood":
+        parts.append(("text", f"placed neighborhood {last.get('neighborhood', '?')}"))
+    elif kind == "exchange":
+        n = int(last.get("count") or 0)
+        stacks = _join_numbers(last.get("stacks") or [])
+        parts.append(("text", f"exchanged {_plural(n, 'card')}"
+                      + (f" (stacks {stacks})" if stacks else "")))
+    elif kind == "discard_useless":
+        parts.append(("text", "discarded useless cards " + _join_numbers(last.get("cards") or [])))
+    elif kind == "trade":
+        hoods = _hoods(last.get("neighborhoods") or [])
+        parts.append(("text", f"offered cards from {hoods} for trade"))
+    elif kind == "pass":
+        parts.append(("text", "passed"))
+    else:
+        parts.append(("text", str(kind or "played")))
+    return parts, explanation
+
+
+CAPTION_H = 48
+
+
+def _caption_height(view: View, cast: Cast) -> int:
+    found = _last_action_lines(view, cast)
+    if found is None:
+        return 0
+    return CAPTION_H * (2 if found[1] else 1) + 6
+
+
+def _draw_caption(c: Canvas, view: View, cast: Cast, y: int) -> None:
+    found = _last_action_lines(view, cast)
+    if found is None:
+        return
+    parts, explanation = found
+    cy = y + CAPTION_H // 2
+    c.draw.rectangle((MARGIN + 2, cy - 12, MARGIN + 26, cy + 12), fill=kit.HIGHLIGHT, outline=INK,
+                     width=2)
+    _inline(c, MARGIN + 38, cy, parts, TEXT, WIDTH - MARGIN)
+    if explanation:
+        c.text((MARGIN + 38, cy + CAPTION_H), explanation, TEXT, bold=True, anchor="lm",
+               max_width=INNER_W - 38)
+
+
+PIECES_ROWS = 8
+PIECES_H = PIECES_ROWS * ROW_H + 20
+
+
+def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: int = 34) -> int:
+    """A neutral mini piece of ``cells`` lots with the icon in each; returns its right x."""
+    top, x = round(cy - unit / 2), round(x)
+    c.draw.rectangle((x, top, x + unit * cells - 1, top + unit - 1), fill=RULE, outline=MUTED)
+    for i in range(cells):
+        _paste_icon(c.image, name, (x + unit * i + unit / 2, cy), round(unit * 0.7), INK)
+    return x + unit * cells
+
+
+Slot = tuple[str, float, float]  # what a count shows, and where: (key, x, centre y)
+
+
+@byte_cache(3 * MB // 2)
+def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
+    """The pieces panel without its numbers (drawn once), and where each number goes.
+
+    Keys: a building id, "streetcars", "park"/"factory" (the names of those left),
+    "stack:N" or "discard". Numbers are left-aligned at x, vertically centred on y.
+    """
+    c = Canvas.new(WIDTH, PIECES_H, PAPER)
+    c.panel((MARGIN, 0, WIDTH - MARGIN - 1, PIECES_H - 1), PANEL, radius=16)
+    slots: list[Slot] = []
+    x0 = MARGIN + 18
+    right = WIDTH - MARGIN - 18
+    col = (right - x0) // 3
+    count_w = 48  # room kept for "×9"
+
+    def centre(row: int) -> float:
+        return 10 + ROW_H * row + ROW_H / 2
+
+    # rows 1-2: residences and businesses by size, with the streetcar and outskirts keys
+    for row, kind in enumerate(("residence", "business")):
+        cy = centre(row)
+        x = c.text((x0, cy), KIND_WORDS[kind], TEXT, bold=True, anchor="lm")[2]
+        x = max(x + 14, x0 + 190)
+        for size, prefix in ((1, "single"), (2, "double"), (3, "triple")):
+            x = _legend_tile(c, kind, size, x, cy)
+            slots.append((f"{prefix}_{kind}", x + 6, cy))
+            x += 6 + count_w + 12
+        sx = x + 14
+        if row == 0:
+            w = 10
+            c.draw.rectangle((sx, round(cy) - w // 2 - 2, sx + 44, round(cy) + w // 2 + 1),
+                             fill=INK)
+            c.draw.rectangle((sx, round(cy) - w // 2, sx + 44, round(cy) + w // 2 - 1),
+                             fill=STREETCAR)
+            end = c.text((sx + 52, cy), "Streetcars", TEXT, anchor="lm")[2]
+            slots.append(("streetcars", end + 8, cy))
+        else:
+            c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) + 16), fill=LOT_OUT)
+            c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) - 11), fill=INK)
+            c.text((sx + 52, cy), "Outskirts", TEXT, anchor="lm", max_width=right - sx - 52)
+    # rows 3-4: the six special buildings, three a row
+    for i, bid in enumerate(SPECIAL_BUILDINGS):
+        row, x = 2 + i // 3, x0 + (i % 3) * col
+        cy = centre(row)
+        x = _legend_tile(c, bid, 1, x, cy)
+        box = c.text((x + 8, cy), _title(bid), TEXT, anchor="lm",
+                     max_width=col - 34 - 8 - count_w - 16)
+        slots.append((bid, box[2] + 8, cy))
+    # rows 5-6: the parks and the factories not placed yet, by name
+    for row, kind in ((4, "park"), (5, "factory")):
+        cy = centre(row)
+        fill, ink = (PARK, PARK_INK) if kind == "park" else (FACTORY, WHITE)
+        c.draw.rectangle((x0, round(cy) - 17, x0 + 33, round(cy) + 16), fill=fill, outline=MUTED)
+        _paste_icon(c.image, kind, (x0 + 17, cy), 24, ink)
+        word = "Parks:" if kind == "park" else "Factories:"
+        end = c.text((x0 + 44, cy), word, TEXT, anchor="lm")[2]
+        slots.append((kind, end + 10, cy))
+    # row 7: the card stacks
+    cy = centre(6)
+    x = c.text((x0, cy), "Cards in stacks", TEXT, bold=True, fill=MUTED, anchor="lm")[2] + 16
+    step = (right - x) / 8
+    for i in range(1, 9):
+        cx = x + step * (i - 1)
+        c.panel((round(cx), round(cy) - 20, round(cx) + 31, round(cy) + 19), MUTED, radius=6)
+        c.text((cx + 16, cy), str(i), TEXT, bold=True, fill=WHITE, anchor="mm")
+        slots.append((f"stack:{i}", cx + 38, cy))
+    # row 8: the discard pile (those properties can no longer be drawn)
+    cy = centre(7)
+    end = c.text((x0, cy), "Discarded", TEXT, bold=True, fill=MUTED, anchor="lm")[2]
+    slots.append(("discard", end + 16, cy))
+    return c.image, tuple(slots)
+
+
+def _discard_words(discard: Sequence[Any]) -> str:
+    """"none" or "4 cards: 12, 35, 41, 57" (the properties on them, lowest first)."""
+    if not discard:
+        return "none"
+    # property cards are numbers; a park or factory card laid aside goes by its name
+    numbers = sorted(int(card) for card in discard if str(card).isdigit())
+    names = [_title(str(card)) for card in discard if not str(card).isdigit()]
+    return f"{_plural(len(discard), 'card')}: {_join_numbers([*numbers, *names])}"
+
+
+def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
+    """Buildings, parks, factories, streetcars and cards left; it doubles as the key."""
+    image, slots = _panel_static()
+    c.image.paste(image, (0, top))
+    left = view.get("buildings_left") or {}
+    specials_left = view.get("parks_and_factories_left")
+    stacks = view.get("stacks") or {}
+    right = WIDTH - MARGIN - 18
+    for key, x, cy in slots:
+        y = top + cy
+        if key in ("park", "factory"):
+            names = [info[3].split(" ")[0] for card, info in SPECIAL_CARDS.items()
+                     if info[1] == key and (specials_left is None or card in specials_left)]
+            text = ", ".join(names) if names else "all placed"
+            c.text((x, y), text, TEXT, fill=INK if names else MUTED, anchor="lm",
+                   max_width=right - round(x))
+            continue
+        if key == "discard":
+            discard = list(view.get("discard") or [])
+            c.text((x, y), _discard_words(discard), TEXT, fill=INK if discard else MUTED,
+                   anchor="lm", max_width=right - round(x))
+            continue
+        if key.startswith("stack:"):
+            number = key.split(":")[1]
+            raw = stacks.get(number, stacks.get(int(number)))
+            n = None if raw is None else int(raw)
+            text = "–" if n is None else str(n)
+        else:
+            raw = view.get("streetcars_left") if key == "streetcars" else left.get(key)
+            n = None if raw is None else int(raw)
+            text = "–" if n is None else f"×{n}"
+        c.text((x, y), text, TEXT, bold=bool(n), fill=INK if n else MUTED, anchor="lm")

@@ -1,0 +1,63 @@
+"""Text helpers shared by the Big City pictures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.render import kit
+from bot.render.kit import INK, RGB, Canvas
+
+# -- text helpers ------------------------------------------------------------------------
+
+
+def _inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], size: int,
+            max_x: int, fill: RGB = INK) -> float:
+    """A sentence of text and player chips on one line; returns the end x.
+
+    ``parts`` are ("text", str), ("bold", str) or ("chip", (name, style, fallback)). The
+    words show whole where they can; the chips share the room that is left, and text that
+    still does not fit is cut with an ellipsis.
+    """
+    fixed = sum(kit.text_width(kit.prepare(v, size, k == "bold"), size, k == "bold")
+                for k, v in parts if k != "chip")
+    chips = [v for k, v in parts if k == "chip"]
+    room = int(max_x - x - fixed - 10 * len(chips))
+    widths = iter(kit.share_width([kit.chip_width(n, size, True, f) for n, _s, f in chips],
+                                  max(room, size * 3 * len(chips)), least=size * 3))
+    for kind, value in parts:
+        if x >= max_x - size:
+            break
+        if kind == "chip":
+            name, style, fallback = value
+            box = c.chip((x, y), name, style, size, anchor="lm",
+                         max_width=min(next(widths), int(max_x - x)), fallback=fallback)
+            x = box[2] + 8
+        else:
+            box = c.text((x, y), value, size, bold=kind == "bold", anchor="lm", fill=fill,
+                         max_width=int(max_x - x))
+            x = box[2]
+    return x
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _join_numbers(values: Iterable[Any]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _listing(values: Iterable[Any], last: str = "and") -> str:
+    """"3", "3 and 5", "3, 5 and 6"."""
+    words = [str(v) for v in values]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _hoods(values: Sequence[Any], last: str = "and") -> str:
+    """"neighborhood 3", "neighborhoods 3 and 5"."""
+    unique = list(dict.fromkeys(values))
+    word = "neighborhood" if len(unique) == 1 else "neighborhoods"
+    return f"{word} {_listing(unique, last)}"

@@ -1,0 +1,217 @@
+"""One player's neighbourhood picture."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.render import kit
+from bot.render.kit import INK, MUTED, PANEL, RULE, Box, Canvas
+
+from .constants import GAP, INNER, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View
+from .helpers import _chip, _panel, _wrap
+from .hood import Hood, _draw_hood, _hood_size
+from .pieces import _building, _space_image
+from .score import _breakdown, _score
+
+# -- one neighbourhood ---------------------------------------------------------------------
+
+
+def _grid_size(rows: int, cols: int, width: int, height: int, cap: int = 120) -> int:
+    return max(24, min(cap, width // max(1, cols), height // max(1, rows)))
+
+
+def _legend(canvas: Canvas, y: int) -> int:
+    x = MARGIN
+    for code, word in (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"),
+                       ("W", "water"), ("P", "park")):
+        canvas.image.paste(_space_image(code, 40), (x, y + 2))
+        canvas.draw.rectangle((x, y + 2, x + 39, y + 41), outline=INK, width=1)
+        box = canvas.text((x + 46, y + 22), word, SMALL + 2, anchor="lm", secondary=True)
+        x = box[2] + 16
+    _building(canvas, "R", 3, (x, y, x + 44, y + 44), key=True)
+    canvas.text((x + 50, y + 22), "= building, height 3", SMALL + 2, anchor="lm",
+                secondary=True)
+    return y + LEGEND_H
+
+
+PART_KEYS = (("Achievements", "achievements"), ("Water areas", "water"), ("Park areas", "park"),
+             ("Monuments", "monuments"))
+
+
+def _part_details(found: dict[str, Any]) -> dict[str, str]:
+    count = int(found.get("monument_count", 0) or 0)
+    return {
+        "achievements": ", ".join(f"{r['name']} {r['vp']}"
+                                  for r in found.get("achievement_rings") or []),
+        "water": _areas_words(found.get("water_areas")),
+        "park": _areas_words(found.get("park_areas")),
+        "monuments": f"{count} × 2" if count else "",
+    }
+
+
+def _card_lines(view: View, player: str, found: dict[str, Any] | None,
+                width: int) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each held card as (name, tally, wrapped text)."""
+    if not found:
+        return []
+    held = {str(c.get("id")): c for c in (view.get("cards_held") or {}).get(player) or []}
+    out = []
+    for row in found.get("scoring_cards") or []:
+        card = held.get(str(row.get("card")), {})
+        each = card.get("vp")
+        tally = (f"{row.get('occurrences', 0)} × {each} = {row.get('vp', 0)}"
+                 if each is not None else str(row.get("vp", 0)))
+        text = (_wrap(str(card.get("text", "")), SMALL, False, width, 3) if card.get("text")
+                else ())
+        out.append((str(row.get("name", "?")), tally, text))
+    return out
+
+
+def _breakdown_height(view: View, player: str, found: dict[str, Any] | None, width: int) -> int:
+    if not found:
+        return 70
+    details = _part_details(found)
+    h = 56 + sum(PART_LINE + (DETAIL_LINE if details[key] else 0) for _name, key in PART_KEYS)
+    h += 12 + PART_LINE + 4
+    cards = _card_lines(view, player, found, width - 28)
+    h += sum(PART_LINE * (1 if _tally_beside(name, tally, width - 28) else 2)
+             + DETAIL_LINE * len(text) + 10 for name, tally, text in cards) if cards else 30
+    return h + 12
+
+
+PART_LINE = TEXT + 8
+DETAIL_LINE = SMALL + 5
+
+
+def _tally_beside(name: str, tally: str, width: int) -> bool:
+    """Whether a card's name and its tally fit on one line."""
+    return (kit.text_width(kit.prepare(name, TEXT, True), TEXT, True)
+            + kit.text_width(tally, TEXT, True) + 14 <= width)
+
+
+def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
+                     found: dict[str, Any] | None, title: str = "Score so far") -> None:
+    """The score part by part, each held card with its occurrences and its text."""
+    x0, y0, x1, y1 = box
+    _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=14, outline=RULE)
+    x = x0 + 14
+    w = x1 - x0 - 28
+    total = int(found["total"]) if found else _score(view, player)
+    canvas.text((x, y0 + 10), title, TEXT, bold=True, max_width=w - 130)
+    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 34, bold=True, anchor="ra")
+    y = y0 + 56
+    if not found:
+        return
+    details = _part_details(found)
+    for name, key in PART_KEYS:
+        canvas.text((x, y), name, TEXT, bold=True)
+        canvas.text((x1 - 14, y), str(found.get(key, 0)), TEXT, bold=True, anchor="ra")
+        y += PART_LINE
+        if details[key]:
+            canvas.text((x + 12, y - 4), details[key], SMALL, fill=MUTED, max_width=w - 12,
+                        secondary=True)
+            y += DETAIL_LINE
+    canvas.draw.line((x, y + 2, x1 - 14, y + 2), fill=RULE, width=2)
+    y += 12
+    canvas.text((x, y), "Scoring cards", TEXT, bold=True)
+    canvas.text((x1 - 14, y), str(found.get("cards", 0)), TEXT, bold=True, anchor="ra")
+    y += PART_LINE + 4
+    cards = _card_lines(view, player, found, w)
+    if not cards:
+        canvas.text((x, y), "no scoring cards yet", SMALL + 2, fill=MUTED, secondary=True)
+    for name, tally, text in cards:
+        canvas.text((x, y), name, TEXT, bold=True, max_width=w)
+        if not _tally_beside(name, tally, w):
+            y += PART_LINE
+        canvas.text((x1 - 14, y), tally, TEXT, bold=True, anchor="ra")
+        y += PART_LINE
+        for line in text:  # the card's rule
+            canvas.text((x, y - 4), line, SMALL, fill=MUTED, secondary=True)
+            y += DETAIL_LINE
+        y += 10
+
+
+def _areas_words(areas: Any) -> str:
+    scored = [a for a in areas or [] if a.get("vp")]
+    if not scored:
+        return ""
+    return " + ".join(f"{a['vp']} ({_kinds(a)})" for a in scored)
+
+
+def _kinds(area: dict[str, Any]) -> str:
+    n = len(area.get("kinds") or [])
+    return "1 kind" if n == 1 else f"{n} kinds"
+
+
+def _hood_header(canvas: Canvas, view: View, player: str, y: int, title: str) -> int:
+    box = _chip(canvas, view, (MARGIN, y), player, TEXT + 2, max_width=520)
+    canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, TEXT, bold=True, anchor="lm",
+                max_width=WIDTH - MARGIN - box[2] - 14 - 220)
+    phase = view.get("phase")
+    right = "Game over" if phase == "over" else f"Round {view.get('round', 1)} of " \
+        f"{view.get('rounds', 8)}"
+    canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, TEXT, bold=True, anchor="rm",
+                fill=MUTED)
+    return box[3] + 14
+
+
+SIDE_W = 460  # the score panel beside a neighbourhood that leaves room for it
+LEGEND_H = 50
+
+
+class HoodLayout:
+    """Where a neighbourhood picture puts its grid and its score panel."""
+
+    def __init__(self, hood: Hood, extra: Sequence[tuple[int, int]], panel_h_of: Any) -> None:
+        self.bounds = hood.tile_bounds(extra)
+        self.rows, self.cols = _hood_size(self.bounds)
+        side_w = INNER - SIDE_W - GAP
+        side_size = _grid_size(self.rows, self.cols, side_w, 760)
+        self.side = side_size >= 84 or self.cols * 84 <= side_w
+        top = 14 + 54 + 14
+        if self.side:
+            self.size = side_size
+            grid_w = self.cols * self.size
+            self.origin = (MARGIN + (side_w - grid_w) // 2, top)
+            panel_x = MARGIN + side_w + GAP
+            self.panel_w = WIDTH - MARGIN - panel_x
+            panel_h = max(panel_h_of(self.panel_w), self.rows * self.size)
+            self.panel = (panel_x, top, WIDTH - MARGIN, top + panel_h)
+            body = max(self.rows * self.size, panel_h)
+            self.legend_y = top + body + 14
+        else:
+            self.size = _grid_size(self.rows, self.cols, INNER, 720)
+            grid_w = self.cols * self.size
+            self.origin = (MARGIN + (INNER - grid_w) // 2, top)
+            self.legend_y = top + self.rows * self.size + 14
+            self.panel_w = INNER
+            panel_h = panel_h_of(self.panel_w)
+            py = self.legend_y + LEGEND_H + 10
+            self.panel = (MARGIN, py, WIDTH - MARGIN, py + panel_h)
+        self.height = max(self.panel[3], self.legend_y + LEGEND_H) + MARGIN
+
+
+def _hood_picture(view: View, player: str, title: str,
+                  extra_tiles: Sequence[tuple[int, int]] = ()) -> tuple[Canvas, Hood,
+                                                                         HoodLayout]:
+    """Header, neighbourhood, legend and score panel, laid out for the space it needs."""
+    hood = Hood((view.get("neighbourhoods") or {}).get(player))
+    found = _breakdown(view, player)
+    layout = HoodLayout(hood, extra_tiles,
+                        lambda w: _breakdown_height(view, player, found, w))
+    canvas = Canvas.new(WIDTH, layout.height)
+    _hood_header(canvas, view, player, 14, title)
+    if not hood.tiles:
+        canvas.text((layout.origin[0] + 20, layout.origin[1] + 40), "No starting tile yet",
+                    TEXT, fill=MUTED)
+    _draw_hood(canvas, hood, layout.origin, layout.size, layout.bounds)
+    _legend(canvas, layout.legend_y)
+    _breakdown_panel(canvas, view, player, layout.panel, found)
+    return canvas, hood, layout
+
+
+def render_neighbourhood(view: View, player: str) -> bytes:
+    """One player's neighbourhood, their scoring cards and their score so far."""
+    canvas, _hood, _layout = _hood_picture(view, player, "neighbourhood")
+    return canvas.png(PALETTE)

@@ -1,0 +1,447 @@
+"""The table picture: the four rows, the achievement board and the players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.render import kit
+from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, PANEL_ALT, PAPER, RULE, Box, Canvas
+
+from .constants import (
+    COLOUR_WORDS,
+    GAP,
+    INNER,
+    MARGIN,
+    PALETTE,
+    ROW_ORDER,
+    ROW_TITLES,
+    SMALL,
+    TEXT,
+    WIDTH,
+    View,
+)
+from .helpers import _chip, _feature_name, _item_words, _panel, _players, _style, _wrap
+from .icons import _row_icon
+from .pieces import _card_back, _feature, _mini_tile, _piece
+from .score import _score
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def _header(canvas: Canvas, view: View, y: int) -> int:
+    city = view.get("city") or {}
+    title = f"Cities · {city.get('name', '?')}"
+    canvas.text((MARGIN, y), title, 36, bold=True, max_width=760)
+    phase = view.get("phase")
+    rounds = view.get("rounds") or 8
+    if phase == "over":
+        right = "Game over"
+    elif phase == "start_tiles":
+        right = "Setup"
+    else:
+        right = f"Round {view.get('round', 1)} of {rounds}"
+    canvas.text((WIDTH - MARGIN, y + 4), right, TEXT, bold=True, anchor="ra")
+    return y + 54
+
+
+def _status(canvas: Canvas, view: View, y: int) -> int:
+    """Whose turn it is and what they must do now, on a highlighted strip."""
+    phase = view.get("phase")
+    pending = view.get("pending")
+    who = (view.get("to_act") or [None])[0]
+    h = STATUS_H
+    _panel(canvas, (MARGIN, y, WIDTH - MARGIN - 1, y + h - 1), fill=HIGHLIGHT, radius=14,
+                 outline=INK, width=2)
+    cy = y + h // 2
+    x = MARGIN + 14
+    if phase == "over":
+        winners = [str(w) for w in view.get("winners") or []]
+        x = canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", TEXT,
+                        bold=True, anchor="lm")[2] + 14
+        for w in winners:
+            box = _chip(canvas, view, (x, cy), w, TEXT, anchor="lm", max_width=300)
+            x = box[2] + 10
+        return y + h + GAP
+    if who is None:
+        canvas.text((x, cy), "Waiting", TEXT, bold=True, anchor="lm")
+        return y + h + GAP
+    box = _chip(canvas, view, (x, cy), str(who), TEXT, anchor="lm", max_width=340)
+    x = box[2] + 14
+    if phase == "start_tiles":
+        canvas.text((x, cy), "chooses a starting tile", TEXT, bold=True, anchor="lm")
+    elif pending and pending.get("items"):
+        row = str(pending.get("row"))
+        what = {"tiles": "places the city tile", "features": "places or removes",
+                "pieces": "places or removes"}.get(row, "uses")
+        box = canvas.text((x, cy), what, TEXT, bold=True, anchor="lm")
+        x = box[2] + 14
+        items = pending["items"]
+        limit = WIDTH - MARGIN - 14
+        for item in items:
+            if x > limit - 60:
+                canvas.text((x, cy), "…", TEXT, bold=True, anchor="lm")
+                break
+            if row == "tiles":
+                _mini_tile(canvas, item.get("rows") or ["??", "??"], (x, y + 6), 28)
+                x += 56 + 8
+                x = canvas.text((x, cy), str(item.get("id", "")), TEXT, bold=True,
+                                anchor="lm")[2] + 16
+            elif row == "features":
+                _feature(canvas, item, (x, y + 6, x + 56, y + 62))
+                x += 62
+                x = canvas.text((x, cy), _feature_name(item), TEXT, bold=True, anchor="lm",
+                                max_width=limit - x)[2] + 14
+            else:
+                _piece(canvas, str(item.get("color")), (x + 26, cy), 52)
+                x += 60
+    else:
+        canvas.text((x, cy), "takes one item or group from a row", TEXT, bold=True, anchor="lm",
+                    max_width=WIDTH - MARGIN - 14 - x)
+    return y + h + GAP
+
+
+def _players_strip(canvas: Canvas, view: View, y: int) -> int:
+    players = _players(view)
+    if not players:
+        return y
+    n = len(players)
+    w = (INNER - GAP * (n - 1)) // n
+    h = PLAYER_H
+    turn = (view.get("to_act") or [None])[0]
+    star = (view.get("star") or {}).get("holder")
+    held = view.get("cards_held") or {}
+    workers = view.get("workers_left") or {}
+    for i, player in enumerate(players):
+        x = MARGIN + i * (w + GAP)
+        style = _style(view, player)
+        active = player == turn and view.get("phase") != "over"
+        _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=style.tint if active else PANEL,
+                     radius=14, outline=INK if active else RULE, width=3 if active else 2)
+        score = str(_score(view, player))
+        score_size = 36 if n <= 3 else TEXT  # four players: room for the name first
+        score_w = max(kit.text_width(score, score_size, True), kit.text_width("pts", SMALL))
+        _chip(canvas, view, (x + 8, y + 10), player, TEXT, max_width=w - 26 - score_w)
+        canvas.text((x + w - 10, y + 4), score, score_size, bold=True, anchor="ra")
+        canvas.text((x + w - 10, y + 46), "pts", SMALL, fill=MUTED, anchor="ra", secondary=True)
+        # workers left in each row, by the rows' own icons
+        left = workers.get(player) or {}
+        bx = x + 12
+        by = y + 88
+        if left:
+            for row in ROW_ORDER:
+                count = int(left.get(row, 0))
+                ink = INK if count else MUTED
+                _row_icon(canvas, row, (bx + 11, by), 22, fill=ink)
+                canvas.text((bx + 26, by), str(count), TEXT, bold=True, fill=ink, anchor="lm")
+                bx += 60
+            if kit.text_width("workers", SMALL) <= x + w - bx - 10:
+                canvas.text((bx, by), "workers", SMALL, fill=MUTED, anchor="lm", secondary=True)
+        count = len(held.get(player) or [])
+        extra = f"{count} scoring card" if count == 1 else f"{count} scoring cards"
+        by += 40
+        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
+        if player == star and view.get("phase") == "play":
+            canvas.marker((x + w - 96, by), "star", 28, INK)
+            canvas.text((x + w - 78, by), "first", TEXT, bold=True, anchor="lm")
+    return y + h + GAP
+
+
+# Card and achievement rules are read whole, never cut: the box grows to the longest one.
+RULE_TEXT = SMALL  # 20 px
+RULE_LINE = RULE_TEXT + 5
+TITLE_TEXT = TEXT
+
+
+def _rule_lines(text: str, width: int) -> tuple[str, ...]:
+    return _wrap(text, RULE_TEXT, False, width, 99)
+
+
+TITLE_LINE = TITLE_TEXT + 6
+
+
+def _title_lines(name: str, width: int) -> tuple[str, ...]:
+    """A card's title whole, on two lines where one is too narrow for it."""
+    return _wrap(name, TITLE_TEXT, True, width, 2)
+
+
+def _achievement_height(view: View) -> int:
+    achievements = (view.get("city") or {}).get("achievements") or []
+    if not achievements:
+        return 0
+    n = len(achievements)
+    w = (INNER - GAP * (n - 1)) // n
+    most = max(len(_rule_lines(str(a.get("text", "")), w - 24)) for a in achievements)
+    return max(176, 48 + most * RULE_LINE + 60)
+
+
+def _achievements(canvas: Canvas, view: View, y: int) -> int:
+    city = view.get("city") or {}
+    achievements = city.get("achievements") or []
+    if not achievements:
+        return y
+    n = len(achievements)
+    w = (INNER - GAP * (n - 1)) // n
+    h = _achievement_height(view)
+    for i, a in enumerate(achievements):
+        x = MARGIN + i * (w + GAP)
+        _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
+        canvas.text((x + 12, y + 6), str(a.get("name", "?")), TITLE_TEXT, bold=True,
+                    max_width=w - 24)
+        for j, line in enumerate(_rule_lines(str(a.get("text", "")), w - 24)):
+            canvas.text((x + 12, y + 46 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
+                        secondary=True)
+        rings = a.get("rings") or []
+        rx = x + 12
+        ry = y + h - 50
+        for ring in rings:
+            holder = ring.get("player")
+            if holder is None:
+                canvas.draw.ellipse((rx, ry, rx + 42, ry + 42), fill=PANEL, outline=INK, width=2)
+                canvas.text((rx + 21, ry + 22), str(ring.get("vp", "")), TEXT, bold=True,
+                            anchor="mm")
+                rx += 52
+            else:
+                style = _style(view, str(holder))
+                canvas.swatch((rx + 21, ry + 21), style, 42)
+                label = f"{ring.get('vp', '')}"
+                box = canvas.text((rx + 48, ry + 21), label, TEXT, bold=True, anchor="lm")
+                rx = box[2] + 14
+    return y + h + GAP
+
+
+def _slot_box(i: int) -> tuple[int, int]:
+    w = (INNER - 3 * GAP) // 4
+    return MARGIN + i * (w + GAP), w
+
+
+def _row_heading(canvas: Canvas, row: str, y: int, note: str = "", title: str = "") -> int:
+    _row_icon(canvas, row, (MARGIN + 12, y + 19), 24)
+    box = canvas.text((MARGIN + 34, y + 19), title or ROW_TITLES[row], TEXT, bold=True,
+                      anchor="lm")
+    if note:
+        canvas.text((box[2] + 14, y + 19), note, SMALL + 2, fill=MUTED, anchor="lm",
+                    max_width=WIDTH - MARGIN - box[2] - 14, secondary=True)
+    return y + HEADING_H
+
+
+STATUS_H = 70
+HEADING_H = 42
+PLAYER_H = 150
+ROW_HEIGHTS = {"cards": 180, "tiles": 156, "features": 176, "pieces": 116}
+
+
+def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box) -> None:
+    """A slot a worker emptied: whose worker it is, and (muted) what they took."""
+    x0, y0, x1, y1 = box
+    _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL_ALT, radius=12, outline=RULE)
+    player = str(slot.get("taken_by"))
+    canvas.text((x0 + 12, y0 + 6), "taken by", SMALL, fill=MUTED, secondary=True)
+    _chip(canvas, view, (x0 + 10, y0 + 32), player, TEXT, max_width=x1 - x0 - 20)
+    items = slot.get("items") or []
+    top = y0 + 32 + 52
+    # What was taken is a record, no longer a choice.
+    words = ", ".join(_item_words(row, it) for it in items)
+    if row == "pieces":
+        colours = [str(it.get("color")) for it in items]
+        words = ", ".join(COLOUR_WORDS.get(c, "?") + (f" ×{colours.count(c)}"
+                                                      if colours.count(c) > 1 else "")
+                          for c in dict.fromkeys(colours))
+    lines = (y1 - top - 4) // RULE_LINE
+    for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(0, lines))):
+        canvas.text((x0 + 12, top + j * RULE_LINE), line, SMALL, fill=MUTED, secondary=True)
+
+
+def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
+    x0, y0, x1, y1 = box
+    _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=12, outline=INK, width=2)
+    title = _title_lines(str(item.get("name", "?")), x1 - x0 - 20)
+    for j, line in enumerate(title):
+        canvas.text((x0 + 10, y0 + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
+                    max_width=x1 - x0 - 20)
+    top = y0 + 10 + len(title) * TITLE_LINE
+    for j, line in enumerate(_rule_lines(str(item.get("text", "")), x1 - x0 - 20)):
+        canvas.text((x0 + 10, top + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+    canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", TITLE_TEXT, anchor="rb",
+                 bg=HIGHLIGHT, outline=INK)
+
+
+def _row_height(view: View, row: str) -> int:
+    """A row's height: the cards row grows until every face-up card's rule fits."""
+    if row != "cards":
+        return ROW_HEIGHTS[row]
+    _x, w = _slot_box(0)
+    most = 0
+    for slot in (view.get("rows") or {}).get("cards") or []:
+        items = slot.get("items") or []
+        if slot.get("taken_by") is None and items and not items[0].get("face_down"):
+            title = _title_lines(str(items[0].get("name", "?")), w - 20)
+            most = max(most, len(title) * TITLE_LINE - 40 + RULE_LINE * len(
+                _rule_lines(str(items[0].get("text", "")), w - 20)))
+    return max(ROW_HEIGHTS[row], 50 + most + 58)
+
+
+def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
+    canvas.text((x + 10, y + 4), str(n), TEXT, bold=True, fill=MUTED)
+
+
+def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: int) -> int:
+    h = _row_height(view, row)
+    for i, slot in enumerate(slots[:4]):
+        x, w = _slot_box(i)
+        box = (x, y, x + w, y + h)
+        items = slot.get("items") or []
+        if slot.get("taken_by") is not None:
+            _taken(canvas, view, row, slot, box)
+            continue
+        if row == "cards":
+            if items and items[0].get("face_down"):
+                _card_back(canvas, box, bg=PAPER)
+            elif items:
+                _card(canvas, items[0], box)
+            else:
+                _empty(canvas, box)
+            continue
+        if row == "pieces" and slot.get("star"):
+            _star_slot(canvas, slot, box)
+            continue
+        if not items:
+            _empty(canvas, box)
+            continue
+        _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=12, outline=RULE)
+        _slot_number(canvas, x, y, int(slot.get("slot", i + 1)))
+        if row == "tiles":
+            item = items[0]
+            if item.get("face_down"):
+                _card_back(canvas, (x + (w - 124) // 2, y + 12, x + (w + 124) // 2, y + 136),
+                           small=True)
+            else:
+                side = 60
+                tx = x + (w - 2 * side) // 2
+                _mini_tile(canvas, item.get("rows") or ["??", "??"], (tx, y + 14), side)
+                canvas.text((x + w - 10, y + 4), str(item.get("id", "")), TEXT, fill=MUTED,
+                            anchor="ra")
+        elif row == "features":
+            size = 84
+            n = len(items)
+            total = n * size + (n - 1) * 10
+            fx = x + (w - total) // 2
+            for item in items:
+                _feature(canvas, item, (fx, y + 8, fx + size, y + 8 + size))
+                fx += size + 10
+            names = _wrap(" + ".join(_feature_name(it) for it in items), TEXT, True, w - 16, 2)
+            for j, line in enumerate(names):
+                canvas.text((x + w / 2, y + size + 28 + j * 34 + (17 if len(names) == 1 else 0)),
+                            line, TEXT, bold=True, anchor="mm", max_width=w - 16)
+        else:
+            n = len(items)
+            size = 58
+            total = n * size + (n - 1) * 8
+            px = x + (w - total) // 2
+            for item in items:
+                _piece(canvas, str(item.get("color")), (px + size / 2, y + h / 2), size)
+                px += size + 8
+    return y + h + GAP
+
+
+def _empty(canvas: Canvas, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PAPER, radius=12, outline=RULE)
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", SMALL + 2, fill=MUTED, anchor="mm",
+                secondary=True)
+
+
+def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
+    x0, y0, x1, y1 = box
+    is_open = bool(slot.get("open", True))
+    _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL if is_open else PAPER, radius=12,
+                 outline=INK if is_open else RULE, width=2)
+    cy = (y0 + y1) / 2
+    canvas.marker((x0 + 34, cy), "star", 46, INK if is_open else MUTED)
+    canvas.text((x0 + 66, cy - 24), "Star", TEXT, bold=True, anchor="lm",
+                fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
+    words = ("2 random pieces,", "go first") if is_open else ("opens after", "turn 1")
+    for j, line in enumerate(words):
+        canvas.text((x0 + 66, cy + 6 + 22 * j), line, SMALL, anchor="lm",
+                    fill=INK if is_open else MUTED, max_width=x1 - x0 - 74, secondary=True)
+
+
+def _bag_line(canvas: Canvas, view: View, y: int) -> int:
+    bag = view.get("bag") or {}
+    decks = view.get("decks") or {}
+    x = MARGIN
+    box = canvas.text((x, y + 22), "Bag:", TEXT, bold=True, anchor="lm")
+    x = box[2] + 10
+    for colour in "RBGY":
+        _piece(canvas, colour, (x + 20, y + 22), 40)
+        box = canvas.text((x + 46, y + 22), str(bag.get(colour, 0)), TEXT, bold=True,
+                          anchor="lm")
+        x = box[2] + 16
+    parts = [f"{decks.get('scoring_cards', 0)} cards", f"{decks.get('city_tiles', 0)} tiles",
+             f"{decks.get('feature_tiles', 0)} features"]
+    canvas.text((WIDTH - MARGIN, y + 22), "Decks: " + " · ".join(parts), SMALL + 2, fill=MUTED,
+                anchor="rm", max_width=WIDTH - MARGIN - x - 20, secondary=True)
+    return y + BAG_H
+
+
+BAG_H = 48
+
+
+def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
+    y = _row_heading(canvas, "tiles", y, "chosen in reverse turn order", "Starting tiles")
+    tiles = view.get("start_tiles") or []
+    for i, tile in enumerate(tiles[:4]):
+        x, w = _slot_box(i)
+        _panel(canvas, (x, y, x + w - 1, y + 150 - 1), fill=PANEL, radius=12, outline=RULE)
+        _mini_tile(canvas, tile.get("rows") or ["??", "??"], (x + (w - 120) // 2, y + 14), 60)
+        canvas.text((x + w - 10, y + 4), str(tile.get("id", "")), TEXT, bold=True, anchor="ra")
+    y += 150 + GAP
+    chosen = [p for p in _players(view) if p in (view.get("neighbourhoods") or {})]
+    if chosen:
+        x = MARGIN
+        box = canvas.text((x, y + 22), "Chosen:", TEXT, bold=True, anchor="lm")
+        x = box[2] + 12
+        for p in chosen:
+            tiles_of = (view["neighbourhoods"][p].get("tiles") or [{}])
+            box = _chip(canvas, view, (x, y + 22), p, TEXT, anchor="lm", max_width=240)
+            box = canvas.text((box[2] + 8, y + 22), str(tiles_of[0].get("tile", "")), TEXT,
+                              anchor="lm")
+            x = box[2] + 20
+        y += 48
+    return y
+
+
+def _table_height(view: View) -> int:
+    h = 14 + 54 + STATUS_H + GAP + PLAYER_H + GAP
+    if (view.get("city") or {}).get("achievements"):
+        h += _achievement_height(view) + GAP
+    rows = view.get("rows") or {}
+    if rows:
+        h += sum(HEADING_H + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
+    else:
+        h += HEADING_H + 150 + GAP + (48 if view.get("neighbourhoods") else 0)
+    return h + BAG_H + 16
+
+
+def render_table(view: View) -> bytes:
+    """The shared board: rows, achievements, scores, whose turn and what to place."""
+    canvas = Canvas.new(WIDTH, _table_height(view))
+    y = _header(canvas, view, 14)
+    y = _status(canvas, view, y)
+    y = _players_strip(canvas, view, y)
+    y = _achievements(canvas, view, y)
+    rows = view.get("rows") or {}
+    if rows:
+        notes = {
+            "cards": "kept face up, scored at the end",
+            "tiles": "placed at once, any rotation",
+            "features": "groups taken whole",
+            "pieces": "groups of 4, 3, 3 and the star",
+        }
+        for row in ROW_ORDER:
+            if row in rows:
+                y = _row_heading(canvas, row, y, notes[row])
+                y = _row(canvas, view, row, list(rows[row]), y)
+    else:
+        y = _start_tiles(canvas, view, y)
+    _bag_line(canvas, view, y)
+    return canvas.png(PALETTE)
