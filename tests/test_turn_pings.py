@@ -156,3 +156,55 @@ async def test_computer_players_are_never_pinged(fake_discord: FakeDiscord,
         assert expected >= 3
         # only ever Ann: the computer's turns notify nobody
         assert [who for _text, who in pings] == [{ann_id}] * expected
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_restart_neither_leaves_a_ping_behind_nor_pings_twice(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The ping on screen before a restart is the one the next turn's ping replaces, and the
+    player due when the bot went down is not pinged again for the same turn."""
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                               {"rounds": 1}))).message
+        assert lobby is not None
+        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and match.state is not None
+        match_id = match.id
+        table = fake.message(lobby.id)
+        for player in users:
+            mine = [s for s, o in match.state["sides"].items() if o == player]
+            await set_goals(fake, users[player], table, match_id,
+                            [(s, [1, 2, 3, 4]) for s in mine])
+            await settle(bot, match_id)
+        await wait_for_pings(fake, 2)
+        before_restart = live_pings(fake)
+        assert len(before_restart) == 1
+
+    pings_before = len(notifications(fake))
+    async with cityhall_bot(fake, db) as bot:
+        match = bot.runtime.get(match_id)
+        assert match is not None and match.state is not None
+        await settle(bot, match_id)
+        # the same turn: nobody is pinged again, and the ping on screen stays the one
+        assert len(notifications(fake)) == pings_before
+        assert live_pings(fake) == before_restart
+        player = ENGINE.to_act(match.state)[0]
+        action = ENGINE.ai_action(match.state, player)
+        await build(fake, bot, users[player], match_id, action["height"], action["lot"])
+        await settle(bot, match_id)
+        await wait_for_pings(fake, pings_before + 1)
+        # the next turn's ping replaced the one from before the restart
+        assert live_pings(fake) == [notifications(fake)[-1][0]]
+
+        await answer(await fake.slash(ann, fake.channel_id, "game", ["end"]))
+        await fake.wait_until(lambda: not live_pings(fake) or None, 10.0, "the ping removed")
+    # nothing is kept of an ended match's pings
+    async with cityhall_bot(fake, db) as bot:
+        assert await bot.storage.values_with_prefix("ping:") == []

@@ -845,6 +845,12 @@ class Storage:
                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
         await self.write(upsert)
 
+    async def delete_values(self, keys: list[str]) -> None:
+        def delete(conn: sqlite3.Connection) -> None:
+            conn.executemany("DELETE FROM kv WHERE key=?", [(k,) for k in keys])
+        if keys:
+            await self.write(delete)
+
     # -- results ----------------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:

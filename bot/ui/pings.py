@@ -9,7 +9,9 @@ when the match ends, so pings do not pile up in the channel.
 
 A minute before the computer plays for someone, one reminder mentions exactly those still
 due, replacing the ping the same way. Only turns longer than two minutes get one (a shorter
-turn is nearly over by then, and the ping is still fresh). Reminders are timers in memory:
+turn is nearly over by then, and the ping is still fresh). Which ping is on screen, and who
+was pinged for the turn running, is kept in the database (kv ``ping:<match>``), so a restart
+neither leaves a ping behind nor pings anyone twice for one turn. Reminders are timers in memory:
 after a restart a turn gets its reminder only if it is still more than a minute (the
 restart's grace) away, so a restarted bot never sends a burst of reminders that are due, or
 were already sent, at once (docs/channel.md).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -42,14 +45,29 @@ REMIND_BEFORE = 60.0
 REMIND_MIN_TURN = 120.0
 
 
+KEY = "ping:"  # + match id: a match's _Sent in the database's kv table
+
+
 @dataclass
 class _Sent:
-    """What a match's pings have done so far in the turn that is running."""
+    """What a match's pings have done so far in the turn that is running. Kept in the
+    database too, so that after a restart the ping on screen is still the one replaced by
+    the next, and nobody is pinged twice for one turn."""
 
     channel_id: int
     turn: float | None = None  # the runtime's turn_started_at of the turn pinged for
     pinged: set[str] = field(default_factory=set)
     message_id: int | None = None  # the ping on screen, removed when the next one goes out
+
+    def to_json(self) -> str:
+        return json.dumps({"channel_id": self.channel_id, "turn": self.turn,
+                           "pinged": sorted(self.pinged), "message_id": self.message_id})
+
+    @classmethod
+    def from_json(cls, text: str) -> _Sent:
+        data = json.loads(text)
+        return cls(int(data["channel_id"]), data.get("turn"), set(data.get("pinged") or []),
+                   data.get("message_id"))
 
 
 def deadline_text(deadline: float | None) -> str:
@@ -101,6 +119,7 @@ class TurnPings:
             if message_id is None:
                 return
             old, sent.message_id = sent.message_id, message_id
+            await self._remember(match_id, sent)
             if old is not None:
                 await self._delete(match.channel_id, old)
         if self.bot.runtime.get(match_id) is None and not lock.locked():
@@ -175,6 +194,7 @@ class TurnPings:
                 sent.turn, sent.pinged = match.turn_started_at, set()
             sent.pinged.update(players)  # reminded counts as told: no second ping this turn
             old, sent.message_id = sent.message_id, message_id
+            await self._remember(match_id, sent)
             if old is not None:
                 await self._delete(match.channel_id, old)
 
@@ -203,8 +223,46 @@ class TurnPings:
     async def _finish(self, match_id: int) -> None:
         self._cancel(match_id)
         sent = self._sent.pop(match_id, None)
+        if sent is not None:
+            await self._forget(match_id)
         if sent is not None and sent.message_id is not None:
             await self._delete(sent.channel_id, sent.message_id)
+
+    # -- what was sent, across restarts ----------------------------------------------------
+
+    async def restore(self, unfinished: set[int]) -> None:
+        """Take back what the pings of unfinished matches had done before the restart; drop
+        what is kept of matches that ended meanwhile (their last ping, if any, is deleted)."""
+        gone: list[str] = []
+        for key, text in await self.bot.storage.values_with_prefix(KEY):
+            try:
+                match_id = int(key[len(KEY):])
+                sent = _Sent.from_json(text)
+            except (ValueError, KeyError, TypeError):
+                gone.append(key)  # not ours to read: forget it rather than fail the start
+                continue
+            if match_id in unfinished:
+                self._sent[match_id] = sent
+            else:
+                gone.append(key)
+                if sent.message_id is not None:
+                    self.bot.background(self._delete(sent.channel_id, sent.message_id))
+        if gone:
+            await self.bot.storage.delete_values(gone)
+
+    async def _remember(self, match_id: int, sent: _Sent) -> None:
+        try:
+            await self.bot.storage.set_value(f"{KEY}{match_id}", sent.to_json())
+        except Exception:
+            # Only a restart's memory of the ping is lost (it may ping this turn again).
+            log.warning("Could not save which ping is on screen for match %s.", match_id,
+                        exc_info=True)
+
+    async def _forget(self, match_id: int) -> None:
+        try:
+            await self.bot.storage.delete_values([f"{KEY}{match_id}"])
+        except Exception:
+            log.warning("Could not forget the pings of match %s.", match_id, exc_info=True)
 
     def text(self, match: Match, players: list[str]) -> str:
         title = self.bot.adapters[match.game].engine.title
