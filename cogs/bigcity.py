@@ -69,7 +69,8 @@ from bot.ui.paged import (
     shorten,
 )
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import plain_name, tell
+from bot.ui.replies import tell
+from bot.ui.words import join_words, mention, name, plural, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -207,27 +208,6 @@ def of_kind(legal: list[LegalAction], code: str) -> list[tuple[int, LegalAction]
 # -- words ------------------------------------------------------------------------------
 
 
-def name(match: Match, player: str) -> str:
-    return plain_name(seat_name(match, player))
-
-
-def mention(match: Match, player: str) -> str:
-    seat = match.seat(player)
-    if seat is None or seat.cpu:
-        return name(match, player)
-    return f"<@{player}>"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def join_words(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def cards_words(cards: list[Card]) -> str:
     return join_words([card_label(c) for c in cards])
 
@@ -309,12 +289,7 @@ def last_move(match: Match, last: JSON | None) -> str:
 
 
 def final_line(match: Match, view: JSON) -> str:
-    winners = view.get("winners") or []
-    score = view["scores"][winners[0]] if winners else 0
-    names = " and ".join(mention(match, w) for w in winners)
-    if len(winners) == 1:
-        return f"🏆 {names} wins with {plural(score, 'point')}!"
-    return f"🏆 Shared win: {names} with {plural(score, 'point')} each!"
+    return winner_line(match, view.get("winners") or [], view["scores"])
 
 
 def scores_line(match: Match, view: JSON) -> str:
