@@ -23,10 +23,11 @@ from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name, slot_of
 from bot.games.bigcityz.content import statement as statement_of
 from bot.ui.components import Components, one_offered_number
-from bot.ui.game import GameAdapter, Notice, Picture, seat_name
+from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import plain_name, tell
+from bot.ui.replies import tell
+from bot.ui.words import mention, name, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -50,17 +51,6 @@ correct (8, −2 if wrong).
 each may object once: if the placement is right each objector loses 3, if wrong each gains 3 \
 and the player scores nothing. Markers are spent either way.
 **Reveal.** The card is turned: right scores the square's points. Scores never go below 0."""
-
-
-def _mention(match: Match, player: str) -> str:
-    seat = match.seat(player)
-    if seat is None or seat.cpu:
-        return plain_name(seat_name(match, player))
-    return f"<@{player}>"
-
-
-def _name(match: Match, player: str) -> str:
-    return plain_name(seat_name(match, player))
 
 
 def card_stamp(state: dict[str, Any]) -> int:
@@ -109,13 +99,13 @@ class BigCityzAdapter(GameAdapter):
         if state["phase"] == "place":
             turn = view["turn"]
             replaced = " (on the new board)" if state.get("replaced_slot") else ""
-            return (f"{head}\n🏙️ **{city}** — {_mention(match, turn)}, where does it go{replaced}?"
+            return (f"{head}\n🏙️ **{city}** — {mention(match, turn)}, where does it go{replaced}?"
                     " Press **Place**.")
         if state["phase"] == "veto":
             placement = state["placement"] or {}
-            waiting = ", ".join(_mention(match, p) for p in view["to_act"]) or "nobody"
+            waiting = ", ".join(mention(match, p) for p in view["to_act"]) or "nobody"
             deadline = int((match.turn_started_at or time.time()) + view["veto_seconds"])
-            return (f"{head}\n🏙️ **{city}** — {_name(match, placement.get('player', ''))} "
+            return (f"{head}\n🏙️ **{city}** — {name(match, placement.get('player', ''))} "
                     f"{placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
                     f" Waiting for: {waiting}.")
         return f"**Big Cityz** · final\n{_final_line(match, view)}"
@@ -160,7 +150,7 @@ class BigCityzAdapter(GameAdapter):
             did = {"veto": "objected", "no_veto": "did not object",
                    "replace": f"replaced board {outcome.action.get('slot')}",
                    "no_free_square": "said “There's no free square”"}.get(str(kind), "placed the city")
-            notices.append(Notice(f"⏰ {_name(match, outcome.player)} ran out of time, so the "
+            notices.append(Notice(f"⏰ {name(match, outcome.player)} ran out of time, so the "
                                   f"computer player {did} for them.", fold=True))
         view = None
         for event in outcome.events:
@@ -179,11 +169,11 @@ class BigCityzAdapter(GameAdapter):
         verdict = "✅ right" if event["right"] else "❌ wrong"
         facts = ", ".join(
             f"{_short(c['statement'])}: {'true' if c['true'] else 'false'}" for c in event["checked"])
-        lines = [f"**{city}** — {_name(match, placer)}: {verdict} ({facts})."]
-        changes = [f"{_name(match, p)} {'+' if d > 0 else ''}{d}"
+        lines = [f"**{city}** — {name(match, placer)}: {verdict} ({facts})."]
+        changes = [f"{name(match, p)} {'+' if d > 0 else ''}{d}"
                    for p, d in event["points"].items() if d]
         if event["objectors"]:
-            lines.append("Objected: " + ", ".join(_name(match, p) for p in event["objectors"]) + ".")
+            lines.append("Objected: " + ", ".join(name(match, p) for p in event["objectors"]) + ".")
         lines.append("Points: " + (", ".join(changes) if changes else "none") + ".")
         return "\n".join(lines)
 
@@ -195,13 +185,7 @@ def _short(statement: str) -> str:
 
 
 def _final_line(match: Match, view: dict[str, Any]) -> str:
-    scores = view.get("scores", {})
-    best = max(scores.values()) if scores else 0
-    winners = [p for p in view.get("players", []) if scores.get(p) == best]
-    names = " and ".join(_mention(match, w) for w in winners)
-    if len(winners) == 1:
-        return f"🏆 {names} wins with {best} points!"
-    return f"🏆 Shared win: {names} with {best} points each!"
+    return winner_line(match, view.get("winners") or [], view.get("scores") or {})
 
 
 # -- placing --------------------------------------------------------------------------
@@ -234,7 +218,7 @@ class PlaceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         if match.state["phase"] != "place" or player not in ENGINE.to_act(match.state):
             turn = ENGINE.to_act(match.state)
-            who = _name(match, turn[0]) if turn and match.state["phase"] == "place" else None
+            who = name(match, turn[0]) if turn and match.state["phase"] == "place" else None
             await tell(interaction, f"It's {who}'s turn to place, not yours." if who
                        else "Nobody is placing right now.")
             return

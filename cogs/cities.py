@@ -57,7 +57,8 @@ from bot.ui.later import show_private
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall, current_board, guarded, play, seated
-from bot.ui.replies import plain_name, tell
+from bot.ui.replies import tell
+from bot.ui.words import mention, name, plural, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -105,17 +106,6 @@ publisher's.*"""
 # -- words ------------------------------------------------------------------------------
 
 
-def name(match: Match, player: str) -> str:
-    return plain_name(display_names(match).get(player, player))
-
-
-def mention(match: Match, player: str) -> str:
-    seat = match.seat(player)
-    if seat is None or seat.cpu:
-        return name(match, player)
-    return f"<@{player}>"
-
-
 def turn_refusal(match: Match, player: str) -> str:
     state = match.state
     assert state is not None
@@ -150,25 +140,29 @@ def took_words(event: JSON) -> str:
     return f"the star and {pieces}" if event.get("star") else f"pieces: {pieces}"
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def scores_line(match: Match, view: JSON) -> str:
     scores = view.get("scores") or {}
     return " · ".join(f"{name(match, p)} {scores[p]}" for p in view["players"] if p in scores)
 
 
 def final_line(match: Match, view: JSON) -> str:
+    return winner_line(match, view.get("winners") or [], view.get("scores") or {},
+                       tie_break=tie_break(view))
+
+
+def tie_break(view: JSON) -> str:
+    """What separated the winners from the players level with them on points: the rules'
+    achievements first, then scoring-card points (docs/cities.md, D22)."""
     winners = view.get("winners") or []
-    scores = view.get("scores") or {}
-    if not winners:
+    breakdown = view.get("breakdown") or {}
+    if not winners or any(p not in breakdown for p in winners):
         return ""
-    score = scores.get(winners[0], 0)
-    names = " and ".join(mention(match, w) for w in winners)
-    if len(winners) == 1:
-        return f"🏆 {names} wins with {score} points!"
-    return f"🏆 Shared win: {names} with {score} points each!"
+    best = breakdown[winners[0]]
+    level = [b for p, b in breakdown.items()
+             if p not in winners and b["total"] == best["total"]]
+    if any(b["achievements"] == best["achievements"] for b in level):
+        return "more points from scoring cards"
+    return "more points from achievements"
 
 
 def breakdown_lines(match: Match, view: JSON) -> list[str]:

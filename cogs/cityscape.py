@@ -20,10 +20,11 @@ from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
 from bot.ui.components import Components, offered_values
-from bot.ui.game import GameAdapter, Notice, Picture, seat_name
+from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.lobby import open_lobby, send_rules
 from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import plain_name, tell
+from bot.ui.replies import tell
+from bot.ui.words import mention, name, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -56,13 +57,6 @@ def _line_name(side: str, index: int) -> str:
     return f"row {lots[0][1]}"
 
 
-def _mention(match: Match, player: str) -> str:
-    seat = match.seat(player)
-    if seat is None or seat.cpu:
-        return plain_name(seat_name(match, player))
-    return f"<@{player}>"
-
-
 # -- the table ------------------------------------------------------------------------
 
 
@@ -75,13 +69,13 @@ class CityscapeAdapter(GameAdapter):
         view = self.public_view(match)
         head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
         if view["phase"] == "goals":
-            waiting = ", ".join(_mention(match, p) for p in view["to_act"])
+            waiting = ", ".join(mention(match, p) for p in view["to_act"])
             return (f"{head} · secret goals\nPress **My goals** to choose yours privately. "
                     f"Waiting for: {waiting}.")
         if view["phase"] == "building":
             turn = view["turn"]
             return (f"{head} · block {view['placed'] + 1} of 25\n"
-                    f"{_mention(match, turn)}, it's your turn: pick a block height below.")
+                    f"{mention(match, turn)}, it's your turn: pick a block height below.")
         return f"**Cityscape** · final\n{_final_line(match, view)}"
 
     def picture_description(self, match: Match) -> str:
@@ -112,13 +106,13 @@ class CityscapeAdapter(GameAdapter):
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices: list[Notice] = []
         if outcome.timed_out and outcome.player is not None:
-            name = plain_name(seat_name(match, outcome.player))
+            who = name(match, outcome.player)
             action = outcome.action
             if action.get("type") == "build":
                 did = f"built a {action['height']}-high block on {action['lot']}"
             else:
                 did = f"chose goals for their {action.get('side')} side"
-            notices.append(Notice(f"⏰ {name} ran out of time, so the computer player {did} "
+            notices.append(Notice(f"⏰ {who} ran out of time, so the computer player {did} "
                                   "for them.", fold=True))
         for event in outcome.events:
             if event["type"] != "round_scored":
@@ -129,9 +123,9 @@ class CityscapeAdapter(GameAdapter):
             for side, result in event["sides"].items():
                 codes = "-".join(str(c) for c in result["codes"])
                 per_line = " + ".join(str(line["points"]) for line in result["lines"])
-                lines.append(f"{side} {plain_name(seat_name(match, result['player']))}:"
+                lines.append(f"{side} {name(match, result['player'])}:"
                              f" {codes} → {per_line} = **{result['points']}**")
-            totals = ", ".join(f"{plain_name(seat_name(match, p))} {t}"
+            totals = ", ".join(f"{name(match, p)} {t}"
                                for p, t in event["totals"].items())
             lines.append(f"Totals: {totals}")
             if match.state["phase"] == "over":
@@ -143,12 +137,7 @@ class CityscapeAdapter(GameAdapter):
 
 
 def _final_line(match: Match, view: dict[str, Any]) -> str:
-    winners = view.get("winners") or []
-    score = view["scores"][winners[0]] if winners else 0
-    names = " and ".join(_mention(match, w) for w in winners)
-    if len(winners) == 1:
-        return f"🏆 {names} wins with {score} points!"
-    return f"🏆 Shared win: {names} with {score} points each!"
+    return winner_line(match, view.get("winners") or [], view.get("scores") or {})
 
 
 # -- building -------------------------------------------------------------------------
@@ -187,7 +176,7 @@ class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         # itself is tied to the picker's board.
         if state["phase"] != "building" or player not in ENGINE.to_act(state):
             turn = ENGINE.to_act(state)
-            who = plain_name(seat_name(match, turn[0])) if turn else "nobody"
+            who = name(match, turn[0]) if turn else "nobody"
             await tell(interaction, f"It's {who}'s turn to build, not yours."
                        if state["phase"] == "building" else "Building has not started yet.")
             return

@@ -1,0 +1,57 @@
+"""/bigcity new and /bigcity rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.bigcity import ENGINE
+from bot.ui.lobby import open_lobby, send_rules
+
+from .adapter import BigCityAdapter
+from .words import RULES
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+# -- slash commands --------------------------------------------------------------------
+
+
+def new_options(**variants: bool) -> dict[str, Any]:
+    """The game options ``/bigcity new`` (and ``/settings defaults bigcity``) stand for: the
+    variants switched on."""
+    return {name: True for name, on in variants.items() if on}
+
+
+class BigCity(commands.Cog):
+    bigcity = app_commands.Group(name="bigcity", description="Big City: build a city together, "
+                                 "building by building", guild_only=True)
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+
+    @bigcity.command(name="new", description="Open a Big City lobby in this channel")
+    @app_commands.describe(
+        trade_cards="Variant: trade one or two cards with the other players as an action",
+        must_exchange_useless="Variant: cards made useless by parks and factories can only be "
+                              "exchanged, not discarded",
+        single_streetcar_line="Variant: one streetcar line without branches or loops",
+        limited_streetcar_line="Variant: streetcars only along properties with a building",
+        limited_card_drawing="Variant: draw only from the stacks of placed neighborhoods",
+    )
+    async def new(self, interaction: discord.Interaction, trade_cards: bool = False,
+                  must_exchange_useless: bool = False, single_streetcar_line: bool = False,
+                  limited_streetcar_line: bool = False,
+                  limited_card_drawing: bool = False) -> None:
+        await open_lobby(interaction, ENGINE.name, new_options(
+            trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
+            single_streetcar_line=single_streetcar_line,
+            limited_streetcar_line=limited_streetcar_line,
+            limited_card_drawing=limited_card_drawing))
+
+    @bigcity.command(name="rules", description="How to play Big City")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, "How to play Big City", RULES, BigCityAdapter.colour)

@@ -1,0 +1,96 @@
+"""Custom ids and the kinds of action: what ties a component to a moment of the game."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.core.engine import LegalAction
+from bot.core.records import Match
+
+MATCH = r"ch:bc:(?P<match>[0-9]{1,15})"
+STAMP = r":(?P<stamp>[vt])(?P<num>[0-9]{1,9})"
+PLAYING_STEPS = ("start", "main")
+
+
+# -- custom ids -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What ties a component to a moment of the game: the state version (``v``), or for
+    answers to a trade, the turn of that trade (``t``)."""
+
+    match_id: int
+    kind: str
+    number: int
+
+    @property
+    def base(self) -> str:
+        return f"ch:bc:{self.match_id}:{self.kind}{self.number}"
+
+    def holds(self, match: Match) -> bool:
+        state = match.state
+        if state is None:
+            return False
+        if self.kind == "v":
+            return match.version == self.number
+        return state["step"] == "trade_offers" and state["turn_number"] == self.number
+
+    def stale_reason(self) -> str:
+        return ("That button belongs to an earlier board." if self.kind == "v"
+                else "That trade is over.")
+
+
+def board(match: Match) -> Stamp:
+    return Stamp(match.id, "v", match.version)
+
+
+def trade_stamp(match: Match) -> Stamp:
+    assert match.state is not None
+    return Stamp(match.id, "t", match.state["turn_number"])
+
+
+def stamp_from(found: re.Match[str]) -> Stamp:
+    return Stamp(int(found["match"]), found["stamp"], int(found["num"]))
+
+
+# -- what kinds of action there are ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Category:
+    code: str
+    title: str
+    types: tuple[str, ...]
+    empty: str
+    emoji: str
+
+
+CATEGORIES: dict[str, Category] = {c.code: c for c in (
+    Category("b", "Build", ("build",), "Your cards allow no building right now.", "🏠"),
+    Category("k", "Park or factory", ("special",),
+             "You can't place a park or factory now: it takes its card, city hall, and free "
+             "properties of its shape.", "🌳"),
+    Category("s", "Streetcar", ("streetcar",),
+             "There is no street where a streetcar may go now.", "🚋"),
+    Category("n", "Neighborhood", ("place_neighborhood",),
+             "No neighborhood can be placed now.", "🧩"),
+    Category("x", "Exchange", ("exchange",), "You have no cards to exchange now.", "🔄"),
+    Category("d", "Discard useless", ("discard_useless",),
+             "Only cards of properties under a park or factory can be discarded, at the start "
+             "of your turn, and you hold none now.", "🗑️"),
+    Category("t", "Trade", ("trade",), "You can't start a trade now.", "🤝"),
+    Category("p", "Pass", ("pass",), "You can't pass now.", "⏭️"),
+    Category("r", "Answer the trade", ("trade_offer", "trade_decline"),
+             "You have nothing to answer now.", "🤝"),
+    Category("w", "Trade offers", ("trade_accept", "trade_end", "exchange"),
+             "There are no trade offers for you now.", "🤝"),
+)}
+MAP_CODES = "bksn"
+CARD_CODES = "xdtr"
+
+
+def of_kind(legal: list[LegalAction], code: str) -> list[tuple[int, LegalAction]]:
+    types = CATEGORIES[code].types
+    return [(i, la) for i, la in enumerate(legal) if la.action["type"] in types]

@@ -1,0 +1,600 @@
+"""Screens: what a private reply shows, and where a neighbourhood may go."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.core.engine import JSON, LegalAction
+from bot.core.records import Match
+from bot.core.runtime import Outcome
+from bot.games.bigcity import ENGINE
+from bot.games.bigcity.city import City
+from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label, piece_title
+from bot.games.bigcity.geometry import neighborhood_layout, neighbors
+from bot.games.bigcity.legality import building_label, building_sites
+from bot.games.bigcity.scoring import score_building
+from bot.ui.game import seat_name
+from bot.ui.paged import (
+    PAGE_SIZE,
+    Choice,
+    clamp_page,
+    letters,
+    page_of,
+    page_slice,
+    paged_menu,
+    shorten,
+)
+from bot.ui.words import join_words, name, plural
+
+from .ids import CATEGORIES, PLAYING_STEPS, Stamp, board, of_kind, trade_stamp
+from .words import (
+    built_words,
+    card_notes,
+    cards_words,
+    final_line,
+    hand_inline,
+    hand_lines,
+    score_words,
+    sites,
+    turn_refusal,
+)
+
+# -- screens: what a private reply shows -----------------------------------------------
+
+
+@dataclass
+class Screen:
+    """A private reply: text, components (plain items, wrapped on sending) and the choices
+    to mark on a preview picture, if any."""
+
+    text: str
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    preview: list[JSON] | None = None
+
+
+def button(label: str, custom_id: str, *,
+           style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,
+           emoji: str | None = None, disabled: bool = False) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=shorten(label, 80), custom_id=custom_id, style=style, row=row,
+                             emoji=emoji, disabled=disabled)
+
+
+def preview_choice(label: str, action: JSON) -> JSON:
+    kind = action["type"]
+    if kind in ("build", "special"):
+        return {"label": label, "properties": list(action["properties"])}
+    if kind == "streetcar":
+        return {"label": label, "segments": action["segments"]}
+    return {"label": label, "neighborhood": action["neighborhood"], "at": list(action["at"]),
+            "rotation": action["rotation"]}
+
+
+def step_items(match: Match, player: str | None, *,
+               private: bool = False) -> list[discord.ui.Item[Any]]:
+    """The buttons of the current step. On the table (``private`` False) they depend only
+    on public facts, so they give nothing of the hand away; in a player's own reply they
+    are exactly what ``legal`` offers that player."""
+    state = match.state
+    assert state is not None
+    base = board(match).base
+    step = state["step"]
+    items: list[discord.ui.Item[Any]] = []
+    if step == "place":
+        items.append(button("Place a neighborhood", f"{base}:cn", emoji="🧩",
+                            style=discord.ButtonStyle.primary))
+    elif step in PLAYING_STEPS:
+        # only here: listing the placements of the "place" step takes ~10 ms, for nothing
+        legal = ENGINE.legal(state, player) if private and player is not None else []
+        view = ENGINE.view(state, None)
+        placed_special = any(b["building"] in SPECIAL_CARDS for b in view["buildings"])
+        public = {
+            "b": True,
+            "k": view["city_hall"] and bool(view["parks_and_factories_left"]),
+            "s": view["city_hall"] and view["streetcars_left"] > 0,
+            "n": view["city_hall"] and bool(view["unplaced_neighborhoods"]),
+            "x": True,
+            "d": step == "start" and not view["options"]["must_exchange_useless"]
+            and placed_special,
+            "t": view["options"]["trade_cards"],
+            "p": True,
+        }
+        for code, shown in public.items():
+            if private:
+                shown = bool(of_kind(legal, code))
+            if shown:
+                cat = CATEGORIES[code]
+                style = (discord.ButtonStyle.primary if code in "bksn"
+                         else discord.ButtonStyle.secondary)
+                items.append(button(cat.title, f"{base}:c{code}", emoji=cat.emoji, style=style))
+    elif step == "draw":
+        current = ENGINE.to_act(state)[0]
+        stacks = state["stacks"]
+        for i, la in enumerate(ENGINE.legal(state, current)):
+            number = la.action["stacks"][0]
+            items.append(button(f"Stack {number} · {len(stacks[str(number)])} left",
+                                f"{base}:a{i}", style=discord.ButtonStyle.primary))
+    elif step == "trade_offers":
+        items.append(button("Answer the trade", f"{trade_stamp(match).base}:cr", emoji="🤝",
+                            style=discord.ButtonStyle.primary))
+    elif step == "trade_accept":
+        items.append(button("Trade offers", f"{base}:cw", emoji="🤝",
+                            style=discord.ButtonStyle.primary))
+    return items
+
+
+def hand_button(match: Match) -> discord.ui.Button[Any]:
+    return button("My hand", f"ch:bc:{match.id}:hand", emoji="🃏",
+                  style=discord.ButtonStyle.success)
+
+
+# -- where a neighbourhood may go, in two short choices -----------------------------------
+#
+# A neighbourhood has 48 to 150 legal positions (every slide along the city's edge, four
+# turns of a square one). First choice: which neighbourhood, on which side of the city as the
+# pictures show it (above, right, below, left; a long side in parts), at most 25 groups.
+# Second: the places of that group, at most 25, lettered on the preview. Custom ids carry
+# the group as ``number * 100 + ordinal`` (three digits); a one-digit argument is an older
+# message's neighbourhood number and still lists all its places, page by page.
+
+SIDES = ("above the city", "right of the city", "below the city", "left of the city")
+PARTS = {  # a side with more than 25 places is cut along its length
+    2: (("left part", "right part"), ("upper part", "lower part")),
+    3: (("left part", "middle part", "right part"), ("upper part", "middle part", "lower part")),
+}
+GROUP_CODE = 100  # arguments from here on are groups; below 10 an older neighbourhood number
+
+
+@dataclass(frozen=True)
+class Group:
+    """The places of one neighbourhood on one side (or part of a side) of the city."""
+
+    number: int
+    code: int
+    words: str
+    options: list[tuple[int, LegalAction]]
+
+
+def ghost_of(action: JSON) -> dict[int, tuple[int, int]]:
+    return neighborhood_layout(int(action["neighborhood"]), (int(action["at"][0]),
+                               int(action["at"][1])), int(action["rotation"]))
+
+
+def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> list[Group]:
+    city = City(state)
+    xs = [c[0] for c in city.property_at]
+    ys = [c[1] for c in city.property_at]
+    cx, cy = (min(xs) + max(xs) + 1) / 2, (min(ys) + max(ys) + 1) / 2
+    width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    sided: dict[tuple[int, int], list[tuple[float, int, int, LegalAction]]] = {}
+    for i, la in found:
+        cells = list(ghost_of(la.action).values())
+        gx = sum(c[0] + 0.5 for c in cells) / len(cells)
+        gy = sum(c[1] + 0.5 for c in cells) / len(cells)
+        # the side the neighbourhood's middle lies toward, the city's shape evened out
+        nx, ny = (gx - cx) / width, (gy - cy) / height
+        side = (0 if ny < 0 else 2) if abs(ny) >= abs(nx) else (1 if nx > 0 else 3)
+        along = gx if side in (0, 2) else gy
+        sided.setdefault((int(la.action["neighborhood"]), side), []).append(
+            (along, int(la.action["rotation"]), i, la))
+    groups: list[Group] = []
+    for number in sorted({n for n, _side in sided}):
+        ordinal = 0
+        for side in range(4):
+            places = sorted(sided.get((number, side), []), key=lambda p: (p[0], p[1], p[2]))
+            if not places:
+                continue
+            chunks = -(-len(places) // PAGE_SIZE)
+            size = -(-len(places) // chunks)
+            for k in range(chunks):
+                ordinal += 1
+                part = ""
+                if chunks in PARTS:
+                    part = ", " + PARTS[chunks][side % 2][k]
+                elif chunks > 1:
+                    part = f", part {k + 1} of {chunks}"
+                groups.append(Group(number, number * GROUP_CODE + ordinal,
+                                    SIDES[side] + part,
+                                    [(i, la) for _a, _r, i, la in places[k * size:(k + 1) * size]]))
+    return groups
+
+
+def turned_words(rotation: int) -> str:
+    return f"turned {rotation}°" if rotation % 360 else "not turned"
+
+
+def touch_words(city: City, action: JSON) -> tuple[str, str]:
+    """Which properties of the city a placed neighbourhood would lie next to, as the map
+    numbers them: ("next to 12, 13, 14", "31 by 12 · 32 by 13 · 33 by 14")."""
+    pairs: list[tuple[int, int]] = []
+    for prop, cell in sorted(ghost_of(action).items()):
+        for near in neighbors(cell):
+            other = city.property_at.get(near)
+            if other is not None:
+                pairs.append((prop, other))
+    touched = sorted({other for _prop, other in pairs})
+    return (f"next to {', '.join(map(str, touched))}",
+            " · ".join(f"{prop} by {other}" for prop, other in pairs))
+
+
+def place_words(city: City, action: JSON) -> tuple[str, str]:
+    """A neighbourhood position's menu label (after its letter) and description."""
+    near, pairs = touch_words(city, action)
+    return f"{turned_words(int(action['rotation']))}, {near}", pairs
+
+
+def map_options(state: JSON, legal: list[LegalAction], code: str,
+                arg: int | None) -> list[tuple[int, LegalAction]] | str:
+    """The choices of a place-picking screen, or why there are none."""
+    found = of_kind(legal, code)
+    if not found:
+        return CATEGORIES[code].empty
+    if code == "n" and arg is not None and arg >= GROUP_CODE:
+        group = next((g for g in neighborhood_groups(state, found) if g.code == arg), None)
+        if group is None:
+            return f"Neighborhood {arg // GROUP_CODE} can't be placed there now."
+        return group.options
+    if code == "n" and arg is not None:
+        found = [(i, la) for i, la in found if la.action["neighborhood"] == arg]
+        if not found:
+            return f"Neighborhood {arg} can't be placed now."
+    if code == "s":
+        singles = [(i, la) for i, la in found if len(la.action["segments"]) == 1]
+        if arg is None:
+            return singles
+        if arg >= len(legal) or legal[arg].action["type"] != "streetcar" \
+                or len(legal[arg].action["segments"]) != 1:
+            return "That streetcar is not a choice any more."
+        first = legal[arg].action["segments"][0]
+        return [(arg, legal[arg])] + [(i, la) for i, la in found
+                                      if len(la.action["segments"]) == 2
+                                      and first in la.action["segments"]]
+    return found
+
+
+def map_screen(match: Match, player: str, code: str, arg: int | None, page: int) -> Screen | str:
+    state = match.state
+    assert state is not None
+    legal = ENGINE.legal(state, player)
+    base = board(match).base
+    groups: list[Group] = []
+    if code == "n" and (arg is None or arg >= GROUP_CODE):
+        groups = neighborhood_groups(state, of_kind(legal, "n"))
+    if code == "n" and arg is None:
+        if len(groups) == 1:
+            arg = groups[0].code
+        elif groups:
+            choices = [Choice(str(g.code), f"Neighborhood {g.number} · {g.words}",
+                              f"{plural(len(g.options), 'place')}, lettered on the next picture")
+                       for g in groups]
+            setup = state["phase"] == "setup"
+            text = ("**Place a starting neighborhood.**" if setup
+                    else "**Add a neighborhood.**") + \
+                (" Which one, and on which side of the city (as the table's picture shows it)?"
+                 " The next menu letters every place there. Two of its properties must lie "
+                 "next to two properties of the city.")
+            items = paged_menu(choices, page, select_id=lambda p: f"{base}:gn:p{p}",
+                               page_id=lambda p: f"{base}:cn:p{p}", lettered=False,
+                               placeholder="Which neighborhood, on which side?")
+            return Screen(text, items)
+    found = map_options(state, legal, code, arg)
+    if isinstance(found, str):
+        return found
+    if not found:
+        return CATEGORIES[code].empty
+    arg_text = "" if arg is None else str(arg)
+    page = clamp_page(page, len(found))
+    extra: list[discord.ui.Item[Any]] = []
+    if code == "b":
+        head = ("**Build** — the buildings your cards allow now, best first, with the points "
+                "each scores. The picture marks each site with its letter.")
+        menu = "Pick a building"
+    elif code == "k":
+        head = ("**Park or factory** — where your card's piece fits. A park may have at most "
+                "one property on the outskirts, a factory needs at least two.")
+        menu = "Pick a place"
+    elif code == "s" and arg is None:
+        first = not state["streetcars"]
+        head = ("**Streetcar** — " + ("the first streetcar goes on any street of the city. "
+                                       if first else "pick the first new streetcar; ")
+                + ("" if first else "you can add a second one next. ")
+                + "The picture marks each street with its letter.")
+        menu = "Pick a street"
+    elif code == "s":
+        head = ("**Streetcar** — this one alone (A), or with a second one (B…). Both are "
+                "drawn with their letter.")
+        menu = "One or two streetcars"
+        singles = of_kind(legal, "s")
+        singles = [(i, la) for i, la in singles if len(la.action["segments"]) == 1]
+        position = next(k for k, (i, _la) in enumerate(singles) if i == arg)
+        extra.append(button("◀ Another first streetcar", f"{base}:cs:p{page_of(position)}",
+                            row=2))
+    else:
+        assert arg is not None
+        group = next((g for g in groups if g.code == arg), None)
+        number = group.number if group else arg
+        where = f", {group.words}" if group else ""
+        head = (f"**Neighborhood {number}{where}** — each place is drawn with its letter; "
+                "the menu says how it is turned and which properties of the city it would lie "
+                "next to.")
+        menu = "Pick a place"
+        if len(groups) > 1 or group is None:
+            extra.append(button("◀ Another side or neighborhood", f"{base}:cn:p0", row=2))
+    city = City(state) if code == "n" else None
+    choices = []
+    for pos, (i, la) in enumerate(found):
+        if city is not None:
+            label, description = place_words(city, la.action)
+            choices.append(Choice(str(i), label, description))
+        else:
+            choices.append(Choice(str(i), ("Only this streetcar: " if code == "s"
+                                           and arg is not None and pos == 0 else "") + la.label))
+    items = paged_menu(choices, page, select_id=lambda p: f"{base}:l{code}{arg_text}:p{p}",
+                       page_id=lambda p: f"{base}:c{code}{arg_text}:p{p}", placeholder=menu)
+    preview = [preview_choice(letters(pos), found[pos][1].action)
+               for pos in page_slice(len(found), page)]
+    text = head + f"\n{plural(len(found), 'choice')}; pick one, then confirm."
+    return Screen(text, items + extra, preview)
+
+
+def cards_screen(match: Match, player: str, code: str) -> Screen | str:
+    state = match.state
+    assert state is not None
+    stamp = trade_stamp(match) if code == "r" else board(match)
+    legal = ENGINE.legal(state, player)
+    found = of_kind(legal, code)
+    with_cards = [(i, la) for i, la in found if "cards" in la.action]
+    view = ENGINE.view(state, player)
+    notes = card_notes(view)
+    items: list[discord.ui.Item[Any]] = []
+    most = max((len(la.action["cards"]) for _i, la in with_cards), default=0)
+    if with_cards:
+        offered = {str(c) for _i, la in with_cards for c in la.action["cards"]}
+        options = [discord.SelectOption(label=card_label(c), value=str(c),
+                                        description=shorten(notes[str(c)]))
+                   for c in view["hand"] if str(c) in offered]
+        items.append(discord.ui.Select(
+            custom_id=f"{stamp.base}:m{code}", min_values=1, max_values=min(most, len(options)),
+            options=options, placeholder="Pick the cards" if most > 1 else "Pick a card",
+            row=0))
+    if code == "r":
+        decline = next((i for i, la in found if la.action["type"] == "trade_decline"), None)
+        if decline is not None:
+            items.append(button("Decline", f"{stamp.base}:a{decline}",
+                                style=discord.ButtonStyle.danger, row=1))
+    if not items:
+        return CATEGORIES[code].empty
+    if code == "x":
+        text = ("**Exchange** — pick the cards to put back (face down, under their own "
+                "stacks); you then draw as many, at most two from one stack this turn.")
+        if most < len(view["hand"]):
+            text += f" After a trade without a deal you may exchange at most {most}."
+    elif code == "d":
+        text = ("**Discard useless cards** — their properties are under a park or factory. "
+                "They are shown to everyone and leave the game; you draw replacements at the "
+                "end of your turn, and still take an action now.")
+    elif code == "t":
+        text = ("**Trade** — pick one or two cards to offer. The others see only the "
+                "neighborhoods on their backs and answer with offers; you then accept offers "
+                "card for card, or end the trade.")
+    else:
+        trade = view["trade"]
+        wanted = plural(len(trade["neighborhoods"]), "card")
+        text = (f"**{name(match, trade['trader'])} wants to trade {wanted}** (from "
+                f"neighborhood {join_words([str(n) for n in trade['neighborhoods']])}). "
+                f"Offer one card or {len(trade['neighborhoods'])}, or decline.")
+    return Screen(f"{text}\n\n**Your hand:**\n{hand_lines(view)}", items)
+
+
+def offers_screen(match: Match, player: str) -> Screen | str:
+    """The trader's decisions: take an offer, exchange instead, or end the trade."""
+    state = match.state
+    assert state is not None
+    legal = ENGINE.legal(state, player)
+    found = of_kind(legal, "w")
+    if not found:
+        return CATEGORIES["w"].empty
+    base = board(match).base
+    view = ENGINE.view(state, player)
+    trade = view["trade"]
+    lines = []
+    for other, stacks in trade["offers"].items():
+        if other in trade["accepted"]:
+            lines.append(f"• {name(match, other)}: traded")
+        elif stacks:
+            lines.append(f"• {name(match, other)} offers {plural(len(stacks), 'card')} from "
+                         f"neighborhood {join_words([str(s) for s in stacks])}")
+        else:
+            lines.append(f"• {name(match, other)} declined")
+    mine = (view.get("my_trade") or {}).get("cards", [])
+    given = (view.get("my_trade") or {}).get("given", [])
+    text = (f"**Trade offers** for your {cards_words([c for c in mine if c not in given])}:\n"
+            + "\n".join(lines))
+    items: list[discord.ui.Item[Any]] = []
+    for i, la in found:
+        if la.action["type"] == "trade_accept":
+            partner = la.action["partner"]
+            items.append(button(
+                f"Give {cards_words(la.action['give'])} for {seat_name(match, partner)}'s offer",
+                f"{base}:a{i}", style=discord.ButtonStyle.success))
+    if any(la.action["type"] == "exchange" for _i, la in found):
+        items.append(button("Exchange up to two cards instead", f"{base}:cx"))
+    end = next(i for i, la in found if la.action["type"] == "trade_end")
+    items.append(button("End the trade", f"{base}:a{end}", style=discord.ButtonStyle.danger))
+    return Screen(text, items)
+
+
+def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
+                   back_id: str | None, letter: str | None = None) -> Screen:
+    state = match.state
+    assert state is not None
+    action = la.action
+    kind = action["type"]
+    preview = None
+    if kind in ("build", "special", "streetcar", "place_neighborhood"):
+        preview = [preview_choice(letter or "A", action)]
+    tag = f"**{letter}** · " if letter else ""
+    if kind == "build":
+        score = score_building(City(state), action["building"], action["properties"])
+        text = (f"Build {tag}**{building_label(action['building'], action['properties'])}**? "
+                f"It scores {score_words(score.explanation, score.points)}.")
+    elif kind == "place_neighborhood":
+        near, pairs = touch_words(City(state), action)
+        text = (f"Place {tag}**neighborhood {action['neighborhood']}**, "
+                f"{turned_words(int(action['rotation']))}, {near}? ({pairs})")
+    elif kind in ("special", "streetcar"):
+        verb = "Lay" if kind == "streetcar" else "Place"
+        text = f"{verb} {tag}**{la.label}**?"
+    elif kind == "exchange":
+        text = (f"Exchange **{cards_words(action['cards'])}**? They go face down under their "
+                f"stacks; then you draw {plural(len(action['cards']), 'new card')}.")
+    elif kind == "discard_useless":
+        text = (f"Discard **{cards_words(action['cards'])}**? Everyone sees them; you draw "
+                "replacements at the end of your turn.")
+    elif kind == "trade":
+        text = (f"Offer **{cards_words(action['cards'])}** in trade? The others see only "
+                "their neighborhoods.")
+    elif kind == "trade_offer":
+        trader = state["trade"]["trader"]
+        text = f"Offer **{cards_words(action['cards'])}** to {name(match, trader)}?"
+    elif kind == "pass":
+        text = ("Pass this turn? When every player passes in a row, the game ends (a player "
+                "who still can may go on while the others pass).")
+    else:
+        text = f"**{la.label}**?"
+    items: list[discord.ui.Item[Any]] = [
+        button("Confirm", f"{stamp.base}:a{index}", style=discord.ButtonStyle.success, row=0)]
+    if back_id is not None:
+        items.append(button("Back", back_id, row=0))
+    return Screen(text, items, preview)
+
+
+def possible_builds(state: JSON, hand: list[Card]) -> list[str]:
+    """What the hand could build on the city as it stands (whoever's turn it is)."""
+    city = City(state)
+    scored = []
+    for building, props in building_sites(city, hand):
+        points = score_building(city, building, props).points
+        scored.append((-points, building, props))
+    scored.sort()
+    return [f"{building_label(b, p)} ({plural(-neg, 'pt')})" for neg, b, p in scored]
+
+
+def hand_screen(match: Match, player: str) -> Screen:
+    state = match.state
+    assert state is not None
+    view = ENGINE.view(state, player)
+    parts = [f"**Your hand** ({plural(len(view['hand']), 'card')}; only you see this):",
+             hand_lines(view)]
+    if view.get("my_trade"):
+        mine = view["my_trade"]
+        if "cards" in mine:
+            parts.append(f"In your trade: {cards_words(mine['cards'])}.")
+        elif "offered" in mine:
+            parts.append(f"You offered {cards_words(mine['offered'])} in the trade.")
+    on_turn = player in ENGINE.to_act(state)
+    items: list[discord.ui.Item[Any]] = []
+    preview = None
+    if on_turn and state["step"] in PLAYING_STEPS:
+        screen = map_screen(match, player, "b", None, 0)
+        if isinstance(screen, Screen):
+            parts.append("\n**You can build now** — pick one (letters on the picture), then "
+                         "confirm:")
+            items = screen.items
+            preview = screen.preview
+        else:
+            parts.append(f"\n{screen}")
+        others = [i for i in step_items(match, player, private=True)
+                  if not str(getattr(i, "custom_id", "")).endswith(":cb")]
+        for k, item in enumerate(others):
+            item.row = 2 + k // 5
+        items = items + others
+    else:
+        if state["phase"] == "setup":
+            parts.append("\nBuilding starts once the starting neighborhoods are placed.")
+        else:
+            builds = possible_builds(state, view["hand"])
+            if builds:
+                shown = builds[:12]
+                more = f" (and {len(builds) - len(shown)} more)" if len(builds) > len(shown) else ""
+                parts.append("\nWith these cards you could build, as the city stands: "
+                             + "; ".join(shown) + more + ".")
+            else:
+                parts.append("\nYour cards allow no building on the city as it stands.")
+        if on_turn:
+            parts.append("It's your turn:")
+            items = step_items(match, player, private=True)
+        elif state["phase"] != "over":
+            parts.append(turn_refusal(match, player))
+    return Screen("\n".join(parts), items, preview)
+
+
+def result_text(match: Match, player: str, outcome: Outcome) -> str:
+    """What the player's own move did, for their private reply."""
+    state = outcome.match.state
+    assert state is not None
+    lines = []
+    for event in outcome.events:
+        kind = event["type"]
+        if kind == "built":
+            lines.append("🏗️ " + built_words("You", event["building"], event["properties"],
+                                             event["points"], event["explanation"]))
+        elif kind == "special_placed":
+            lines.append(f"You placed {piece_title(event['card'])} on "
+                         f"{sites(event['properties'])}.")
+        elif kind == "streetcars_placed":
+            lines.append(f"🚋 You laid {plural(len(event['segments']), 'streetcar')} "
+                         f"({' and '.join(event['where'])}).")
+        elif kind == "neighborhood_placed":
+            lines.append(f"You placed neighborhood {event['neighborhood']}.")
+        elif kind == "exchanged":
+            lines.append(f"You put {plural(event['count'], 'card')} back under the stacks.")
+        elif kind == "discarded":
+            lines.append(f"You discarded {cards_words(event['cards'])}.")
+        elif kind == "drew":
+            hand = ENGINE.view(state, player)["hand"]
+            count = len(event["stacks"])
+            drawn = hand[-count:] if count else []
+            lines.append(f"🃏 You drew **{cards_words(drawn)}** from stack "
+                         f"{join_words([str(s) for s in event['stacks']])}.")
+        elif kind == "passed":
+            lines.append("You passed.")
+        elif kind == "trade_announced":
+            lines.append("🤝 Your trade is announced; the others are answering. You will get "
+                         "a **Trade offers** button on the table.")
+        elif kind == "trade_offered":
+            lines.append("Your offer is made; the trader decides.")
+        elif kind == "trade_declined":
+            lines.append("You declined the trade.")
+        elif kind == "traded":
+            lines.append(f"🤝 You traded with {name(match, event['with'])}.")
+        elif kind == "trade_ended":
+            lines.append("The trade is over.")
+    return "\n".join(lines) or "Done."
+
+
+def after_screen(outcome: Outcome, player: str) -> Screen:
+    """The player's private reply after their move: what happened and what comes next."""
+    match = outcome.match
+    state = match.state
+    assert state is not None
+    text = result_text(match, player, outcome)
+    if state["phase"] == "over":
+        return Screen(f"{text}\n\nThe game is over. {final_line(match, ENGINE.view(state, None))}")
+    view = ENGINE.view(state, player)
+    if player in ENGINE.to_act(state):
+        step = state["step"]
+        if step == "draw":
+            need = view["draw"]["cards"]
+            text += (f"\nDraw {plural(need, 'more card')}: pick a stack (at most two from one "
+                     f"stack per turn). Your hand: {hand_inline(view)}.")
+        elif step == "main":
+            text += f"\nNow take your turn's action. Your hand: {hand_inline(view)}."
+        elif step == "trade_accept":
+            text += "\nThe answers are in."
+        return Screen(text, step_items(match, player, private=True))
+    if state["step"] == "trade_offers" and state["trade"]["trader"] == player:
+        return Screen(text)
+    return Screen(f"{text}\nYour turn is over. Your hand: {hand_inline(view)}.")

@@ -1,0 +1,193 @@
+"""Big City's sentences: the rules, moves, scores and the hand in words."""
+
+from __future__ import annotations
+
+from bot.core.engine import JSON
+from bot.core.records import Match
+from bot.games.bigcity import ENGINE
+from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
+from bot.games.bigcity.legality import a_or_an
+from bot.ui.components import ascii_number
+from bot.ui.words import join_words, name, plural, winner_line
+
+VARIANT_NAMES = {
+    "trade_cards": "trade cards",
+    "must_exchange_useless": "useless cards must be exchanged",
+    "single_streetcar_line": "a single streetcar line",
+    "limited_streetcar_line": "limited streetcar line",
+    "limited_card_drawing": "limited card drawing",
+}
+
+RULES = """\
+**Big City** — 2–5 players build one city together; every building scores for its builder \
+when it is placed.
+**Setup.** Everyone gets one card from stacks 1–5 (1–6 with five players). The starting \
+neighborhoods are placed in turn beside neighborhood 1: two of their properties must lie \
+next to two properties of the city.
+**Your turn: one action.**
+• **Build** a residence or business — single, double, or triple in a line — by playing the \
+card of every property it covers; special buildings need city hall first.
+• Play a **park or factory** card (after city hall) on free properties of its shape: a park \
+with at most one property on the outskirts, a factory with at least two.
+• Lay **streetcars** (after city hall): the first on any street, then one or two joining \
+the line.
+• Add a **neighborhood** (after city hall), **exchange** cards, or **pass**.
+At the start of your turn you may discard cards made useless by a park or factory. Cards \
+that left your hand are replaced at the end of the turn: back to 5 (6 with five players), \
+at most two from one stack per turn.
+**Scoring.** Residence/business 2 / 6 / 10; +1 next to a park, −2 next to a factory, +1 \
+residence on the outskirts, +1 business in the center; then ×2 next to the streetcar \
+(businesses: ×2 next to city hall, ×3 next to both). A sub-total of 0 scores 1. Cinema, post \
+office, bank 5 (×2 streetcar or city hall, ×3 both); church 15; shopping center 30; city \
+hall, parks, factories and streetcars 0.
+**Prerequisites.** City hall in the center. Church: the last free property of its \
+neighborhood, double-numbered (11, 22…). Cinema next to two residences, bank next to two \
+businesses, post office next to one of each. Shopping center (2 properties): a residence, a \
+business, a special building and the streetcar next to it.
+**End.** Every neighborhood placed and every property built on, or everyone passes in a \
+row. Most points wins; ties share.
+**Here:** the table's buttons open private choosers — a picture marks each possible place \
+with a letter, you pick the letter and confirm. **My hand** shows your cards and what they \
+build, with the points."""
+
+
+# -- words ------------------------------------------------------------------------------
+
+
+def cards_words(cards: list[Card]) -> str:
+    return join_words([card_label(c) for c in cards])
+
+
+def sites(props: list[int]) -> str:
+    return "+".join(str(p) for p in props)
+
+
+def score_words(explanation: str, points: int) -> str:
+    """The engine's sum with its unit: "… × 2 streetcar = 10 points", "15 points"."""
+    unit = "point" if points == 1 else "points"
+    if explanation.split()[-1] == str(points):
+        return f"{explanation} {unit}"
+    return f"{points} {unit}"
+
+
+def built_words(who: str, building: str, props: list[int], points: int,
+                explanation: str) -> str:
+    if building == "city_hall":
+        return (f"{who} built city hall on {sites(props)}: special buildings, parks, factories, "
+                "streetcars and new neighborhoods are allowed from now on.")
+    return (f"{who} built {a_or_an(piece_title(building)).lower()} on {sites(props)}: "
+            f"{score_words(explanation, points)}.")
+
+
+def action_words(match: Match, action: JSON) -> str:
+    """A move in a few public words (for timeouts): never a hidden card."""
+    kind = action.get("type")
+    if kind == "build":
+        return f"built {a_or_an(piece_title(action['building'])).lower()} on " \
+               f"{sites(action['properties'])}"
+    if kind == "special":
+        return f"placed {piece_title(action['card'])} on {sites(action['properties'])}"
+    if kind == "streetcar":
+        return f"laid {plural(len(action['segments']), 'streetcar')}"
+    if kind == "place_neighborhood":
+        return f"placed neighborhood {action['neighborhood']}"
+    if kind == "exchange":
+        return f"exchanged {plural(len(action['cards']), 'card')}"
+    if kind == "discard_useless":
+        return f"discarded the useless {cards_words(action['cards'])}"
+    if kind == "draw":
+        return "finished drawing cards"
+    if kind == "trade_offer":
+        return f"offered {plural(len(action['cards']), 'card')} for the trade"
+    if kind == "trade_decline":
+        return "declined the trade"
+    if kind == "trade_accept":
+        return f"took {name(match, action['partner'])}'s offer"
+    if kind == "trade_end":
+        return "ended the trade"
+    return "passed"
+
+
+def last_move(match: Match, last: JSON | None) -> str:
+    if not last:
+        return ""
+    who = name(match, last["player"])
+    kind = last["type"]
+    if kind == "build":
+        if last["building"] == "city_hall":
+            return f"{who} built city hall on {sites(last['properties'])}"
+        return (f"{who} built {a_or_an(piece_title(last['building'])).lower()} on "
+                f"{sites(last['properties'])} for {plural(last['points'], 'point')}")
+    if kind == "special":
+        return f"{who} placed {piece_title(last['card'])} on {sites(last['properties'])}"
+    if kind == "streetcar":
+        return f"{who} laid {plural(len(last['segments']), 'streetcar')} " \
+               f"({' and '.join(last['where'])})"
+    if kind == "place_neighborhood":
+        return f"{who} placed neighborhood {last['neighborhood']}"
+    if kind == "exchange":
+        return f"{who} exchanged {plural(last['count'], 'card')}"
+    if kind == "discard_useless":
+        return f"{who} discarded the useless {cards_words(last['cards'])}"
+    if kind == "trade":
+        return f"{who} offered {plural(len(last['neighborhoods']), 'card')} in trade"
+    return f"{who} passed"
+
+
+def final_line(match: Match, view: JSON) -> str:
+    return winner_line(match, view.get("winners") or [], view["scores"])
+
+
+def scores_line(match: Match, view: JSON) -> str:
+    return " · ".join(f"{name(match, p)} {view['scores'][p]}" for p in view["players"])
+
+
+def card_notes(view: JSON) -> dict[str, str]:
+    """For each card in the viewer's hand: what it is and where its property stands."""
+    where = {entry["property"]: entry for entry in view["properties"]}
+    pieces = view["buildings"]
+    notes: dict[str, str] = {}
+    for card in view.get("hand", []):
+        if isinstance(card, str):
+            _stack, kind, shape, _title = SPECIAL_CARDS[card]
+            notes[str(card)] = f"{kind} card: {SHAPE_WORDS[shape]}"
+        elif card in view.get("useless", []):
+            notes[str(card)] = f"useless: under {pieces[where[card]['piece']]['title']}"
+        elif card in where:
+            side = "outskirts" if where[card]["outskirts"] else "center"
+            notes[str(card)] = f"neighborhood {card // 10}, in the city ({side})"
+        else:
+            notes[str(card)] = f"neighborhood {card // 10}, not placed yet"
+    return notes
+
+
+def hand_lines(view: JSON) -> str:
+    notes = card_notes(view)
+    return "\n".join(f"• **{card_label(c)}** — {notes[str(c)]}" for c in view.get("hand", []))
+
+
+def hand_inline(view: JSON) -> str:
+    return " · ".join(card_label(c) for c in view.get("hand", [])) or "no cards"
+
+
+def parse_card(token: str) -> Card | None:
+    number = ascii_number(token, 4)
+    if number is not None:
+        return number
+    return token if token in SPECIAL_CARDS else None
+
+
+def turn_refusal(match: Match, player: str) -> str:
+    """Why ``player`` cannot act now, in one sentence."""
+    state = match.state
+    assert state is not None
+    if state["phase"] == "over":
+        return "The game is over."
+    if state["step"] == "trade_offers":
+        trade = state["trade"]
+        if player == trade["trader"]:
+            return "The others are answering your trade; wait for their offers."
+        return "You have answered this trade already; the trader decides next."
+    turn = ENGINE.to_act(state)
+    who = name(match, turn[0]) if turn else "nobody"
+    return f"It's {who}'s turn, not yours."
