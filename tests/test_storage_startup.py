@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.core import storage as storage_module
-from bot.core.records import LOBBY, Match, Seat
+from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
 from bot.core.storage import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -278,11 +278,13 @@ async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) ->
     # Server settings live under one prefix; "_" and "*" in it are letters, not wildcards.
     storage = await storages()
     for key, value in (("settings_1", "a"), ("settings_22", "b"), ("settingsX1", "c"),
-                       ("set*1", "d"), ("setX1", "e"), ("other", "f")):
+                       ("set*1", "d"), ("setX1", "e"), ("other", "f"), ("up^1", "g"),
+                       ("up1", "h")):
         await storage.set_value(key, value)
     assert sorted(await storage.values_with_prefix("settings_")) == \
         [("settings_1", "a"), ("settings_22", "b")]
     assert await storage.values_with_prefix("set*") == [("set*1", "d")]
+    assert await storage.values_with_prefix("up^") == [("up^1", "g")]
     assert await storage.values_with_prefix("nothing") == []
 
 
@@ -297,3 +299,24 @@ async def test_every_commit_is_reported_to_the_metrics(storages: OpenStorage) ->
     storage.observe_writes(None)
     await storage.set_value("k", "w")
     assert len(seen) == 2
+
+
+# -- the state version saved with each game -------------------------------------------------------
+
+
+async def test_a_games_state_version_is_kept_while_it_runs_and_once_it_is_over(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # A state saved by an engine at version 2 must read back as 2, running or archived:
+    # read as 1, the engine would "upgrade" it again on the next start.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    match = await storage.create_match(_lobby(7))
+    match.status, match.version, match.state, match.state_version = ACTIVE, 1, {"turn": 1}, 2
+    await storage.save(match)
+    again = await storages(path)
+    assert [(m.id, m.state_version) for m in await again.unfinished()] == [(match.id, 2)]
+    match.status, match.version, match.state = OVER, 2, {"turn": 2}
+    await again.save(match, action={"type": "last"}, player="1", results=[])
+    archived = await again.get(match.id)
+    assert archived is not None and archived.state == {"turn": 2}
+    assert archived.state_version == 2
