@@ -149,6 +149,15 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "_copy_before_upgrade", "with open(partial) as file:",
                "the file is opened only for its descriptor, to fsync it: text or binary mode "
                "syncs the same bytes", was="with open(partial, 'rb') as file:"),
+    Equivalent("bot/core/storage.py", "_archive",
+               "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state, "
+               "state_version) VALUES (?,?,?,?)', (match_id, zlib.compress(log_json.encode()), "
+               "state_blob, state_version))", _SMALLER),
+    Equivalent("bot/core/storage.py", "_match", "state_version=state_version or 2",
+               "only a match with no state has no stored version, and the version of no state "
+               "is never used: the runtime gives a lobby its engine's version on load, and a "
+               "state its version when it is saved", fragment=True,
+               was="state_version=state_version or 1"),
     Equivalent("bot/core/storage.py", "_archive", "state_version = 2 if state is None else state[1]",
                "written only beside no state (a lobby ended before it started); the version of "
                "no state is never read"),
