@@ -288,14 +288,15 @@ class Runtime:
                 raise Refusal("That game has already finished.")
             if by != match.host_id and not can_manage:
                 raise Refusal("Only the host or someone with Manage Messages can end this game.")
+            # Read before the commit: it updates ``match`` in place, to ENDED.
+            stage = "lobby" if match.status == LOBBY else "game"
             new = self._copy(match)
             new.status = ENDED
             new.extra["ended_by"] = by
             ended = await self._commit(new)
             log.info("%s %s %s in server %s, channel %s, ended early by %s%s.",
-                     self.games[match.game].title, "lobby" if match.status == LOBBY else "game",
-                     match.id, match.guild_id, match.channel_id, by,
-                     " (the host)" if by == match.host_id else "")
+                     self.games[ended.game].title, stage, ended.id, ended.guild_id,
+                     ended.channel_id, by, " (the host)" if by == ended.host_id else "")
             return ended
 
     async def abandon(self, match_id: int, why: str) -> Match | None:

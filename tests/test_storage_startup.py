@@ -1,0 +1,326 @@
+"""What an admin reads when the bot opens its database, and the bot's own small values.
+
+`tests/test_start_failures.py` runs the whole bot in a child process for each refusal; these
+tests open the same kinds of files in this process (`Storage.open`), so that the mutation
+run, which sees only this process, checks the sentences too. Real files in a temporary
+folder throughout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import shutil
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core import storage as storage_module
+from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
+from bot.core.storage import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    Storage,
+    StorageError,
+    before_upgrade_path,
+    check_file,
+    describe_error,
+)
+
+from .runtime_support import storages
+
+__all__ = ["storages"]  # the fixture, used by name
+
+OpenStorage = Callable[..., Awaitable[Storage]]
+SCHEMA_2 = Path(__file__).parent / "fixtures" / "upgrade-schema2.sqlite3"
+LOCKED = ("another program holds a lock on it (is a second Cityhall, or some other tool, "
+          "using the same file?)")
+
+
+def _schema_of(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _lobby(channel: int) -> Match:
+    return Match(id=0, guild_id=1, channel_id=channel, game="cityscape", status=LOBBY,
+                 host_id="1", seats=[Seat("1", "Ann")], options={"note": "x" * 3000},
+                 seed=channel)
+
+
+def _sqlite_error(code: int, message: str) -> sqlite3.Error:
+    # Python sets these two on every error SQLite reports; set by hand here for result codes
+    # a test cannot bring about (a failing disk).
+    error = sqlite3.OperationalError(message)
+    error.sqlite_errorcode = code
+    return error
+
+
+# -- the sentence of each kind of failure -----------------------------------------------------
+
+
+def test_database_errors_are_told_in_the_admins_words(tmp_path: Path) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+        conn.commit()
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as reader, \
+            pytest.raises(sqlite3.Error) as read_only:
+        reader.execute("INSERT INTO t VALUES (1)")
+    assert describe_error(read_only.value) == ("it or its folder is read-only for this user "
+                                               "[attempt to write a readonly database]")
+    # An extended result code (here SQLITE_IOERR_SHORT_READ, 522) is read by its primary
+    # code, 10: the admin hears about the disk, not a number.
+    assert describe_error(_sqlite_error(522, "disk I/O error")) == \
+        "reading or writing it failed (disk error) [disk I/O error]"
+    assert describe_error(_sqlite_error(5, "database is locked")) == \
+        f"{LOCKED} [database is locked]"
+    # A code without a sentence of its own, and an error with no code, say what SQLite said.
+    assert describe_error(_sqlite_error(1, "no such table: matches")) == "no such table: matches"
+    assert describe_error(sqlite3.OperationalError("no such column: x")) == "no such column: x"
+
+
+def test_system_errors_are_told_by_the_systems_own_words() -> None:
+    full = OSError(errno.ENOSPC, "No space left on device", "/srv/cityhall.sqlite3")
+    assert describe_error(full) == "No space left on device"  # not "[Errno 28] ...: '/srv/...'"
+    assert describe_error(OSError("the copy was cut short")) == "the copy was cut short"
+    assert describe_error(StorageError("it is not a file")) == "it is not a file"
+    assert describe_error(ValueError("a bad path")) == "a bad path"
+
+
+# -- files the bot refuses to open ----------------------------------------------------------------
+
+
+async def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    path.write_text("DISCORD_TOKEN=oops, this is the .env file\n" * 20)
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (f"Cannot open the database {path}: it is not an SQLite "
+                                  f"database (its first bytes are not SQLite's header).")
+    assert path.read_text().startswith("DISCORD_TOKEN=oops")
+
+
+async def test_a_folder_where_the_database_should_be_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    path.mkdir()
+    with pytest.raises(StorageError, match=r"cityhall\.sqlite3: it is not a file\.$"):
+        await Storage.open(path)
+
+
+async def test_an_empty_file_becomes_a_new_database(tmp_path: Path,
+                                                    storages: OpenStorage) -> None:
+    # `touch cityhall.sqlite3` before the first start is harmless.
+    path = tmp_path / "cityhall.sqlite3"
+    path.touch()
+    storage = await storages(path)
+    match = await storage.create_match(_lobby(5))
+    assert (await storage.get(match.id)) is not None
+    assert _schema_of(path) == SCHEMA_VERSION
+
+
+async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await Storage.open(path)
+    for channel in range(40):
+        await storage.create_match(_lobby(channel))
+    await storage.close()
+    whole = path.stat().st_size
+    with open(path, "rb") as file:
+        page_size = int.from_bytes(file.read(18)[16:18], "big")
+    assert whole > 4 * page_size
+    # One page short is already short: a copy that stopped at the very end.
+    shutil.copyfile(path, tmp_path / "whole.sqlite3")
+    with open(path, "r+b") as file:
+        file.truncate(whole - page_size)
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: it is cut short: its header says {whole:,} bytes "
+        f"but the file has {whole - page_size:,} (a copy that did not finish, or a full "
+        f"disk?).")
+    # The same file with the WAL a crash left beside it is SQLite's to complete, not refused.
+    # (This WAL holds nothing: check_file only asks whether one is pending.)
+    Path(f"{path}-wal").write_bytes(b"\0" * 32)
+    check_file(path)
+    # And the whole file, exactly as long as its header says, opens with everything in it.
+    shutil.copyfile(tmp_path / "whole.sqlite3", path)
+    Path(f"{path}-wal").unlink()
+    storage = await storages(path)
+    assert len(await storage.unfinished()) == 40
+
+
+async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.sqlite3"
+    with contextlib.closing(sqlite3.connect(notes)) as conn:
+        for table in ("notes", "people", "places", "tags", "todo", "words"):
+            conn.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY)")
+        conn.commit()
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(notes)
+    assert str(refused.value) == (
+        f"Cannot open the database {notes}: it is not a Cityhall database: it has the tables "
+        f"notes, people, places, tags, todo, ... but not actions, matches, results.")
+    # A program that marks its files (SQLite's application id) is refused by the mark alone.
+    marked = tmp_path / "photos.sqlite3"
+    with contextlib.closing(sqlite3.connect(marked)) as conn:
+        conn.execute("PRAGMA application_id=1196446541")  # 0x4750534d
+        conn.commit()
+    with pytest.raises(StorageError, match=r"photos\.sqlite3: it is another program's SQLite "
+                       r"database \(application id 0x4750534d\), not Cityhall's\.$"):
+        await Storage.open(marked)
+    with contextlib.closing(sqlite3.connect(notes)) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        mark = conn.execute("PRAGMA application_id").fetchone()[0]
+    assert len(tables) == 6 and "matches" not in tables and journal == "delete" and mark == 0
+
+
+async def test_a_database_of_a_newer_cityhall_is_refused_unchanged(tmp_path: Path,
+                                                                   storages: OpenStorage) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    await storages(path)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+        conn.commit()
+    with pytest.raises(StorageError, match=rf"it was written by a newer Cityhall \(schema "
+                       rf"{SCHEMA_VERSION + 1}; this one knows up to {SCHEMA_VERSION}\)\.$"):
+        await Storage.open(path)
+    assert _schema_of(path) == SCHEMA_VERSION + 1
+
+
+async def test_a_cityhall_database_is_marked_as_cityhalls(tmp_path: Path,
+                                                          storages: OpenStorage) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    await storages(path)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- the copy taken before an upgrade ---------------------------------------------------------
+
+
+def test_each_upgrade_attempt_keeps_its_own_copy(tmp_path: Path) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    first = tmp_path / "cityhall.sqlite3.before-v3.sqlite3"
+    assert before_upgrade_path(path, 3) == first
+    first.touch()
+    assert before_upgrade_path(str(path), 3) == tmp_path / "cityhall.sqlite3.before-v3-2.sqlite3"
+    (tmp_path / "cityhall.sqlite3.before-v3-2.sqlite3").touch()
+    assert before_upgrade_path(path, 3) == tmp_path / "cityhall.sqlite3.before-v3-3.sqlite3"
+    assert before_upgrade_path(path, 4) == tmp_path / "cityhall.sqlite3.before-v4.sqlite3"
+
+
+async def test_an_upgrade_first_copies_the_database_as_it_was(tmp_path: Path,
+                                                              storages: OpenStorage) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    shutil.copyfile(SCHEMA_2, path)
+    storage = await storages(path)
+    assert _schema_of(path) == SCHEMA_VERSION
+    copy = tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION}.sqlite3"
+    assert sorted(p.name for p in tmp_path.iterdir() if "before" in p.name) == [copy.name]
+    assert _schema_of(copy) == 2
+    with contextlib.closing(sqlite3.connect(f"file:{copy}?mode=ro", uri=True)) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        ids = {r[0] for r in conn.execute("SELECT id FROM matches")}
+    assert ids == {m.id for m in await storage.unfinished()} | {1, 2, 3}
+
+
+async def test_an_upgrade_whose_copy_cannot_be_written_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    shutil.copyfile(SCHEMA_2, path)
+    connect = sqlite3.connect
+
+    def full_disk(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        # The disk fills up before the copy's first byte: SQLite cannot even create it.
+        if str(database).endswith(".partial"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(database))
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", full_disk)
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    copy = tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION}.sqlite3"
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: it needs upgrading, and the copy to take first "
+        f"could not be written to {copy} (No space left on device); nothing was changed.")
+    monkeypatch.undo()
+    assert _schema_of(path) == 2
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("cityhall.sqlite3")
+            or "before" in p.name] == []  # no copy, no half-written copy
+
+
+# -- the bot's own values (command tree hashes, server settings) ------------------------------
+
+
+async def test_the_bots_own_values_are_kept_across_a_restart(tmp_path: Path,
+                                                             storages: OpenStorage) -> None:
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    assert await storage.value("commands:global") is None
+    await storage.set_value("commands:global", "abc123")
+    await storage.set_value("commands:global", "def456")  # the tree changed: uploaded again
+    await storage.set_value("commands:guild:7", "0a0a")
+    again = await storages(path)
+    assert await again.value("commands:global") == "def456"
+    assert await again.value("commands:guild:7") == "0a0a"
+    assert await again.value("commands:guild:8") is None
+
+
+async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) -> None:
+    # Server settings live under one prefix; "_" and "*" in it are letters, not wildcards.
+    storage = await storages()
+    for key, value in (("settings_1", "a"), ("settings_22", "b"), ("settingsX1", "c"),
+                       ("set*1", "d"), ("setX1", "e"), ("other", "f"), ("up^1", "g"),
+                       ("up1", "h")):
+        await storage.set_value(key, value)
+    assert sorted(await storage.values_with_prefix("settings_")) == \
+        [("settings_1", "a"), ("settings_22", "b")]
+    assert await storage.values_with_prefix("set*") == [("set*1", "d")]
+    assert await storage.values_with_prefix("up^") == [("up^1", "g")]
+    assert await storage.values_with_prefix("nothing") == []
+
+
+async def test_every_commit_is_reported_to_the_metrics(storages: OpenStorage) -> None:
+    storage = await storages()
+    seen: list[tuple[float, int]] = []
+    storage.observe_writes(lambda seconds, jobs: seen.append((seconds, jobs)))
+    began = time.perf_counter()
+    await storage.create_match(_lobby(1))
+    await storage.set_value("k", "v")
+    within = time.perf_counter() - began
+    assert [jobs for _seconds, jobs in seen] == [1, 1]
+    # Each commit's own time: never more than the two writes took together.
+    assert all(0 <= seconds <= within for seconds, _jobs in seen)
+    storage.observe_writes(None)
+    await storage.set_value("k", "w")
+    assert len(seen) == 2
+
+
+# -- the state version saved with each game -------------------------------------------------------
+
+
+async def test_a_games_state_version_is_kept_while_it_runs_and_once_it_is_over(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # A state saved by an engine at version 2 must read back as 2, running or archived:
+    # read as 1, the engine would "upgrade" it again on the next start.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    match = await storage.create_match(_lobby(7))
+    match.status, match.version, match.state, match.state_version = ACTIVE, 1, {"turn": 1}, 2
+    await storage.save(match)
+    again = await storages(path)
+    assert [(m.id, m.state_version) for m in await again.unfinished()] == [(match.id, 2)]
+    match.status, match.version, match.state = OVER, 2, {"turn": 2}
+    await again.save(match, action={"type": "last"}, player="1", results=[])
+    archived = await again.get(match.id)
+    assert archived is not None and archived.state == {"turn": 2}
+    assert archived.state_version == 2
