@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
+from bot.games.bigcityz import content
+
 # -- statements ----------------------------------------------------------------------------
 
-SHORT_NAMES: dict[str, str] = {
-    "population": "Population",
-    "founded": "Founded",
-    "area": "Area",
-    "elevation": "Elevation",
-    "airport": "Airport",
-    "timezones": "Time zones",
-    "temperature": "Temperature",
-    "coast": "Coast",
-    "south": "South",
-    "left_traffic": "Left traffic",
-    "eurasia": "Europe/Asia",
-    "capital": "Capital",
-}
+# The boards' short names are the game's own words, shared with the menus.
+SHORT_NAMES = content.SHORT_NAMES
 
 SYMBOLS: dict[str, str] = {
     "population": "people",
