@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import CityhallBot
 from bot.games.cities import ENGINE
+from bot.ui import later
 from bot.ui.later import DRAWING
 from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
@@ -94,3 +95,24 @@ async def test_a_late_picture_does_not_land_on_a_newer_screen(
         assert first.message is not None and not first.message.attachments
         assert second.message is not None
         assert [a.filename for a in second.message.attachments] == ["neighbourhood.png"]
+
+
+async def test_behind_a_queue_of_pictures_the_screen_does_not_wait_for_its_own(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hundreds of players' pictures queued ahead (as after a restart): waiting for this
+    # one cannot help, so the words and menus go out at once. The wait allowed is made a
+    # minute here, so an answer held for it would miss the harness's 5 s.
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
+        match_id, ann = await cities_game(fake, bot)
+        monkeypatch.setattr(later, "PICTURE_WAIT_S", 60.0)
+        monkeypatch.setattr(bot.pictures, "expected_wait", lambda priority: 61.0)
+        slow = SlowPictures(bot, monkeypatch, "render_neighbourhood")
+        table = fake.message(bot.runtime.get(match_id).table_message_id)  # type: ignore[union-attr,arg-type]
+        mine = await answer(await fake.click(ann, table, f"ch:ct:{match_id}:hood"))
+        assert "Your neighbourhood" in text_of(mine) and DRAWING in text_of(mine)
+        message = mine.message
+        assert message is not None
+        slow.release.set()
+        await fake.wait_until(lambda: bool(message.attachments), 5, "the late picture")
+        assert [a.filename for a in message.attachments] == ["neighbourhood.png"]

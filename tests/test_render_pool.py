@@ -18,6 +18,8 @@ import pytest
 from bot.core.engine import JSON
 from bot.games import GAMES, renderer
 from bot.render.pool import (
+    DEFAULT_JOB_S,
+    WORKER_NICE,
     PoolClosed,
     Priority,
     RenderPool,
@@ -154,6 +156,30 @@ async def test_interactive_jobs_overtake_queued_background_jobs(single: RenderPo
     assert single.queued() == 0
 
 
+async def test_a_player_is_told_how_long_the_pictures_ahead_will_take(
+        single: RenderPool, tmp_path: Path) -> None:
+    # What a private screen uses to decide whether to wait for its picture: the pictures
+    # ahead of a player's (interactive ones and the one being drawn; not table refreshes)
+    # at the pool's time per picture so far.
+    folder = str(tmp_path)
+    assert single.expected_wait() == pytest.approx(DEFAULT_JOB_S)  # nothing ahead
+    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
+    await _started(tmp_path, "first")
+    queued = [asyncio.create_task(single.render("testjobs", "record", folder, f"p{i}",
+                                                priority=Priority.INTERACTIVE))
+              for i in range(3)]
+    refresh = asyncio.create_task(single.render("testjobs", "record", folder, "refresh"))
+    await _until(lambda: single.queued() == 4)
+    assert single.expected_wait(Priority.INTERACTIVE) == pytest.approx(5 * DEFAULT_JOB_S)
+    assert single.expected_wait(Priority.BACKGROUND) == pytest.approx(6 * DEFAULT_JOB_S)
+    (tmp_path / "release").touch()
+    await asyncio.gather(busy, refresh, *queued)
+    # Now measured: the mean of the five jobs drawn, one of which was held.
+    per_job = single.stats.worker_seconds / single.stats.done
+    assert single.stats.done == 5 and per_job > 0
+    assert single.expected_wait() == pytest.approx(per_job)
+
+
 async def test_background_jobs_with_the_same_key_coalesce(single: RenderPool,
                                                           tmp_path: Path) -> None:
     folder = str(tmp_path)
@@ -258,3 +284,12 @@ async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:
     assert pool.pids() == [] and _order(tmp_path) == []
     with pytest.raises(PoolClosed):
         await pool.render("bigcity", "render_table", {})
+
+
+async def test_workers_give_way_to_the_bot_on_busy_cores() -> None:
+    # An admin's `top` shows the workers at a lower priority (NI) than the bot, so a busy
+    # machine answers clicks first and draws pictures with what is left.
+    async with RenderPool(2, modules=JOBS) as pool:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        lower = min(19, mine + WORKER_NICE)  # 19 is the lowest there is
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.pids()] == [lower, lower]

@@ -33,6 +33,8 @@ Scheduling:
   (a table refresh) would pair the picture with its own, older, text and buttons, and
   the newer caller is going to publish anyway. A job already running is never replaced.
 - A caller that is cancelled while its job waits takes the job out of the queue.
+- Workers run at nice ``WORKER_NICE`` (10): on busy cores the bot's event loop, which
+  answers clicks, is scheduled first, and pictures use what is left.
 
 Failures:
 - An exception in the renderer is raised from ``render`` as itself (if it pickles; else
@@ -90,6 +92,11 @@ _PICKLE = pickle.HIGHEST_PROTOCOL
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _START_ATTEMPTS = 3
 IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
+# Workers run at a lower CPU priority than the bot: when the cores are busy, answering a
+# click (the event loop) goes first and a table picture waits, which newest-state-wins
+# redraws absorb. An idle core still goes to the workers in full.
+WORKER_NICE = 10
+DEFAULT_JOB_S = 0.02  # a picture's drawing time before the pool has measured any
 
 
 class Priority(enum.IntEnum):
@@ -237,6 +244,8 @@ def worker_main() -> None:
     sys.path[:] = path
     for name in preload:
         importlib.import_module(name)
+    with contextlib.suppress(OSError):  # a sandbox may forbid it; drawing works either way
+        os.nice(WORKER_NICE)
     # Everything imported so far lives as long as the process; freezing it keeps the
     # collector from walking (and the refcount-free pages from being touched by) it.
     gc.collect()
@@ -499,6 +508,15 @@ class RenderPool:
 
     def in_flight(self) -> int:
         return len(self._running)
+
+    def expected_wait(self, priority: Priority = Priority.INTERACTIVE) -> float:
+        """Seconds a job of ``priority`` submitted now would likely wait for its picture:
+        the jobs ahead of it (queued at that priority or a higher one, and those being
+        drawn) shared by the workers, at the pool's mean time per job so far."""
+        ahead = sum(self.queued(p) for p in Priority if p <= priority) + self.in_flight()
+        measured = self.stats.done and self.stats.worker_seconds  # thread slots time nothing
+        per_job = self.stats.worker_seconds / self.stats.done if measured else DEFAULT_JOB_S
+        return (ahead + 1) * per_job / max(1, self.workers)
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (empty for ``workers=0``)."""

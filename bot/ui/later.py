@@ -5,8 +5,9 @@ should not wait for its picture. A private picture (a preview with lettered choi
 neighbourhood) is drawn by the render workers ahead of table refreshes, which takes tens of
 milliseconds, except when hundreds of players click at once: after a restart every
 player's first click wants a preview, and two workers draw them one by one. So the answer
-waits for its picture only briefly; past that it goes out with the words and the menus, and
-the picture is put in by editing that answer once drawn.
+waits for its picture only briefly (not at all when the pictures queued ahead of it cannot
+be drawn in that time); past that it goes out with the words and the menus, and the picture
+is put in by editing that answer once drawn.
 
 A late picture lands only on the screen it was drawn for: if the player has moved on to
 another screen of the same match meanwhile, it is dropped.
@@ -22,6 +23,8 @@ from collections.abc import Awaitable
 from typing import Any
 
 import discord
+
+from bot.render.pool import Priority
 
 from .replies import NO_MENTIONS
 
@@ -72,11 +75,16 @@ async def show_private(interaction: discord.Interaction, match_id: int, content:
     from, or send a new ephemeral one. ``pictures`` (drawn concurrently; a drawing failure
     must come back as no pictures) are included if ready within ``wait`` seconds, else they
     follow as an edit of the answer."""
+    from .play import cityhall
+
     token = SCREENS.open(match_id, interaction.user.id)
     wait = PICTURE_WAIT_S if wait is None else wait
     files: list[discord.File] = []
     later: asyncio.Future[list[discord.File]] | None = None
     if pictures is not None:
+        if cityhall(interaction).pictures.expected_wait(Priority.INTERACTIVE) > wait:
+            # Behind that many pictures it cannot come in time: answer at once, no waiting.
+            wait = 0.0
         drawing = asyncio.ensure_future(pictures)
         done, _ = await asyncio.wait({drawing}, timeout=wait)
         if done:
@@ -91,8 +99,6 @@ async def show_private(interaction: discord.Interaction, match_id: int, content:
             later.cancel()
         raise
     if later is not None:
-        from .play import cityhall
-
         cityhall(interaction).background(
             _picture_follows(interaction, match_id, token, content, later))
 
