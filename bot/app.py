@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
@@ -399,18 +400,19 @@ class CityhallBot(commands.Bot):
     def _gate_interactions(self) -> None:
         """Every interaction passes here before discord.py routes it: while stopping it is
         answered with a sentence instead, and the handler tasks discord.py starts for it are
-        kept, so that stopping can wait for them."""
+        kept, so that stopping can wait for them.
+
+        Interactions are routed one per turn of the event loop, from a queue: discord.py
+        reads every gateway message already received in one go, so without the queue a
+        burst of clicks (a restart, 200 players at once) would be parsed and routed in one
+        long stretch, and every reply to the bot's own requests meanwhile would wait behind
+        all of them."""
         parsers = self._connection.parsers
         route = parsers["INTERACTION_CREATE"]
+        arrivals: deque[tuple[Any, str, float]] = deque()
+        pump: asyncio.Task[None] | None = None
 
-        def gate(data: Any) -> None:
-            kind = self.metrics.interaction(int(data.get("type", 0)))
-            if self.draining:
-                self.metrics.turned_away.inc()
-                interaction = discord.Interaction(data=data, state=self._connection)
-                self._track(asyncio.get_running_loop().create_task(
-                    self._turn_away(interaction), name="cityhall-restarting"))
-                return
+        def admit(data: Any, kind: str, began: float) -> None:
             if expired(data):
                 # Discord has told the player "This interaction failed" already, and any
                 # answer would be refused: doing the work would only make every later click
@@ -418,7 +420,6 @@ class CityhallBot(commands.Bot):
                 self.metrics.expired.inc()
                 self._expired_note.note()
                 return
-            began = time.perf_counter()
             tasks = _tasks_started_by(route, data)
             if tasks:
                 # One entry per interaction; handlers log their own failures.
@@ -427,6 +428,32 @@ class CityhallBot(commands.Bot):
                 handled.add_done_callback(
                     lambda _: latency.observe(time.perf_counter() - began))
                 self._track(handled)
+
+        async def route_in_turn() -> None:
+            while arrivals:
+                data, kind, began = arrivals.popleft()
+                try:
+                    admit(data, kind, began)
+                except Exception:
+                    log.exception("Could not route an interaction.")
+                await asyncio.sleep(0)  # the loop's other work goes between two clicks
+
+        def gate(data: Any) -> None:
+            nonlocal pump
+            kind = self.metrics.interaction(int(data.get("type", 0)))
+            if self.draining:
+                # A click that arrived before the stop is still routed (from the queue);
+                # one that arrives after it is told to try again.
+                self.metrics.turned_away.inc()
+                interaction = discord.Interaction(data=data, state=self._connection)
+                self._track(asyncio.get_running_loop().create_task(
+                    self._turn_away(interaction), name="cityhall-restarting"))
+                return
+            arrivals.append((data, kind, time.perf_counter()))
+            if pump is None or pump.done():
+                pump = asyncio.get_running_loop().create_task(route_in_turn(),
+                                                              name="cityhall-interactions")
+                self._track(pump)
 
         parsers["INTERACTION_CREATE"] = gate
 
@@ -452,10 +479,15 @@ class CityhallBot(commands.Bot):
         running = set(self._inflight)
         if running:
             log.info("Waiting for %d interaction(s) in flight.", len(running))
+        while running:
             _finished, late = await asyncio.wait(running,
                                                  timeout=_until(deadline - PUBLISH_SECONDS))
             if late:
                 log.warning("%d interaction(s) were still running at shutdown.", len(late))
+                break
+            # Clicks that arrived before the stop and were still queued have been routed
+            # meanwhile: their handlers are in flight now.
+            running = {task for task in self._inflight if not task.done()}
         for task in (self._restore_task, self._sweeper):
             if task is not None:
                 task.cancel()
