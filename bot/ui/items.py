@@ -265,6 +265,13 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         return cls.id_template.format(values)
 
     @classmethod
+    def on(cls, match: Match, **values: object) -> str:
+        """The id for ``match`` as it is now: its id, and its version if the id has one."""
+        if any(slot.name == "version" for slot in cls.id_template.slots):
+            values.setdefault("version", match.version)
+        return cls.custom_id_for(match_id=match.id, **values)
+
+    @classmethod
     def create(cls, item: ItemT, **values: object) -> Self:
         """``item`` (a plain Button or Select) with this class's custom id for ``values``."""
         item.custom_id = cls.custom_id_for(**values)  # type: ignore[attr-defined]
