@@ -310,9 +310,9 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
             return None
         if self.stale is not None and not self.current(match):
             if self.stale_shows_board:
-                await current_board(interaction, match, self.stale)
+                await current_board(interaction, match, self.stale_reason())
             else:
-                await tell(interaction, self.stale)
+                await tell(interaction, self.stale_reason())
             return None
         if self.turn_only:
             refusal = self.due(match, player)
@@ -335,6 +335,11 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         version the id carries, if it carries one."""
         version = getattr(self, "version", None)
         return version is None or version == match.version
+
+    def stale_reason(self) -> str:
+        """Why a click on an earlier board is refused: ``stale``, unless the item says
+        more precisely what it was tied to."""
+        return self.stale or ""
 
     def guard(self) -> dict[str, Any]:
         """How ``Click.play`` ties the move to the board: the same test as ``current``."""
