@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core.engine import Engine
 from bot.core.records import Match
@@ -25,7 +24,7 @@ from bot.games.bigcityz.content import statement as statement_of
 from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
-from bot.ui.lobby import open_lobby, send_rules
+from bot.ui.lobby import GameCommands, given
 from bot.ui.words import mention, name, plural, winner_line
 
 if TYPE_CHECKING:
@@ -369,20 +368,12 @@ class VetoButton(BigCityzItem, GameButton,
 
 def new_options(veto_seconds: int | None, computer_level: str | None) -> dict[str, Any]:
     """The game options ``/bigcityz new`` (and ``/settings defaults bigcityz``) stand for."""
-    options: dict[str, Any] = {}
-    if veto_seconds is not None:
-        options["veto_seconds"] = veto_seconds
-    if computer_level is not None:
-        options["ai_level"] = computer_level
-    return options
+    return given(veto_seconds=veto_seconds, ai_level=computer_level)
 
 
-class BigCityz(commands.Cog):
+class BigCityz(GameCommands):
     bigcityz = app_commands.Group(name="bigcityz", description="Big Cityz: city trivia with "
                                   "risk fields and vetoes", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @bigcityz.command(name="new", description="Open a Big Cityz lobby in this channel")
     @app_commands.describe(veto_seconds="Seconds to object after each placement (default 20)",
@@ -392,14 +383,13 @@ class BigCityz(commands.Cog):
     async def new(self, interaction: discord.Interaction,
                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
                   computer_level: str | None = None) -> None:
-        await open_lobby(interaction, ENGINE.name, new_options(veto_seconds, computer_level))
+        await self.open(interaction, new_options(veto_seconds, computer_level))
 
     @bigcityz.command(name="rules", description="How to play Big Cityz")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Big Cityz", RULES, BigCityzAdapter.colour,
-                         footer=FOOTER)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(BigCityzAdapter(ENGINE),
-                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz(bot))
+                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz)

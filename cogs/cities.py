@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core.engine import JSON, Engine, LegalAction
 from bot.core.records import Match
@@ -53,7 +52,7 @@ from bot.ui.game import (
 )
 from bot.ui.items import Click, GameButton, GameItem, GameSelect, components, wrap
 from bot.ui.later import show_private
-from bot.ui.lobby import open_lobby, send_rules
+from bot.ui.lobby import GameCommands, given
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall
 from bot.ui.replies import tell
@@ -808,20 +807,12 @@ async def apply_and_answer(click: Click, action: JSON) -> None:
 
 def new_options(city: str | None, long_variant: bool) -> JSON:
     """The game options ``/cities new`` (and ``/settings defaults cities``) stand for."""
-    options: JSON = {}
-    if city is not None:
-        options["city"] = city
-    if long_variant:
-        options["variant"] = "3x5"
-    return options
+    return given(city=city, variant="3x5" if long_variant else None)
 
 
-class Cities(commands.Cog):
+class Cities(GameCommands):
     cities = app_commands.Group(name="cities", description="Cities: draft tiles, features and "
                                 "buildings into your neighbourhood", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @cities.command(name="new", description="Open a Cities lobby in this channel")
     @app_commands.describe(city="The city board with its achievements (default: at random)",
@@ -832,12 +823,12 @@ class Cities(commands.Cog):
         if city is not None and city not in CONTENT.cities:
             await tell(interaction, "Choose one of the listed city boards.")
             return
-        await open_lobby(interaction, ENGINE.name, new_options(city, long_variant))
+        await self.open(interaction, new_options(city, long_variant))
 
     @cities.command(name="rules", description="How to play Cities")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Cities", RULES, CitiesAdapter.colour)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
-    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities(bot))
+    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.core.engine import Engine
 from bot.core.records import Match
@@ -22,7 +21,7 @@ from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_poin
 from bot.ui.components import Components, offered_values
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
-from bot.ui.lobby import open_lobby, send_rules
+from bot.ui.lobby import GameCommands, given
 from bot.ui.words import mention, name, winner_line
 
 if TYPE_CHECKING:
@@ -373,26 +372,21 @@ class GoalConfirm(GoalItem, GameButton,
 # -- slash commands -------------------------------------------------------------------
 
 
-class Cityscape(commands.Cog):
+class Cityscape(GameCommands):
     cityscape = app_commands.Group(name="cityscape", description="Cityscape: build a skyline "
                                    "to match your secret goals", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @cityscape.command(name="new", description="Open a Cityscape lobby in this channel")
     @app_commands.describe(rounds="Rounds to play (default: one per player, four with two)")
     async def new(self, interaction: discord.Interaction,
                   rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
-        options = {} if rounds is None else {"rounds": rounds}
-        await open_lobby(interaction, ENGINE.name, options)
+        await self.open(interaction, given(rounds=rounds))
 
     @cityscape.command(name="rules", description="How to play Cityscape")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Cityscape", RULES, CityscapeAdapter.colour)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(CityscapeAdapter(ENGINE),
-                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm),
-                       Cityscape(bot))
+                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm), Cityscape)
