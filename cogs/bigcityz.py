@@ -57,7 +57,8 @@ def card_stamp(state: dict[str, Any]) -> int:
 
 def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
     """What the placer did, as a phrase after their name (or "You"): "put it on board 2,
-    Coast: green 5 (true)". The colour is said with what it means, since a colour alone
+    Coast: green 5 (true)", "put it on the risk field between boards 1 and 2: red 8 (both
+    false)" (the rulebook's words: a risk field lies between two statement boards). The colour is said with what it means, since a colour alone
     fails colour-blind players and "put it Green 5 on Coast" does not read."""
     if placement.get("kind") == "no_free_square" or placement.get("type") == "no_free_square":
         return "said “There's no free square”"
@@ -65,7 +66,8 @@ def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
     if "risk" in placement:
         first, second = str(placement["risk"]).split("-")
         meaning = "both true" if colour == "green" else "both false"
-        return f"put it on risk field {first}–{second}: {colour} {RISK_POINTS} ({meaning})"
+        return (f"put it on the risk field between boards {first} and {second}: {colour} "
+                f"{RISK_POINTS} ({meaning})")
     slot = placement.get("slot")
     statement = placement.get("statement") or slot_of(state, int(slot or 1))["statement"]
     meaning = "true" if colour == "green" else "false"
@@ -236,8 +238,8 @@ def target_option(state: dict[str, Any], action: dict[str, Any]) -> tuple[str, s
         first, second = risk_slots(str(action["risk"]))
         names = " & ".join(short_name(str(slot_of(state, s)["statement"]))
                            for s in (first, second))
-        label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field "
-                 f"{first}–{second}, {names}")
+        label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field between "
+                 f"boards {first} and {second}, {names}")
         return label, f"Right: {RISK_POINTS} points; wrong: −2"
     slot = int(action["slot"])
     statement = str(slot_of(state, slot)["statement"])
