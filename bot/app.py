@@ -37,6 +37,7 @@ from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
+from bot.ui.lobby import GameCommands
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
@@ -331,13 +332,14 @@ class CityhallBot(commands.Bot):
 
     async def add_game(self, adapter: GameAdapter,
                        items: Iterable[type[discord.ui.DynamicItem[Any]]],
-                       cog: commands.Cog) -> None:
-        """What a game's cog module does in ``setup``: its table, its buttons, its commands."""
+                       group: type[GameCommands]) -> None:
+        """What a game's cog module does in ``setup``: its table, its buttons, its slash
+        command group (a cog made here, with the adapter)."""
         self.register(adapter)
         items = tuple(items)
         self.add_dynamic_items(*items)
         self.dynamic_items.extend(items)
-        await self.add_cog(cog)
+        await self.add_cog(group(self, adapter))
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell the channel about an accepted move and plan what happens next."""

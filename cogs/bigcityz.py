@@ -9,30 +9,27 @@ shown live; the reveal follows as a picture of the city card's back.
 
 from __future__ import annotations
 
-import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name, slot_of
 from bot.games.bigcityz.content import statement as statement_of
-from bot.ui.components import Components, one_offered_number
+from bot.ui.components import Components
 from bot.ui.game import GameAdapter, Notice, Picture
-from bot.ui.lobby import open_lobby, send_rules
-from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import tell
-from bot.ui.words import mention, name, winner_line
+from bot.ui.items import Click, GameButton, GameSelect
+from bot.ui.lobby import GameCommands, given
+from bot.ui.words import mention, name, plural, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
-MATCH = r"ch:bz:(?P<match>[0-9]{1,15})"
 FOOTER = ("City facts: see bot/data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
           "Wikipedia CC BY-SA).")
 
@@ -60,7 +57,8 @@ def card_stamp(state: dict[str, Any]) -> int:
 
 def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
     """What the placer did, as a phrase after their name (or "You"): "put it on board 2,
-    Coast: green 5 (true)". The colour is said with what it means, since a colour alone
+    Coast: green 5 (true)", "put it on the risk field between boards 1 and 2: red 8 (both
+    false)" (the rulebook's words: a risk field lies between two statement boards). The colour is said with what it means, since a colour alone
     fails colour-blind players and "put it Green 5 on Coast" does not read."""
     if placement.get("kind") == "no_free_square" or placement.get("type") == "no_free_square":
         return "said “There's no free square”"
@@ -68,7 +66,8 @@ def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
     if "risk" in placement:
         first, second = str(placement["risk"]).split("-")
         meaning = "both true" if colour == "green" else "both false"
-        return f"put it on risk field {first}–{second}: {colour} {RISK_POINTS} ({meaning})"
+        return (f"put it on the risk field between boards {first} and {second}: {colour} "
+                f"{RISK_POINTS} ({meaning})")
     slot = placement.get("slot")
     statement = placement.get("statement") or slot_of(state, int(slot or 1))["statement"]
     meaning = "true" if colour == "green" else "false"
@@ -125,10 +124,10 @@ class BigCityzAdapter(GameAdapter):
         assert match.state is not None
         state = match.state
         if state["phase"] == "place":
-            return [PlaceButton(match.id, match.version)]
+            return [PlaceButton.make(match.id, match.version)]
         if state["phase"] == "veto":
             stamp = card_stamp(state)
-            return [VetoButton(match.id, stamp, "veto"), VetoButton(match.id, stamp, "noveto")]
+            return [VetoButton.make(match.id, stamp, "veto"), VetoButton.make(match.id, stamp, "noveto")]
         return []
 
     def options_text(self, match: Match) -> str:
@@ -191,39 +190,36 @@ def _final_line(match: Match, view: dict[str, Any]) -> str:
 # -- placing --------------------------------------------------------------------------
 
 
-class PlaceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=MATCH + r":v(?P<version>[0-9]{1,9}):place"):
-    def __init__(self, match_id: int, version: int) -> None:
-        super().__init__(discord.ui.Button(label="Place", emoji="📍",
-                                           style=discord.ButtonStyle.primary,
-                                           custom_id=f"ch:bz:{match_id}:v{version}:place"))
-        self.match_id, self.version = match_id, version
+class BigCityzItem:
+    """What Big Cityz's buttons and menus share: their ids' prefix and the engine."""
+
+    prefix: ClassVar[str] = "ch:bz"
+    engine: ClassVar[Engine] = ENGINE
+
+
+class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
+    stale = "That board is out of date."
+    turn_only = True
+    version: int
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PlaceButton:
-        return cls(int(match["match"]), int(match["version"]))
+    def make(cls, match_id: int, version: int) -> PlaceButton:
+        return cls.create(discord.ui.Button(label="Place", emoji="📍",
+                                            style=discord.ButtonStyle.primary),
+                          match_id=match_id, version=version)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
+    def due(self, match: Match, player: str) -> str | None:
         assert match.state is not None
-        if self.version != match.version:
-            await current_board(interaction, match, "That board is out of date.")
-            return
-        if match.state["phase"] != "place" or player not in ENGINE.to_act(match.state):
-            turn = ENGINE.to_act(match.state)
-            who = name(match, turn[0]) if turn and match.state["phase"] == "place" else None
-            await tell(interaction, f"It's {who}'s turn to place, not yours." if who
-                       else "Nobody is placing right now.")
-            return
-        text, view = chooser(match, player)
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        turn = ENGINE.to_act(match.state)
+        placing = match.state["phase"] == "place"
+        if placing and player in turn:
+            return None
+        return (f"It's {name(match, turn[0])}'s turn to place, not yours." if turn and placing
+                else "Nobody is placing right now.")
+
+    async def on_click(self, click: Click) -> None:
+        text, view = chooser(click.match, click.player)
+        await click.interaction.response.send_message(text, view=view, ephemeral=True)
 
 
 def _mark(colour: str, risk: bool = False) -> str:
@@ -242,8 +238,8 @@ def target_option(state: dict[str, Any], action: dict[str, Any]) -> tuple[str, s
         first, second = risk_slots(str(action["risk"]))
         names = " & ".join(short_name(str(slot_of(state, s)["statement"]))
                            for s in (first, second))
-        label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field "
-                 f"{first}–{second}, {names}")
+        label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field between "
+                 f"boards {first} and {second}, {names}")
         return label, f"Right: {RISK_POINTS} points; wrong: −2"
     slot = int(action["slot"])
     statement = str(slot_of(state, slot)["statement"])
@@ -267,141 +263,106 @@ def chooser(match: Match, player: str) -> tuple[str, discord.ui.View]:
     view = Components()
     places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
     if places:
-        view.add_item(PlaceSelect(match.id, match.version,
-                                  [(i, target_option(match.state, a.action)) for i, a in places]))
+        view.add_item(PlaceSelect.make(
+            match.id, match.version, [(i, target_option(match.state, a.action)) for i, a in places]))
     for i, a in enumerate(legal):
         if a.action["type"] != "place":
-            view.add_item(ActionButton(match.id, match.version, i,
-                                       action_label(match.state, a.action, a.label)))
+            view.add_item(ActionButton.make(match.id, match.version, i,
+                                            action_label(match.state, a.action, a.label)))
     city = (ENGINE.view(match.state, None).get("city") or {}).get("name", "the city")
     note = (" You replaced a board, so it goes on the new one." if match.state.get("replaced_slot")
             else "")
     return f"Where does **{city}** go?{note}", view
 
 
-class PlaceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=MATCH + r":v(?P<version>[0-9]{1,9}):pick"):
-    def __init__(self, match_id: int, version: int,
-                 places: list[tuple[int, tuple[str, str]]] | None = None) -> None:
+class ChoiceItem(BigCityzItem):
+    """The private chooser's menu and buttons: a move by its index in ``legal``."""
+
+    stale: ClassVar[str | None] = "That choice belongs to an earlier board."
+    version: int
+
+    async def choose(self, click: Click, index: int) -> None:
+        legal = await click.legal()
+        if not 0 <= index < len(legal):
+            await click.tell("That isn't one of your choices right now.")
+            return
+        action = legal[index].action
+        outcome = await click.play(action)
+        if outcome is None:
+            return
+        assert outcome.match.state is not None
+        if action["type"] == "replace":
+            text, view = chooser(outcome.match, click.player)
+            await click.interaction.response.edit_message(
+                content=f"Board {action['slot']} replaced.\n{text}", view=view)
+        else:
+            did = placement_text(outcome.match.state, action)
+            await click.interaction.response.edit_message(content=f"You {did}.", view=None)
+
+
+class PlaceSelect(ChoiceItem, GameSelect, template=":v{version}:pick"):
+    @classmethod
+    def make(cls, match_id: int, version: int,
+             places: list[tuple[int, tuple[str, str]]]) -> PlaceSelect:
         # At most 16 squares and 8 risk fields are ever free, within Discord's 25.
         options = [discord.SelectOption(label=label[:100], value=str(i),
                                         description=description[:100] or None)
-                   for i, (label, description) in (places or [])[:25]] \
-            or [discord.SelectOption(label="…", value="0")]
-        super().__init__(discord.ui.Select(placeholder="Put it on…", options=options, row=0,
-                                           custom_id=f"ch:bz:{match_id}:v{version}:pick"))
-        self.match_id, self.version = match_id, version
+                   for i, (label, description) in places[:25]]
+        return cls.create(discord.ui.Select(placeholder="Put it on…", options=options, row=0),
+                          match_id=match_id, version=version)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PlaceSelect:
-        select = cls(int(match["match"]), int(match["version"]))
-        # Keep the options the message offered: a pick is checked against them.
-        if isinstance(item, discord.ui.Select):
-            select.item.options = list(item.options)
-        return select
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        index = one_offered_number(self.item)
-        if index is None:
-            await tell(interaction, "Pick one of the choices in the menu.")
-            return
-        await choose(interaction, self.match_id, self.version, index)
+    async def on_click(self, click: Click) -> None:
+        await self.choose(click, self.number)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=MATCH + r":v(?P<version>[0-9]{1,9}):a(?P<index>[0-9]{1,3})"):
+class ActionButton(ChoiceItem, GameButton, template=":v{version}:a{index:[0-9]{1,3}}"):
     """Replace board N / There's no free square: the index of the move in ``legal``."""
 
-    def __init__(self, match_id: int, version: int, index: int, label: str = "Choose") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], row=1,
-                                           style=discord.ButtonStyle.secondary,
-                                           custom_id=f"ch:bz:{match_id}:v{version}:a{index}"))
-        self.match_id, self.version, self.index = match_id, version, index
+    index: int
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ActionButton:
-        return cls(int(match["match"]), int(match["version"]), int(match["index"]))
+    def make(cls, match_id: int, version: int, index: int, label: str) -> ActionButton:
+        return cls.create(discord.ui.Button(label=label[:80], row=1,
+                                            style=discord.ButtonStyle.secondary),
+                          match_id=match_id, version=version, index=index)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda i: choose(i, self.match_id, self.version, self.index))
-
-
-async def choose(interaction: discord.Interaction, match_id: int, version: int, index: int) -> None:
-    found = await seated(interaction, match_id)
-    if found is None:
-        return
-    match, player = found
-    assert match.state is not None
-    if version != match.version:
-        await current_board(interaction, match, "That choice belongs to an earlier board.")
-        return
-    legal = ENGINE.legal(match.state, player)
-    if not 0 <= index < len(legal):
-        await tell(interaction, "That isn't one of your choices right now.")
-        return
-    action = legal[index].action
-    outcome = await play(interaction, match, player, action, expected_version=version)
-    if outcome is None:
-        return
-    assert outcome.match.state is not None
-    if action["type"] == "replace":
-        text, view = chooser(outcome.match, player)
-        await interaction.response.edit_message(
-            content=f"Board {action['slot']} replaced.\n{text}", view=view)
-    else:
-        did = placement_text(outcome.match.state, action)
-        await interaction.response.edit_message(content=f"You {did}.", view=None)
+    async def on_click(self, click: Click) -> None:
+        await self.choose(click, self.index)
 
 
 # -- objections -----------------------------------------------------------------------
 
 
-class VetoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=MATCH + r":c(?P<stamp>[0-9]{1,4}):(?P<answer>veto|noveto)"):
+class VetoButton(BigCityzItem, GameButton,
+                 template=":c{stamp:[0-9]{1,4}}:{answer:veto|noveto}"):
     """Objection / No objection. Tied to the city card, not the board version, so one
     player's answer does not make the others' buttons outdated."""
 
-    def __init__(self, match_id: int, stamp: int, answer: str) -> None:
-        label, style = (("Objection", discord.ButtonStyle.danger) if answer == "veto"
-                        else ("No objection", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           emoji="✋" if answer == "veto" else "👍",
-                                           custom_id=f"ch:bz:{match_id}:c{stamp}:{answer}"))
-        self.match_id, self.stamp, self.answer = match_id, stamp, answer
+    stale = "The objections for that city are closed."
+    stale_shows_board = False
+    stamp: int
+    answer: str
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> VetoButton:
-        return cls(int(match["match"]), int(match["stamp"]), match["answer"])
+    def make(cls, match_id: int, stamp: int, answer: str) -> VetoButton:
+        label, style = (("Objection", discord.ButtonStyle.danger) if answer == "veto"
+                        else ("No objection", discord.ButtonStyle.secondary))
+        return cls.create(discord.ui.Button(label=label, style=style,
+                                            emoji="✋" if answer == "veto" else "👍"),
+                          match_id=match_id, stamp=stamp, answer=answer)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
+    def current(self, match: Match) -> bool:
+        return bool(match.state and match.state["phase"] == "veto"
+                    and card_stamp(match.state) == self.stamp)
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-
-        def same_card(m: Match) -> bool:
-            return bool(m.state and m.state["phase"] == "veto" and card_stamp(m.state) == self.stamp)
-
-        if not same_card(match):
-            await tell(interaction, "The objections for that city are closed.")
-            return
-        action = {"type": "veto" if self.answer == "veto" else "no_veto"}
-        outcome = await play(interaction, match, player, action, still_valid=same_card)
+    async def on_click(self, click: Click) -> None:
+        outcome = await click.play({"type": "veto" if self.answer == "veto" else "no_veto"})
         if outcome is None:
             return
-        left = outcome.match.state["vetoes"][player] if outcome.match.state else 0
-        await tell(interaction, f"Objection raised. You have {left} veto marker"
-                   f"{'s' if left != 1 else ''} left." if self.answer == "veto"
-                   else "No objection from you this time; your markers are kept.")
+        left = outcome.match.state["vetoes"][click.player] if outcome.match.state else 0
+        await click.tell(f"Objection raised. You have {plural(left, 'veto marker')} left."
+                         if self.answer == "veto"
+                         else "No objection from you this time; your markers are kept.")
 
 
 # -- slash commands -------------------------------------------------------------------
@@ -409,20 +370,12 @@ class VetoButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 def new_options(veto_seconds: int | None, computer_level: str | None) -> dict[str, Any]:
     """The game options ``/bigcityz new`` (and ``/settings defaults bigcityz``) stand for."""
-    options: dict[str, Any] = {}
-    if veto_seconds is not None:
-        options["veto_seconds"] = veto_seconds
-    if computer_level is not None:
-        options["ai_level"] = computer_level
-    return options
+    return given(veto_seconds=veto_seconds, ai_level=computer_level)
 
 
-class BigCityz(commands.Cog):
+class BigCityz(GameCommands):
     bigcityz = app_commands.Group(name="bigcityz", description="Big Cityz: city trivia with "
                                   "risk fields and vetoes", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @bigcityz.command(name="new", description="Open a Big Cityz lobby in this channel")
     @app_commands.describe(veto_seconds="Seconds to object after each placement (default 20)",
@@ -432,14 +385,13 @@ class BigCityz(commands.Cog):
     async def new(self, interaction: discord.Interaction,
                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
                   computer_level: str | None = None) -> None:
-        await open_lobby(interaction, ENGINE.name, new_options(veto_seconds, computer_level))
+        await self.open(interaction, new_options(veto_seconds, computer_level))
 
     @bigcityz.command(name="rules", description="How to play Big Cityz")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Big Cityz", RULES, BigCityzAdapter.colour,
-                         footer=FOOTER)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(BigCityzAdapter(ENGINE),
-                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz(bot))
+                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz)

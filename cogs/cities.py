@@ -25,16 +25,14 @@ import asyncio
 import copy
 import io
 import logging
-import re
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.core.engine import JSON, LegalAction
+from bot.core.engine import JSON, Engine, LegalAction
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
@@ -43,7 +41,6 @@ from bot.games.cities.engine import hood_of
 from bot.games.cities.neighbourhood import Neighbourhood
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
-from bot.ui.components import Components, one_offered_number
 from bot.ui.game import (
     GameAdapter,
     Notice,
@@ -53,10 +50,11 @@ from bot.ui.game import (
     plain_text,
     rename_players,
 )
+from bot.ui.items import Click, GameButton, GameItem, GameSelect, components, wrap
 from bot.ui.later import show_private
-from bot.ui.lobby import open_lobby, send_rules
+from bot.ui.lobby import GameCommands, given
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
-from bot.ui.play import cityhall, current_board, guarded, play, seated
+from bot.ui.play import cityhall
 from bot.ui.replies import tell
 from bot.ui.words import mention, name, plural, winner_line
 
@@ -65,8 +63,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MATCH = r"ch:ct:(?P<match>[0-9]{1,15})"
-VERSION = r":v(?P<version>[0-9]{1,9})"
 
 # New York City and Rio de Janeiro first: the rulebook suggests them for a first game.
 FIRST_CITIES = ("New York City", "Rio de Janeiro")
@@ -297,10 +293,6 @@ class Screen:
         return self.everyone or bool(self.preview) or self.hood_of is not None
 
 
-def base_of(match: Match) -> str:
-    return f"ch:ct:{match.id}:v{match.version}"
-
-
 def button(label: str, custom_id: str, *, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            row: int | None = None, emoji: str | None = None) -> discord.ui.Button[Any]:
     return discord.ui.Button(label=shorten(label, 80), custom_id=custom_id, style=style, row=row,
@@ -358,7 +350,6 @@ def chooser(match: Match, player: str, focus: int, page: int) -> Screen | str:
             discard = i
         else:
             mine.append((i, la))
-    base = base_of(match)
     items: list[discord.ui.Item[Any]] = []
     preview: list[JSON] = []
     rest = list(pending["items"])
@@ -379,8 +370,8 @@ def chooser(match: Match, player: str, focus: int, page: int) -> Screen | str:
             labels.append(spot_label(hood, action, tile_bounds(hood, extra)))
         choices = [Choice(str(i), label) for (i, _la), label in zip(mine, labels, strict=True)]
         page = min(max(page, 0), (len(mine) - 1) // PAGE_SIZE)
-        items.extend(paged_menu(choices, page, select_id=lambda p: f"{base}:s{focus}p{p}",
-                                page_id=lambda p: f"{base}:o{focus}p{p}",
+        items.extend(paged_menu(choices, page, select_id=lambda p: PlaceSelect.on(match, focus=focus, page=p),
+                                page_id=lambda p: OpenButton.on(match, focus=focus, page=p),
                                 placeholder="Choose a lettered spot"))
         preview = [preview_choice(letters(pos), mine[pos][1].action)
                    for pos in page_slice(len(mine), page)]
@@ -391,13 +382,14 @@ def chooser(match: Match, player: str, focus: int, page: int) -> Screen | str:
         text += " It has no legal spot in your neighbourhood, so it can only be removed."
     extra_row = 2
     if discard is not None:
-        items.append(button("Remove it", f"{base}:a{discard}", style=discord.ButtonStyle.danger,
+        items.append(button("Remove it", ActButton.on(match, index=discard), style=discord.ButtonStyle.danger,
                             emoji="🗑️", row=extra_row))
     for k, other in enumerate(keys):
         if k != focus:
             label = (CONTENT.features[other].label if row == "features"
                      else COLOUR_NAMES[other])
-            items.append(button(f"Place the {label} first", f"{base}:o{k}p0", row=extra_row))
+            items.append(button(f"Place the {label} first", OpenButton.on(match, focus=k, page=0),
+                                row=extra_row))
     return Screen(text, items, preview or None, hood_of=None if preview else player, player=player)
 
 
@@ -408,7 +400,6 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
     due = ENGINE.to_act(state)
     if not due:
         return []
-    base = base_of(match)
     legal = ENGINE.legal(state, due[0])
     items: list[discord.ui.Item[Any]] = []
     for i, la in enumerate(legal):
@@ -416,12 +407,14 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
         if action["type"] == "choose_start_tile":
             tile = action["tile"]
             items.append(button(f"Start with {tile} · {CONTENT.tiles[tile].label()}",
-                                f"{base}:a{i}", style=discord.ButtonStyle.primary, row=0))
+                                ActButton.on(match, index=i), style=discord.ButtonStyle.primary,
+                                row=0))
         elif action["type"] == "take":
             row = action["row"]
             emoji = "⭐" if la.label.startswith("Star") else ROW_EMOJI[row]
-            items.append(button(la.label, f"{base}:a{i}", style=discord.ButtonStyle.primary,
-                                row=ROW_INDEX[row], emoji=emoji))
+            items.append(button(la.label, ActButton.on(match, index=i),
+                                style=discord.ButtonStyle.primary, row=ROW_INDEX[row],
+                                emoji=emoji))
     return items
 
 
@@ -463,22 +456,8 @@ def hoods_screen(match: Match) -> Screen:
 # -- sending screens ----------------------------------------------------------------------
 
 
-def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
-    """The DynamicItem for a plain button or select, by its custom id."""
-    custom_id = str(getattr(item, "custom_id", ""))
-    for cls in DYNAMIC_ITEMS:
-        if cls.__discord_ui_compiled_template__.fullmatch(custom_id):
-            return cls(item)
-    raise ValueError(f"no Cities component handles {custom_id!r}")
-
-
 def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
-    if not items:
-        return None
-    view = Components()
-    for item in items:
-        view.add_item(wrap(item))
-    return view
+    return components(items, DYNAMIC_ITEMS) if items else None
 
 
 def named(match: Match) -> tuple[JSON, dict[str, str]]:
@@ -609,13 +588,14 @@ class CitiesAdapter(GameAdapter):
                 items.extend(take_items(match))
             else:
                 items.append(button(f"Place… ({PENDING_WORDS[pending['row']]})",
-                                    f"{base_of(match)}:o0p0", style=discord.ButtonStyle.primary,
+                                    OpenButton.on(match, focus=0, page=0),
+                                    style=discord.ButtonStyle.primary,
                                     emoji="📍", row=0))
-        items.append(button("My neighbourhood", f"ch:ct:{match.id}:hood",
+        items.append(button("My neighbourhood", HoodButton.on(match),
                             style=discord.ButtonStyle.success, emoji="🏙️", row=4))
-        items.append(button("Neighbourhoods", f"ch:ct:{match.id}:hoods",
+        items.append(button("Neighbourhoods", HoodsButton.on(match),
                             style=discord.ButtonStyle.secondary, emoji="🗺️", row=4))
-        return [wrap(item) for item in items]
+        return [wrap(item, DYNAMIC_ITEMS) for item in items]
 
     def options_text(self, match: Match) -> str:
         city = match.options.get("city") or "chosen at random"
@@ -673,186 +653,90 @@ class CitiesAdapter(GameAdapter):
 # -- components ---------------------------------------------------------------------------
 
 
-class _Component:
-    """Shared parsing of ``ch:ct:<match>:v<version>:…`` ids."""
+class CitiesItem:
+    """What Cities' buttons and menus share: their ids' prefix, the engine, and why someone
+    may not act now."""
 
-    match_id: int
-    version: int
+    prefix: ClassVar[str] = "ch:ct"
+    engine: ClassVar[Engine] = ENGINE
 
-    async def fresh_turn(self, interaction: discord.Interaction) -> tuple[Match, str] | None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return None
-        match, player = found
-        if self.version != match.version:
-            await current_board(interaction, match, "That button belongs to an earlier board.")
-            return None
-        assert match.state is not None
-        if player not in ENGINE.to_act(match.state):
-            await tell(interaction, turn_refusal(match, player))
-            return None
-        return match, player
+    def turn_refusal(self, match: Match, player: str) -> str:
+        return turn_refusal(match, player)
 
 
-class ActButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=MATCH + VERSION + r":a(?P<index>[0-9]{1,4})"):
+class ActButton(CitiesItem, GameButton, template=":v{version}:a{index:[0-9]{1,4}}"):
     """One legal move by its index: take an item, choose a starting tile, remove a thing."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
-        assert found is not None
-        self.match_id, self.version = int(found["match"]), int(found["version"])
-        self.index = int(found["index"])
+    turn_only = True
+    version: int
+    index: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ActButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await self.fresh_turn(interaction)
-        if found is None:
-            return
-        match, player = found
-        assert match.state is not None
-        legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
+    async def on_click(self, click: Click) -> None:
+        legal = await click.legal()
         if self.index >= len(legal):
-            await tell(interaction, "That choice is not available any more.")
+            await click.tell("That choice is not available any more.")
             return
-        await apply_and_answer(interaction, match, player, legal[self.index].action, self.version)
+        await apply_and_answer(click, legal[self.index].action)
 
 
-class OpenButton(_Component, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=MATCH + VERSION + r":o(?P<focus>[0-9]{1,2})p(?P<page>[0-9]{1,3})"):
+class OpenButton(CitiesItem, GameButton,
+                 template=":v{version}:o{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
     """Opens (or pages, or switches) the private chooser of what the player is placing."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
-        assert found is not None
-        self.match_id, self.version = int(found["match"]), int(found["version"])
-        self.focus, self.page = int(found["focus"]), int(found["page"])
+    turn_only = True
+    version: int
+    focus: int
+    page: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> OpenButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await self.fresh_turn(interaction)
-        if found is None:
-            return
-        match, player = found
-        screen, pictures = await build(interaction, chooser, match, player, self.focus, self.page)
-        await show(interaction, match, screen, pictures)
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = await build(click.interaction, chooser, click.match, click.player,
+                                       self.focus, self.page)
+        await show(click.interaction, click.match, screen, pictures)
 
 
-class PlaceSelect(_Component, discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=MATCH + VERSION + r":s(?P<focus>[0-9]{1,2})p(?P<page>[0-9]{1,3})"):
+class PlaceSelect(CitiesItem, GameSelect,
+                  template=":v{version}:s{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
     """The lettered menu of spots: a pick places the thing there."""
 
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
-        assert found is not None
-        self.match_id, self.version = int(found["match"]), int(found["version"])
-        self.focus, self.page = int(found["focus"]), int(found["page"])
+    bad_pick = "Pick one of the lettered spots in the menu."
+    turn_only = True
+    version: int
+    focus: int
+    page: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PlaceSelect:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        index = one_offered_number(self.item)
-        if index is None:
-            await tell(interaction, "Pick one of the lettered spots in the menu.")
-            return
-        found = await self.fresh_turn(interaction)
-        if found is None:
-            return
-        match, player = found
-        assert match.state is not None
-        legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
-        keys = focus_keys(match.state)
+    async def on_click(self, click: Click) -> None:
+        legal = await click.legal()
+        index, state = self.number, click.state
+        keys = focus_keys(state)
         if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
-                or (match.state["pending"]["row"] != "tiles"
+                or (state["pending"]["row"] != "tiles"
                     and (self.focus >= len(keys)
                          or action_key(legal[index].action) != keys[self.focus]))):
-            await tell(interaction, "Pick one of the lettered spots in the menu.")
+            await click.tell(self.bad_pick)
             return
-        await apply_and_answer(interaction, match, player, legal[index].action, self.version)
+        await apply_and_answer(click, legal[index].action)
 
 
-class HoodButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":hood"):
+class HoodButton(CitiesItem, GameButton, template=":hood"):
     """Anyone seated: their own neighbourhood, privately, with their scoring cards."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
-        assert found is not None
-        self.match_id = int(found["match"])
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HoodButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-        screen, pictures = await build(interaction, hood_screen, match, player)
-        await show(interaction, match, screen, pictures, edit=False)
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = await build(click.interaction, hood_screen, click.match,
+                                       click.player)
+        await show(click.interaction, click.match, screen, pictures, edit=False)
 
 
-class HoodsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":hoods"):
+class HoodsButton(CitiesItem, GameButton, template=":hoods"):
     """Anyone in the channel, seated or watching: every neighbourhood, privately."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.__discord_ui_compiled_template__.fullmatch(str(item.custom_id))
-        assert found is not None
-        self.match_id = int(found["match"])
+    for_anyone = True
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HoodsButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        bot = cityhall(interaction)
-        match = bot.runtime.get(self.match_id)
-        if match is not None and match.state is None:
-            await tell(interaction, "The game has not started yet.")
-            return
-        if match is None or match.state is None:
-            old = await bot.storage.get(self.match_id)
-            await tell(interaction, "That game has finished; its buttons no longer do anything."
-                       if old else "That button belongs to a game I don't know.")
-            return
-        screen, pictures = await build(interaction, hoods_screen, match)
-        await show(interaction, match, screen, pictures, edit=False)
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = await build(click.interaction, hoods_screen, click.match)
+        await show(click.interaction, click.match, screen, pictures, edit=False)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
     ActButton, OpenButton, PlaceSelect, HoodButton, HoodsButton)
 
 
@@ -900,11 +784,11 @@ def done_screen(match: Match, player: str, outcome: Outcome) -> Screen:
         "neighbourhoods", {}) else None)
 
 
-async def apply_and_answer(interaction: discord.Interaction, match: Match, player: str,
-                           action: JSON, version: int) -> None:
-    outcome = await play(interaction, match, player, action, expected_version=version)
+async def apply_and_answer(click: Click, action: JSON) -> None:
+    outcome = await click.play(action)
     if outcome is None:
         return
+    interaction, player = click.interaction, click.player
     after = outcome.match
     state = after.state
     assert state is not None
@@ -923,20 +807,12 @@ async def apply_and_answer(interaction: discord.Interaction, match: Match, playe
 
 def new_options(city: str | None, long_variant: bool) -> JSON:
     """The game options ``/cities new`` (and ``/settings defaults cities``) stand for."""
-    options: JSON = {}
-    if city is not None:
-        options["city"] = city
-    if long_variant:
-        options["variant"] = "3x5"
-    return options
+    return given(city=city, variant="3x5" if long_variant else None)
 
 
-class Cities(commands.Cog):
+class Cities(GameCommands):
     cities = app_commands.Group(name="cities", description="Cities: draft tiles, features and "
                                 "buildings into your neighbourhood", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @cities.command(name="new", description="Open a Cities lobby in this channel")
     @app_commands.describe(city="The city board with its achievements (default: at random)",
@@ -947,12 +823,12 @@ class Cities(commands.Cog):
         if city is not None and city not in CONTENT.cities:
             await tell(interaction, "Choose one of the listed city boards.")
             return
-        await open_lobby(interaction, ENGINE.name, new_options(city, long_variant))
+        await self.open(interaction, new_options(city, long_variant))
 
     @cities.command(name="rules", description="How to play Cities")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Cities", RULES, CitiesAdapter.colour)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
-    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities(bot))
+    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities)

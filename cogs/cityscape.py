@@ -8,28 +8,25 @@ ride in the components' custom ids, so a half-made choice survives a restart too
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
 from bot.ui.components import Components, offered_values
 from bot.ui.game import GameAdapter, Notice, Picture
-from bot.ui.lobby import open_lobby, send_rules
-from bot.ui.play import current_board, guarded, play, seated
-from bot.ui.replies import tell
+from bot.ui.items import Click, GameButton, GameSelect
+from bot.ui.lobby import GameCommands, given
 from bot.ui.words import mention, name, winner_line
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
-MATCH = r"ch:cs:(?P<match>[0-9]{1,15})"
 CODE_POINTS = {1: "10 points", 2: "20 points", 3: "30 points", 4: "40 points",
                5: "10 points per equal-height building seen", 6: "25 points"}
 
@@ -93,9 +90,9 @@ class CityscapeAdapter(GameAdapter):
         items: list[discord.ui.Item[Any]] = []
         if state["phase"] == "building":
             for h in (1, 2, 3, 4, 5):
-                items.append(HeightButton(match.id, match.version, h,
+                items.append(HeightButton.make(match.id, match.version, h,
                                           left=state["blocks_left"][str(h)], row=0))
-        items.append(GoalsButton(match.id, row=1))
+        items.append(GoalsButton.make(match.id, row=1))
         return items
 
     def options_text(self, match: Match) -> str:
@@ -143,54 +140,53 @@ def _final_line(match: Match, view: dict[str, Any]) -> str:
 # -- building -------------------------------------------------------------------------
 
 
-class HeightButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=MATCH + r":v(?P<version>[0-9]{1,9}):h(?P<height>[1-5])"):
+class CityscapeItem:
+    """What Cityscape's buttons and menus share: their ids' prefix and the engine."""
+
+    prefix: ClassVar[str] = "ch:cs"
+    engine: ClassVar[Engine] = ENGINE
+
+
+class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-5]}"):
     """A block height on the table; opens the private lot picker for the builder."""
 
-    def __init__(self, match_id: int, version: int, height: int, *, left: int = 1,
-                 row: int | None = None, chosen: bool = False) -> None:
-        label = f"{height}-high · {left} left" if not chosen else f"{height}-high ✓"
-        super().__init__(discord.ui.Button(
-            label=label, row=row, disabled=left == 0,
-            style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-            custom_id=f"ch:cs:{match_id}:v{version}:h{height}"))
-        self.match_id, self.version, self.height = match_id, version, height
+    # It only opens the picker, and the picker is drawn from the board as it is now, so a
+    # table a frame behind (skipped under load) still serves; the move itself is tied to
+    # the picker's board.
+    stale = None
+    turn_only = True
+    version: int
+    height: int
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HeightButton:
-        return cls(int(match["match"]), int(match["version"]), int(match["height"]))
+    def make(cls, match_id: int, version: int, height: int, *, left: int = 1,
+             row: int | None = None, chosen: bool = False) -> HeightButton:
+        label = f"{height}-high · {left} left" if not chosen else f"{height}-high ✓"
+        return cls.create(discord.ui.Button(
+            label=label, row=row, disabled=left == 0,
+            style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary),
+            match_id=match_id, version=version, height=height)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
+    def due(self, match: Match, player: str) -> str | None:
+        assert match.state is not None
+        turn = ENGINE.to_act(match.state)
+        if match.state["phase"] != "building":
+            return "Building has not started yet."
+        if player in turn:
+            return None
+        return f"It's {name(match, turn[0]) if turn else 'nobody'}'s turn to build, not yours."
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
+    async def on_click(self, click: Click) -> None:
+        if click.state["blocks_left"][str(self.height)] == 0:
+            await click.tell(f"There are no {self.height}-high blocks left.")
             return
-        match, player = found
-        state = match.state
-        assert state is not None
-        # A height button only opens the picker, and the picker is drawn from the board as
-        # it is now, so a table a frame behind (skipped under load) still serves; the move
-        # itself is tied to the picker's board.
-        if state["phase"] != "building" or player not in ENGINE.to_act(state):
-            turn = ENGINE.to_act(state)
-            who = name(match, turn[0]) if turn else "nobody"
-            await tell(interaction, f"It's {who}'s turn to build, not yours."
-                       if state["phase"] == "building" else "Building has not started yet.")
-            return
-        if state["blocks_left"][str(self.height)] == 0:
-            await tell(interaction, f"There are no {self.height}-high blocks left.")
-            return
-        text, view = lot_picker(match, self.height)
-        if self.version != match.version:
+        text, view = lot_picker(click.match, self.height)
+        if self.version != click.match.version:
             text = f"(The table was behind; this is the board as it is now.)\n{text}"
-        message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=text, view=view)
+        if click.in_private:
+            await click.interaction.response.edit_message(content=text, view=view)
         else:
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+            await click.interaction.response.send_message(text, view=view, ephemeral=True)
 
 
 def lot_picker(match: Match, height: int) -> tuple[str, discord.ui.View]:
@@ -200,47 +196,38 @@ def lot_picker(match: Match, height: int) -> tuple[str, discord.ui.View]:
     for row, digit in enumerate("4321"):
         for column in "ABCD":
             lot = column + digit
-            view.add_item(LotButton(match.id, match.version, height, lot, heights[lot], row=row))
+            view.add_item(LotButton.make(match.id, match.version, height, lot, heights[lot],
+                                         row=row))
     for h in (1, 2, 3, 4, 5):
         left = match.state["blocks_left"][str(h)]
-        view.add_item(HeightButton(match.id, match.version, h, left=left, row=4,
-                                   chosen=h == height))
+        view.add_item(HeightButton.make(match.id, match.version, h, left=left, row=4,
+                                        chosen=h == height))
     text = (f"Where does your **{height}-high** block go? The lots are laid out like the "
             "board, north at the top; a number is the building's height now. "
             "Another height? Pick it in the bottom row.")
     return text, view
 
 
-class LotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=MATCH + r":v(?P<version>[0-9]{1,9}):b(?P<height>[1-5])(?P<lot>[A-D][1-4])"):
-    def __init__(self, match_id: int, version: int, height: int, lot: str,
-                 current: int = 0, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=f"{lot} · {current}" if current else lot, row=row,
-            style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
-            custom_id=f"ch:cs:{match_id}:v{version}:b{height}{lot}"))
-        self.match_id, self.version, self.height, self.lot = match_id, version, height, lot
+class LotButton(CityscapeItem, GameButton,
+                template=":v{version}:b{height:[1-5]}{lot:[A-D][1-4]}"):
+    version: int
+    height: int
+    lot: str
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LotButton:
-        return cls(int(match["match"]), int(match["version"]), int(match["height"]), match["lot"])
+    def make(cls, match_id: int, version: int, height: int, lot: str, current: int = 0,
+             row: int | None = None) -> LotButton:
+        return cls.create(discord.ui.Button(
+            label=f"{lot} · {current}" if current else lot, row=row,
+            style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary),
+            match_id=match_id, version=version, height=height, lot=lot)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-        outcome = await play(interaction, match, player,
-                             {"type": "build", "height": self.height, "lot": self.lot},
-                             expected_version=self.version)
+    async def on_click(self, click: Click) -> None:
+        outcome = await click.play({"type": "build", "height": self.height, "lot": self.lot})
         if outcome is None:
             return
         built = outcome.events[0]
-        await interaction.response.edit_message(
+        await click.interaction.response.edit_message(
             content=f"You built a {self.height}-high block on {self.lot}; that building is now "
                     f"{built['building']} high.", view=None)
 
@@ -248,36 +235,24 @@ class LotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 # -- secret goals ---------------------------------------------------------------------
 
 
-class GoalsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":goals"):
+class GoalsButton(CityscapeItem, GameButton, template=":goals"):
     """Opens the player's private goal picker, or shows their goals once set."""
 
-    def __init__(self, match_id: int, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label="My goals", emoji="🎯", row=row,
-                                           style=discord.ButtonStyle.success,
-                                           custom_id=f"ch:cs:{match_id}:goals"))
-        self.match_id = match_id
-
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GoalsButton:
-        return cls(int(match["match"]))
+    def make(cls, match_id: int, row: int | None = None) -> GoalsButton:
+        return cls.create(discord.ui.Button(label="My goals", emoji="🎯", row=row,
+                                            style=discord.ButtonStyle.success),
+                          match_id=match_id)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-        assert match.state is not None
-        open_sides = [s for s, owner in match.state["sides"].items()
-                      if owner == player and s not in match.state["goals"]]
-        if match.state["phase"] == "goals" and open_sides:
-            text, view = goal_picker(match, open_sides[0], "____")
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+    async def on_click(self, click: Click) -> None:
+        state = click.state
+        open_sides = [s for s, owner in state["sides"].items()
+                      if owner == click.player and s not in state["goals"]]
+        if state["phase"] == "goals" and open_sides:
+            text, view = goal_picker(click.match, open_sides[0], "____")
+            await click.interaction.response.send_message(text, view=view, ephemeral=True)
         else:
-            await tell(interaction, my_goals_text(match, player))
+            await click.tell(my_goals_text(click.match, click.player))
 
 
 def my_goals_text(match: Match, player: str) -> str:
@@ -305,106 +280,91 @@ def goal_picker(match: Match, side: str, draft: str) -> tuple[str, discord.ui.Vi
     round_ = match.state["round"]
     view = Components()
     for line in range(4):
-        view.add_item(GoalSelect(match.id, round_, side, line, draft))
-    view.add_item(GoalConfirm(match.id, round_, side, draft))
+        view.add_item(GoalSelect.make(match.id, round_, side, line, draft))
+    view.add_item(GoalConfirm.make(match.id, round_, side, draft))
     text = (f"**Your secret goals for the {SIDE_NAMES[side]} side ({side})** — round {round_}. "
             "Choose a code for each line, left to right as you look at the city from your "
             "side, then press Confirm. Only you can see this.")
     return text, view
 
 
-def _goal_check(round_: int):  # type: ignore[no-untyped-def]
-    def still_valid(match: Match) -> bool:
-        return bool(match.state and match.state["round"] == round_
+class GoalItem(CityscapeItem):
+    """Goals are chosen by everyone at once, so a goal menu is tied to its round's goal
+    setting, not to a board version that others' choices change."""
+
+    round: int
+    side: str
+    draft: str
+
+    def current(self, match: Match) -> bool:
+        return bool(match.state and match.state["round"] == self.round
                     and match.state["phase"] == "goals")
-    return still_valid
 
 
-class GoalSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=MATCH + r":r(?P<round>[0-9]{1,3}):s(?P<side>[SWNE])(?P<line>[0-3])"
-                                  r"(?P<draft>[1-6_]{4})"):
-    def __init__(self, match_id: int, round_: int, side: str, line: int, draft: str) -> None:
+class GoalSelect(GoalItem, GameSelect,
+                 template=":r{round:[0-9]{1,3}}:s{side:[SWNE]}{line:[0-3]}{draft:[1-6_]{4}}"):
+    bad_pick = "Pick one code from 1 to 6."
+    stale = "Goal setting for that round is over."
+    line: int
+    code: str
+
+    @classmethod
+    def make(cls, match_id: int, round_: int, side: str, line: int, draft: str) -> GoalSelect:
         chosen = draft[line]
         options = [
             discord.SelectOption(label=f"{code} · {CODE_GOALS[code]}", value=str(code),
                                  description=CODE_POINTS[code], default=chosen == str(code))
             for code in range(1, 7)
         ]
-        super().__init__(discord.ui.Select(
+        return cls.create(discord.ui.Select(
             placeholder=f"Line {line + 1}: {_line_name(side, line)}", options=options, row=line,
-            min_values=1, max_values=1,
-            custom_id=f"ch:cs:{match_id}:r{round_}:s{side}{line}{draft}"))
-        self.match_id, self.round, self.side, self.line, self.draft = (
-            match_id, round_, side, line, draft)
+            min_values=1, max_values=1),
+            match_id=match_id, round=round_, side=side, line=line, draft=draft)
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GoalSelect:
-        return cls(int(match["match"]), int(match["round"]), match["side"], int(match["line"]),
-                   match["draft"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match = found[0]
+    def read_pick(self) -> bool:
         values = offered_values(self.item) or []
         if len(values) != 1 or values[0] not in ("1", "2", "3", "4", "5", "6"):
-            await tell(interaction, "Pick one code from 1 to 6.")
-            return
-        if not _goal_check(self.round)(match):
-            await current_board(interaction, match, "Goal setting for that round is over.")
-            return
-        draft = self.draft[: self.line] + values[0] + self.draft[self.line + 1:]
-        text, view = goal_picker(match, self.side, draft)
-        await interaction.response.edit_message(content=text, view=view)
+            return False
+        self.code = values[0]
+        return True
+
+    async def on_click(self, click: Click) -> None:
+        draft = self.draft[: self.line] + self.code + self.draft[self.line + 1:]
+        text, view = goal_picker(click.match, self.side, draft)
+        await click.interaction.response.edit_message(content=text, view=view)
 
 
-class GoalConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=MATCH + r":r(?P<round>[0-9]{1,3}):g(?P<side>[SWNE])(?P<draft>[1-6_]{4})"):
-    def __init__(self, match_id: int, round_: int, side: str, draft: str) -> None:
-        complete = "_" not in draft
-        super().__init__(discord.ui.Button(
-            label=f"Confirm {'-'.join(draft)}" if complete else "Confirm (choose all four)",
-            style=discord.ButtonStyle.success, disabled=not complete, row=4,
-            custom_id=f"ch:cs:{match_id}:r{round_}:g{side}{draft}"))
-        self.match_id, self.round, self.side, self.draft = match_id, round_, side, draft
+class GoalConfirm(GoalItem, GameButton,
+                  template=":r{round:[0-9]{1,3}}:g{side:[SWNE]}{draft:[1-6_]{4}}"):
+    stale = "That choice belongs to an earlier stage of the game."
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GoalConfirm:
-        return cls(int(match["match"]), int(match["round"]), match["side"], match["draft"])
+    def make(cls, match_id: int, round_: int, side: str, draft: str) -> GoalConfirm:
+        complete = "_" not in draft
+        return cls.create(discord.ui.Button(
+            label=f"Confirm {'-'.join(draft)}" if complete else "Confirm (choose all four)",
+            style=discord.ButtonStyle.success, disabled=not complete, row=4),
+            match_id=match_id, round=round_, side=side, draft=draft)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
+    def invalid(self) -> str | None:
+        return "Choose a code for all four lines first." if "_" in self.draft else None
 
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-        if "_" in self.draft:
-            await tell(interaction, "Choose a code for all four lines first.")
-            return
+    async def on_click(self, click: Click) -> None:
         codes = [int(c) for c in self.draft]
-        outcome = await play(interaction, match, player,
-                             {"type": "set_goals", "side": self.side, "codes": codes},
-                             still_valid=_goal_check(self.round))
+        outcome = await click.play({"type": "set_goals", "side": self.side, "codes": codes})
         if outcome is None:
             return
         saved = f"Goals for the {SIDE_NAMES[self.side]} side saved: **{'-'.join(self.draft)}**."
         state = outcome.match.state
         assert state is not None
         more = [s for s, owner in state["sides"].items()
-                if owner == player and s not in state["goals"]]
+                if owner == click.player and s not in state["goals"]]
         if more and state["phase"] == "goals":
             text, view = goal_picker(outcome.match, more[0], "____")
-            await interaction.response.edit_message(content=f"{saved}\n\n{text}", view=view)
+            await click.interaction.response.edit_message(content=f"{saved}\n\n{text}",
+                                                          view=view)
         else:
-            await interaction.response.edit_message(
+            await click.interaction.response.edit_message(
                 content=f"{saved} They stay secret until the round is scored; "
                         "**My goals** shows them again.", view=None)
 
@@ -412,26 +372,21 @@ class GoalConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
 # -- slash commands -------------------------------------------------------------------
 
 
-class Cityscape(commands.Cog):
+class Cityscape(GameCommands):
     cityscape = app_commands.Group(name="cityscape", description="Cityscape: build a skyline "
                                    "to match your secret goals", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @cityscape.command(name="new", description="Open a Cityscape lobby in this channel")
     @app_commands.describe(rounds="Rounds to play (default: one per player, four with two)")
     async def new(self, interaction: discord.Interaction,
                   rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
-        options = {} if rounds is None else {"rounds": rounds}
-        await open_lobby(interaction, ENGINE.name, options)
+        await self.open(interaction, given(rounds=rounds))
 
     @cityscape.command(name="rules", description="How to play Cityscape")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Cityscape", RULES, CityscapeAdapter.colour)
+        await self.show_rules(interaction)
 
 
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(CityscapeAdapter(ENGINE),
-                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm),
-                       Cityscape(bot))
+                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm), Cityscape)

@@ -51,8 +51,9 @@ def test_the_table_says_where_a_city_was_put_on_a_risk_field_in_a_sentence() -> 
     first, second = placement["risk"].split("-")
     meaning = "both true" if placement["color"] == "green" else "both false"
     name = "Ann" if placement["player"] == "1" else "Bob"
-    assert (f"{name} put it on risk field {first}–{second}: {placement['color']} 8 "
-            f"({meaning}).") in text
+    assert (f"{name} put it on the risk field between boards {first} and {second}: "
+            f"{placement['color']} 8 ({meaning}).") in text
+    assert f"risk field {first}–{second}" not in text
     assert "put it Risk" not in text
 
 

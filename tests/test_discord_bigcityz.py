@@ -79,7 +79,7 @@ def check_words(chooser: FakeMessage) -> None:
             assert label.startswith(("✓ true ", "✗ false ", "✓✓ both true ", "✗✗ both false ")), \
                 label
             assert ("(green)" in label) == label.startswith("✓"), label
-            assert "· board " in label or "· risk field " in label, label
+            assert "· board " in label or "· risk field between boards " in label, label
     assert not coordinates_in(chooser), option_texts(chooser)
 
 

@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from bot.core.engine import IllegalAction
 from bot.core.records import LOBBY, Match, Seat
@@ -19,6 +20,7 @@ from .server_words import channels_sentence
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
+    from .game import GameAdapter
     from .table import TablePayload
 
 log = logging.getLogger(__name__)
@@ -208,3 +210,25 @@ async def send_rules(interaction: discord.Interaction, title: str, text: str,
         embed.set_footer(text=footer)
     await interaction.response.send_message(embed=embed, ephemeral=True,
                                             allowed_mentions=NO_MENTIONS)
+
+
+def given(**options: Any) -> dict[str, Any]:
+    """The options a ``/<game> new`` was given: those not left out (None)."""
+    return {key: value for key, value in options.items() if value is not None}
+
+
+class GameCommands(commands.Cog):
+    """A game's slash command group: ``new`` is each game's own (its options differ);
+    ``rules`` says what the lobby's How to play says."""
+
+    def __init__(self, bot: CityhallBot, adapter: GameAdapter) -> None:
+        self.bot = bot
+        self.adapter = adapter
+
+    async def open(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+        await open_lobby(interaction, self.adapter.engine.name, options)
+
+    async def show_rules(self, interaction: discord.Interaction) -> None:
+        adapter = self.adapter
+        await send_rules(interaction, f"How to play {adapter.engine.title}",
+                         adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)

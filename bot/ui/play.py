@@ -39,8 +39,9 @@ def cityhall(interaction: discord.Interaction) -> CityhallBot:
     return interaction.client  # type: ignore[return-value]
 
 
-async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match, str] | None:
-    """The running match and the clicker's player id, or None after telling them why not."""
+async def running(interaction: discord.Interaction, match_id: int) -> Match | None:
+    """The match a click is about if it is being played, or None after telling the clicker
+    why not (finished, unknown, still a lobby)."""
     bot = cityhall(interaction)
     match = bot.runtime.get(match_id)
     if match is None:
@@ -48,8 +49,16 @@ async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match
         await tell(interaction, "That game has finished; its buttons no longer do anything."
                    if old else "That button belongs to a game I don't know.")
         return None
-    if match.status == LOBBY:
+    if match.status == LOBBY or match.state is None:
         await tell(interaction, "The game has not started yet.")
+        return None
+    return match
+
+
+async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match, str] | None:
+    """The running match and the clicker's player id, or None after telling them why not."""
+    match = await running(interaction, match_id)
+    if match is None:
         return None
     player = str(interaction.user.id)
     if match.seat(player) is None:

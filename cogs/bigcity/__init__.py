@@ -50,4 +50,4 @@ __all__ = [
 
 
 async def setup(bot: CityhallBot) -> None:
-    await bot.add_game(BigCityAdapter(ENGINE), DYNAMIC_ITEMS, BigCity(bot))
+    await bot.add_game(BigCityAdapter(ENGINE), DYNAMIC_ITEMS, BigCity)

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.games.bigcity import ENGINE
-from bot.ui.lobby import open_lobby, send_rules
-
-from .adapter import BigCityAdapter
-from .words import RULES
-
-if TYPE_CHECKING:
-    from bot.app import CityhallBot
+from bot.ui.lobby import GameCommands
 
 # -- slash commands --------------------------------------------------------------------
 
@@ -26,12 +18,9 @@ def new_options(**variants: bool) -> dict[str, Any]:
     return {name: True for name, on in variants.items() if on}
 
 
-class BigCity(commands.Cog):
+class BigCity(GameCommands):
     bigcity = app_commands.Group(name="bigcity", description="Big City: build a city together, "
                                  "building by building", guild_only=True)
-
-    def __init__(self, bot: CityhallBot) -> None:
-        self.bot = bot
 
     @bigcity.command(name="new", description="Open a Big City lobby in this channel")
     @app_commands.describe(
@@ -46,7 +35,7 @@ class BigCity(commands.Cog):
                   must_exchange_useless: bool = False, single_streetcar_line: bool = False,
                   limited_streetcar_line: bool = False,
                   limited_card_drawing: bool = False) -> None:
-        await open_lobby(interaction, ENGINE.name, new_options(
+        await self.open(interaction, new_options(
             trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
             single_streetcar_line=single_streetcar_line,
             limited_streetcar_line=limited_streetcar_line,
@@ -54,4 +43,4 @@ class BigCity(commands.Cog):
 
     @bigcity.command(name="rules", description="How to play Big City")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, "How to play Big City", RULES, BigCityAdapter.colour)
+        await self.show_rules(interaction)

@@ -5,20 +5,17 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
-import re
-from typing import Any
+from typing import Any, ClassVar
 
-import discord
-
+from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import Card
-from bot.ui.components import offered_values, one_offered_number
+from bot.ui.components import offered_values
+from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import letters
-from bot.ui.play import guarded, play, seated
-from bot.ui.replies import tell
 
-from .ids import CARD_CODES, CATEGORIES, MAP_CODES, MATCH, STAMP, Stamp, board, of_kind, stamp_from
+from .ids import CARD_CODES, CATEGORIES, MAP_CODES, STAMP, Stamp, board, of_kind
 from .screens import (
     GROUP_CODE,
     Screen,
@@ -30,72 +27,67 @@ from .screens import (
     map_screen,
     offers_screen,
 )
-from .sending import fresh, guard_for, off_loop, reply, show
+from .sending import guard_for, off_loop, reply, show
 from .words import cards_words, parse_card, turn_refusal
 
 # -- components ------------------------------------------------------------------------
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=MATCH + r":hand"):
+class BigCityItem:
+    """What Big City's buttons and menus share: their ids' prefix, the engine, and why
+    someone may not act now."""
+
+    prefix: ClassVar[str] = "ch:bc"
+    engine: ClassVar[Engine] = ENGINE
+
+    def turn_refusal(self, match: Match, player: str) -> str:
+        return turn_refusal(match, player)
+
+
+class Stamped(BigCityItem):
+    """An item tied to a moment of the game by its stamp (``ids.Stamp``): the board
+    version, or for answers to a trade, the trade's turn."""
+
+    match_id: int
+    kind: str
+    num: int
+
+    @property
+    def stamp(self) -> Stamp:
+        return Stamp(self.match_id, self.kind, self.num)
+
+    def current(self, match: Match) -> bool:
+        return self.stamp.holds(match)
+
+    def stale_reason(self) -> str:
+        return self.stamp.stale_reason()
+
+    def guard(self) -> dict[str, Any]:
+        return guard_for(self.stamp)
+
+
+class HandButton(BigCityItem, GameButton, template=":hand"):
     """The player's cards, privately, and what they build now."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.match_id = int(found["match"])
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HandButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.match_id)
-        if found is None:
-            return
-        match, player = found
-        await reply(interaction, match, await off_loop(hand_screen, match, player))
+    async def on_click(self, click: Click) -> None:
+        await reply(click.interaction, click.match,
+                    await off_loop(hand_screen, click.match, click.player))
 
 
-class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=MATCH + STAMP + r":c(?P<code>[bksnxdptrw])(?P<arg>[0-9]{0,4})"
-                                          r"(?::p(?P<page>[0-9]{1,3}))?"):
+class OpenButton(Stamped, GameButton,
+                 template=":" + STAMP + ":c{code:[bksnxdptrw]}{arg:[0-9]{0,4}}"
+                                        "[:p{page:[0-9]{1,3}}]"):
     """Opens (or pages) a chooser of one kind of action."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.stamp = stamp_from(found)
-        self.code = found["code"]
-        self.arg = int(found["arg"]) if found["arg"] else None
-        self.page = int(found["page"] or 0)
+    turn_only = True
+    code: str
+    arg: int | None
+    page: int | None
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> OpenButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.stamp.match_id)
-        if found is None:
-            return
-        match, player = found
-        if not await fresh(interaction, match, self.stamp):
-            return
-        assert match.state is not None
-        if player not in ENGINE.to_act(match.state):
-            await tell(interaction, turn_refusal(match, player))
-            return
-        await reply(interaction, match, await off_loop(open_screen, match, player, self.code,
-                                                       self.arg, self.page))
+    async def on_click(self, click: Click) -> None:
+        await reply(click.interaction, click.match,
+                    await off_loop(open_screen, click.match, click.player, self.code,
+                                   self.arg, self.page or 0))
 
 
 def open_screen(match: Match, player: str, code: str, arg: int | None,
@@ -121,47 +113,20 @@ def open_screen(match: Match, player: str, code: str, arg: int | None,
     return confirm_screen(match, board(match), index, la, None)
 
 
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=MATCH + STAMP + r":l(?P<code>[bksn])(?P<arg>[0-9]{0,4})"
-                                          r":p(?P<page>[0-9]{1,3})"):
+class PickSelect(Stamped, GameSelect,
+                 template=":" + STAMP + ":l{code:[bksn]}{arg:[0-9]{0,4}}:p{page:[0-9]{1,3}}"):
     """A lettered menu of places; a pick asks to confirm (or, for a first streetcar, offers
     a second one)."""
 
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.stamp = stamp_from(found)
-        self.code = found["code"]
-        self.arg = int(found["arg"]) if found["arg"] else None
-        self.page = int(found["page"])
+    turn_only = True
+    code: str
+    arg: int | None
+    page: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PickSelect:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.stamp.match_id)
-        if found is None:
-            return
-        match, player = found
-        index = one_offered_number(self.item)
-        if index is None:
-            await tell(interaction, "Pick one of the choices in the menu.")
-            return
-        if not await fresh(interaction, match, self.stamp):
-            return
-        assert match.state is not None
-        if player not in ENGINE.to_act(match.state):
-            await tell(interaction, turn_refusal(match, player))
-            return
-        screen = await off_loop(pick_screen, match, player, self.stamp, self.code, self.arg,
-                                self.page, index)
-        await reply(interaction, match, screen)
+    async def on_click(self, click: Click) -> None:
+        screen = await off_loop(pick_screen, click.match, click.player, self.stamp, self.code,
+                                self.arg, self.page, self.number)
+        await reply(click.interaction, click.match, screen)
 
 
 def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | None,
@@ -186,80 +151,38 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
     return confirm_screen(match, stamp, index, la, back, letters(position))
 
 
-class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=MATCH + STAMP + r":gn:p(?P<page>[0-9]{1,3})"):
+class GroupSelect(Stamped, GameSelect, template=":" + STAMP + ":gn:p{page:[0-9]{1,3}}"):
     """The first of a neighbourhood's two choices: which one, on which side of the city; a
     pick opens the lettered places there."""
 
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.stamp = stamp_from(found)
+    turn_only = True
+    page: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GroupSelect:
-        return cls(item)  # type: ignore[arg-type]
+    def read_pick(self) -> bool:
+        return super().read_pick() and self.number >= GROUP_CODE
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.stamp.match_id)
-        if found is None:
-            return
-        match, player = found
-        code = one_offered_number(self.item)
-        if code is None or code < GROUP_CODE:
-            await tell(interaction, "Pick one of the choices in the menu.")
-            return
-        if not await fresh(interaction, match, self.stamp):
-            return
-        assert match.state is not None
-        if player not in ENGINE.to_act(match.state):
-            await tell(interaction, turn_refusal(match, player))
-            return
-        await reply(interaction, match, await off_loop(map_screen, match, player, "n", code, 0))
+    async def on_click(self, click: Click) -> None:
+        await reply(click.interaction, click.match,
+                    await off_loop(map_screen, click.match, click.player, "n", self.number, 0))
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=MATCH + STAMP + r":m(?P<code>[xdtr])"):
+class CardSelect(Stamped, GameSelect, template=":" + STAMP + ":m{code:[xdtr]}"):
     """Cards picked from the hand (exchange, discard, trade, an offer); then confirm."""
 
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.stamp = stamp_from(found)
-        self.code = found["code"]
+    bad_pick = "Pick cards from your hand in the menu."
+    turn_only = True
+    code: str
+    cards: list[Card]
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> CardSelect:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.stamp.match_id)
-        if found is None:
-            return
-        match, player = found
+    def read_pick(self) -> bool:
         values = offered_values(self.item) or []
-        cards = [c for c in map(parse_card, values) if c is not None]
-        if not values or len(cards) != len(values):
-            await tell(interaction, "Pick cards from your hand in the menu.")
-            return
-        if not await fresh(interaction, match, self.stamp):
-            return
-        assert match.state is not None
-        if player not in ENGINE.to_act(match.state):
-            await tell(interaction, turn_refusal(match, player))
-            return
-        await reply(interaction, match, await off_loop(cards_confirm, match, player,
-                                                       self.stamp, self.code, cards))
+        self.cards = [c for c in map(parse_card, values) if c is not None]
+        return bool(values) and len(self.cards) == len(values)
+
+    async def on_click(self, click: Click) -> None:
+        await reply(click.interaction, click.match,
+                    await off_loop(cards_confirm, click.match, click.player, self.stamp,
+                                   self.code, self.cards))
 
 
 def cards_confirm(match: Match, player: str, stamp: Stamp, code: str,
@@ -281,47 +204,26 @@ def cards_confirm(match: Match, player: str, stamp: Stamp, code: str,
     return confirm_screen(match, stamp, index, legal[index], f"{stamp.base}:c{code}")
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=MATCH + STAMP + r":a(?P<index>[0-9]{1,4})"):
+class ActionButton(Stamped, GameButton, template=":" + STAMP + ":a{index:[0-9]{1,4}}"):
     """Make the move at this index of the player's legal moves, at this version."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        found = self.template.fullmatch(self.custom_id)
-        assert found is not None
-        self.stamp = stamp_from(found)
-        self.index = int(found["index"])
+    index: int
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ActionButton:
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._handle)
-
-    async def _handle(self, interaction: discord.Interaction) -> None:
-        found = await seated(interaction, self.stamp.match_id)
-        if found is None:
-            return
-        match, player = found
-        if not await fresh(interaction, match, self.stamp):
-            return
-        assert match.state is not None
-        legal = await asyncio.to_thread(ENGINE.legal, match.state, player)
+    async def on_click(self, click: Click) -> None:
+        legal = await click.legal()
         if not legal:
-            await tell(interaction, turn_refusal(match, player))
+            await click.tell(turn_refusal(click.match, click.player))
             return
         if self.index >= len(legal):
-            await tell(interaction, "That choice is not available.")
+            await click.tell("That choice is not available.")
             return
-        outcome = await play(interaction, match, player, legal[self.index].action,
-                             **guard_for(self.stamp))
+        outcome = await click.play(legal[self.index].action)
         if outcome is None:
             return
         mine = dataclasses.replace(outcome, match=copy.copy(outcome.match))
-        await show(interaction, outcome.match, await asyncio.to_thread(after_screen, mine, player))
+        await show(click.interaction, outcome.match,
+                   await asyncio.to_thread(after_screen, mine, click.player))
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
     HandButton, OpenButton, PickSelect, GroupSelect, CardSelect, ActionButton)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bot.core.engine import LegalAction
 from bot.core.records import Match
 
-MATCH = r"ch:bc:(?P<match>[0-9]{1,15})"
-STAMP = r":(?P<stamp>[vt])(?P<num>[0-9]{1,9})"
+# The stamp's part of a component's id template (bot/ui/items.py): ``v<version>`` or
+# ``t<turn of a trade>``.
+STAMP = "{kind:[vt]}{num:[0-9]{1,9}}"
 PLAYING_STEPS = ("start", "main")
 
 
@@ -49,10 +49,6 @@ def board(match: Match) -> Stamp:
 def trade_stamp(match: Match) -> Stamp:
     assert match.state is not None
     return Stamp(match.id, "t", match.state["turn_number"])
-
-
-def stamp_from(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), found["stamp"], int(found["num"]))
 
 
 # -- what kinds of action there are ---------------------------------------------------

@@ -1,4 +1,4 @@
-"""Sending a screen: wrapping its items, drawing its picture, checking it is fresh."""
+"""Sending a screen: wrapping its items, drawing its picture."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from bot.core.engine import JSON
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.render.pool import Priority
-from bot.ui.components import Components
 from bot.ui.game import display_names, fit_description, plain_text, rename_players
+from bot.ui.items import components
+from bot.ui.items import wrap as wrap_item
 from bot.ui.later import show_private
-from bot.ui.play import cityhall, current_board
+from bot.ui.play import cityhall
 from bot.ui.replies import tell
 
 from .ids import Stamp
@@ -30,24 +31,19 @@ log = logging.getLogger(__name__)
 # -- sending ---------------------------------------------------------------------------
 
 
-def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
-    """The DynamicItem for a plain button or select, by its custom id."""
+def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     # Imported here: the components send screens through this module, so it cannot import
     # theirs at load time.
     from .components import DYNAMIC_ITEMS
 
-    custom_id = str(getattr(item, "custom_id", ""))
-    for cls in DYNAMIC_ITEMS:
-        if cls.__discord_ui_compiled_template__.fullmatch(custom_id):
-            return cls(item)
-    raise ValueError(f"no Big City component handles {custom_id!r}")
+    return components(items, DYNAMIC_ITEMS)
 
 
-def view_of(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    view = Components()
-    for item in items:
-        view.add_item(wrap(item))
-    return view
+def wrap(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+    """The component for a plain button or select, by its custom id."""
+    from .components import DYNAMIC_ITEMS
+
+    return wrap_item(item, DYNAMIC_ITEMS)
 
 
 def public_named_view(match: Match) -> JSON:
@@ -103,14 +99,6 @@ async def reply(interaction: discord.Interaction, match: Match, screen: Screen |
         await tell(interaction, screen)
     else:
         await show(interaction, match, screen)
-
-
-async def fresh(interaction: discord.Interaction, match: Match, stamp: Stamp) -> bool:
-    """Whether the click belongs to the board as it is; if not, the clicker is told."""
-    if stamp.holds(match):
-        return True
-    await current_board(interaction, match, stamp.stale_reason())
-    return False
 
 
 def guard_for(stamp: Stamp) -> dict[str, Any]:

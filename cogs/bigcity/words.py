@@ -109,28 +109,24 @@ def action_words(match: Match, action: JSON) -> str:
 
 
 def last_move(match: Match, last: JSON | None) -> str:
+    """The table's last move: what ``action_words`` says, with what only the view knows
+    (the points, where the streetcars went)."""
     if not last:
         return ""
     who = name(match, last["player"])
     kind = last["type"]
+    if kind == "build" and last["building"] == "city_hall":
+        return f"{who} built city hall on {sites(last['properties'])}"
     if kind == "build":
-        if last["building"] == "city_hall":
-            return f"{who} built city hall on {sites(last['properties'])}"
-        return (f"{who} built {a_or_an(piece_title(last['building'])).lower()} on "
-                f"{sites(last['properties'])} for {plural(last['points'], 'point')}")
-    if kind == "special":
-        return f"{who} placed {piece_title(last['card'])} on {sites(last['properties'])}"
+        return f"{who} {action_words(match, last)} for {plural(last['points'], 'point')}"
     if kind == "streetcar":
-        return f"{who} laid {plural(len(last['segments']), 'streetcar')} " \
-               f"({' and '.join(last['where'])})"
-    if kind == "place_neighborhood":
-        return f"{who} placed neighborhood {last['neighborhood']}"
+        return f"{who} {action_words(match, last)} ({' and '.join(last['where'])})"
     if kind == "exchange":
         return f"{who} exchanged {plural(last['count'], 'card')}"
-    if kind == "discard_useless":
-        return f"{who} discarded the useless {cards_words(last['cards'])}"
     if kind == "trade":
         return f"{who} offered {plural(len(last['neighborhoods']), 'card')} in trade"
+    if kind in ("special", "place_neighborhood", "discard_useless"):
+        return f"{who} {action_words(match, last)}"
     return f"{who} passed"
 
 
