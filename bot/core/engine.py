@@ -99,6 +99,14 @@ def timer_seconds(engine: Engine, state: JSON) -> float | None:
     return None if own is None else own(state)
 
 
+def slow_legal(engine: Engine) -> bool:
+    """Whether listing a player's moves can take tens of milliseconds (an engine sets
+    ``slow_legal = True``; Big City's placements): the bot then lists them in a worker
+    thread. For every other engine it is cheaper on the event loop itself, where it holds
+    the loop for well under a millisecond instead of taking the GIL from it in 5 ms turns."""
+    return bool(getattr(engine, "slow_legal", False))
+
+
 class StateVersionError(Exception):
     """A saved state this code cannot use; ``str(exc)`` says why in a clause."""
 

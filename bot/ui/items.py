@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
-from bot.core.engine import JSON, Engine, LegalAction
+from bot.core.engine import JSON, Engine, LegalAction, slow_legal
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 
@@ -218,9 +218,11 @@ class Click:
         await tell(self.interaction, text)
 
     async def legal(self) -> list[LegalAction]:
-        """The clicker's legal moves, listed off the event loop (milliseconds for some
-        games, and the move is checked against this list's index)."""
-        return await asyncio.to_thread(self.engine.legal, self.state, self.player)
+        """The clicker's legal moves (the move is checked against this list's index);
+        off the event loop for a game whose list takes milliseconds (``slow_legal``)."""
+        if slow_legal(self.engine):
+            return await asyncio.to_thread(self.engine.legal, self.state, self.player)
+        return self.engine.legal(self.state, self.player)
 
     async def play(self, action: JSON) -> Outcome | None:
         """The move, tied to the board the click was made on; None after a refusal."""
