@@ -16,7 +16,7 @@ from bot.ui import later
 from bot.ui.later import DRAWING
 from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
-from tests.test_discord_cities import Players, answer, open_lobby, text_of
+from tests.test_discord_cities import Players, _button, answer, open_lobby, text_of
 
 
 class SlowPictures:
@@ -116,3 +116,30 @@ async def test_behind_a_queue_of_pictures_the_screen_does_not_wait_for_its_own(
         slow.release.set()
         await fake.wait_until(lambda: bool(message.attachments), 5, "the late picture")
         assert [a.filename for a in message.attachments] == ["neighbourhood.png"]
+
+
+async def test_start_is_answered_at_once_and_the_table_picture_follows(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The render workers are busy (here: the table's picture is held): pressing Start still
+    # turns the lobby into the table at once, in words and buttons, well inside Discord's
+    # 3 s; the picture is put in when drawn.
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
+        ann = await fake.add_member("Ann")
+        bob = await fake.add_member("Bob")
+        slow = SlowPictures(bot, monkeypatch, "render_table")
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cities", ["new"],
+                                               {"city": "New York City"}))).message
+        assert lobby is not None
+        await answer(await fake.click(bob, lobby, _button(lobby, "Join")))
+        started = await answer(await fake.click(ann, lobby, _button(lobby, "Start")))
+        assert started.type == 7 and not started.files
+        assert "Cities" in text_of(started) and lobby.components  # the table's buttons
+        assert not lobby.attachments
+        slow.release.set()
+        await fake.wait_until(lambda: bool(lobby.attachments), 5, "the table's picture")
+        assert [a.filename for a in lobby.attachments] == ["table.png"]
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        await settle(bot, match.id)
+        assert bot.tables.shown[match.id] == match.version

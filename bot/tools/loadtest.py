@@ -121,10 +121,10 @@ async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int,
 
     async def one(index: int, table: Table) -> None:
         async with gate:
-            for _ in range(12):
-                if table.stage == "playing":
-                    break
-                await city.step(table, "setup")
+            opening = time.monotonic() + 60
+            while table.stage != "playing" and time.monotonic() < opening:
+                if await city.step(table, "setup") is None:
+                    await asyncio.sleep(0.05)  # the lobby or table is still being drawn
             prefix = PREFIX[table.game]
             if table.stage == "playing":
                 await city.fake.wait_until(
@@ -133,7 +133,11 @@ async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int,
                     60, "a table after Start")
             if index >= played or table.game != "cityscape":
                 return
-            for _ in range(80):
+            # Until the table shows a turn: each player's goals, then the redrawn table
+            # (which can lag behind the clicks on a busy machine: its picture is drawn
+            # after the bot has answered them).
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
                 msg = city.table_message(table)
                 if msg is not None and TURN.search(msg.content):
                     break
@@ -480,16 +484,8 @@ async def run(config: Config) -> Report:
             mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
             mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
             report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
-            def building_now() -> int:
-                return sum(1 for t in tables[:played] if t.message is not None
-                           and TURN.search(t.message.content))
-
-            # The tables show the turn once redrawn; pictures wait for the bot's clicks
-            # on a busy machine, so give them a moment.
-            caught_up = time.monotonic() + 30
-            while building_now() < played and time.monotonic() < caught_up:
-                await asyncio.sleep(0.2)
-            building = building_now()
+            shown = (city.table_message(t) for t in tables[:played])
+            building = sum(1 for m in shown if m is not None and TURN.search(m.content))
             report.add("setup", "played channels with goals chosen (building)",
                        f"{building}/{played}")
             report.add("setup", "seconds", setup_s, "s")

@@ -98,11 +98,14 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             elif self.op == "start":
                 match = await runtime.start(self.match_id, player)
-                payload = await bot.tables.payload(match)
+                payload = await bot.tables.answer_payload(match)
                 await interaction.response.edit_message(**payload.edit_kwargs())
                 if interaction.message is not None:
                     await runtime.set_table_message(match.id, interaction.message.id)
-                    bot.tables.shown[match.id] = match.version
+                    if payload.png is None and match.channel_id not in bot.tables.no_pictures:
+                        bot.background(bot.tables.refresh(match.id))  # brings the picture
+                    else:
+                        bot.tables.shown[match.id] = match.version
                 bot.driver.kick(match.id)
                 bot.background(bot.pings.update(match.id))  # whoever plays first
                 return

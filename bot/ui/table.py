@@ -165,6 +165,25 @@ class Tables:
         description = self.description(match) if png is not None else ""
         return TablePayload(self.content(match), png, view, description=description)
 
+    async def answer_payload(self, match: Match) -> TablePayload:
+        """The table as the answer to a click on it (Start, a click on an outdated board):
+        with its picture if that is drawn within ``PICTURE_WAIT_S``, at a player's priority;
+        else without it, so the click is answered well inside Discord's 3 s whatever the
+        render workers are busy with. ``payload.png is None`` then tells the caller to
+        refresh the table afterwards, which puts the picture in."""
+        from .later import PICTURE_WAIT_S
+
+        if self.bot.pictures.expected_wait(Priority.INTERACTIVE) > PICTURE_WAIT_S:
+            return await self.payload(match, picture=False)
+        drawing = asyncio.ensure_future(self.payload(match, interactive=True))
+        done, _ = await asyncio.wait({drawing}, timeout=PICTURE_WAIT_S)
+        if done:
+            return drawing.result()
+        drawing.cancel()  # its picture leaves the queue; the refresh draws a newer one
+        with contextlib.suppress(asyncio.CancelledError):
+            await drawing
+        return await self.payload(match, picture=False)
+
     def content(self, match: Match) -> str:
         """The adapter's table text, the latest news, and when the turn runs out (unless
         the adapter says so), within Discord's 2,000 characters (the oldest news gives
@@ -278,7 +297,7 @@ class Tables:
         latest = copy.copy(await self.bot.runtime.fetch(match.id) or match)  # one board
         frame = self.frame(latest)
         try:
-            payload = await self.payload(latest, interactive=True)
+            payload = await self.answer_payload(latest)
             if interaction.response.is_done():
                 return False
             await interaction.response.edit_message(**payload.edit_kwargs())
@@ -286,6 +305,10 @@ class Tables:
             log.info("Could not bring the table of match %s up to date through a click: %s",
                      match.id, exc)
             return False
+        if payload.png is None and match.channel_id not in self.no_pictures:
+            # Answered in words and buttons; the picture follows with a refresh.
+            self.bot.background(self.refresh(latest.id))
+            return True
         if frame is not None:
             self._frames[latest.id] = frame
         self.mark_shown(latest, latest.version)
