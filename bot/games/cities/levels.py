@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from .engine import CitiesEngine
 
 DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
-TAKE_CANDIDATES = 5
-TAKE_PLAYOUTS = 20
+TAKE_CANDIDATES = 6
+TAKE_PLAYOUTS = 24
 
 
 def _deck_of(item: str) -> str:
@@ -110,13 +110,13 @@ def _takes(state: JSON, player: str) -> list[tuple[float, JSON]]:
 def easy(state: JSON, player: str, rng: random.Random) -> JSON:
     engine = _engine()
     if state["phase"] == "start_tiles" or state["pending"] is not None:
-        if rng.random() < 0.2:
+        if rng.random() < 0.35:
             moves = [m.action for m in engine.legal(state, player)]
             places = [m for m in moves if not m["type"].startswith("discard")]
             return dict(rng.choice(places or moves))
         return ai.choose_action(engine, state, player)
     ranked = _takes(state, player)
-    pick: JSON = sloppy_pick(ranked, rng, top=4, spread=1.5, blunder=0.1)
+    pick: JSON = sloppy_pick(ranked, rng, top=4, spread=2.5, blunder=0.2)
     return pick
 
 

@@ -46,9 +46,9 @@ SHIFT: dict[str, list[int]] = {
     side: [BITS * LINE_LOTS[side][LINE_OF[side][i]].index(i) for i in range(16)] for side in SIDES
 }
 CODES = (1, 2, 3, 4, 5, 6)
-BUILD_CANDIDATES = 10
-BUILD_PLAYOUTS = 120
-GOAL_PLAYOUTS = 96
+BUILD_CANDIDATES = 8
+BUILD_PLAYOUTS = 64
+GOAL_PLAYOUTS = 48
 
 
 # -- what the player may know ------------------------------------------------------------------
