@@ -28,8 +28,8 @@ from bot.games.bigcity.content import Card, stack_of
 from bot.games.bigcity.engine import drawable
 from bot.games.bigcity.legality import useless_cards
 
-CANDIDATES = 4
-PLAYOUTS = 12
+CANDIDATES = 6
+PLAYOUTS = 24
 
 
 def conceal(state: JSON, player: str, rng: random.Random) -> JSON:

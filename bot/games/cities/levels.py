@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from .engine import CitiesEngine
 
 DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
-TAKE_CANDIDATES = 6
-TAKE_PLAYOUTS = 24
+TAKE_CANDIDATES = 8
+TAKE_PLAYOUTS = 40
 
 
 def _deck_of(item: str) -> str:
