@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
 
     arena = sub.add_parser("arena", help="computer players of chosen levels against each other",
                            description="Seat-rotated games between computer players of the "
-                                       "given levels; win rates with 95%% confidence "
+                                       "given levels; win rates with 95 % confidence "
                                        "intervals, scores and time per move.")
     arena.add_argument("game")
     arena.add_argument("--players", type=int, default=2)

@@ -16,7 +16,7 @@ from bot.core.levels import LEVELS, Budget, decide, level_of
 from bot.core.records import Seat
 from bot.games import GAMES
 from bot.games.bigcity.content import stack_of
-from bot.tools.arena import arena, lineup, wilson
+from bot.tools.arena import arena, lineup, tag, wilson
 
 # Small, fixed searches: deterministic (no clock) and quick.
 BUDGET = Budget(iterations=12, seconds=None)
@@ -216,10 +216,21 @@ def test_arena_rotates_seats_and_counts_every_game() -> None:
         low, high = figures["win_rate_ci95"]
         assert low <= figures["win_rate"] <= high
         assert figures["moves"] > 0
+        # A one-round game of two: two goal settings and 12 or 13 blocks each.
+        assert figures["per_game"]["set_goals"] == 2
+        assert 12 <= figures["per_game"]["build"] <= 13
     # Same seed, same games.
     again = arena("cityscape", 2, ["easy", "normal"], 4, 3, BUDGET, {"rounds": 1})
     for level in ("easy", "normal"):
         assert again["levels"][level]["mean_score"] == levels[level]["mean_score"]
+
+
+def test_rule_use_counts_tell_risk_fields_and_the_star_space_apart() -> None:
+    assert tag({"type": "place", "risk": "1-2", "color": "green"}) == "place_risk"
+    assert tag({"type": "place", "slot": 1, "color": "red", "points": 3}) == "place"
+    assert tag({"type": "take", "row": "pieces", "slot": 4}) == "take_star"
+    assert tag({"type": "take", "row": "pieces", "slot": 2}) == "take_pieces"
+    assert tag({"type": "streetcar", "segments": []}) == "streetcar"
 
 
 def test_arena_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,12 +52,26 @@ def lineup(levels: list[str], players: int) -> list[str]:
     return list(levels) + [levels[-1]] * (players - len(levels))
 
 
+def tag(action: JSON) -> str:
+    """What kind of move an action is, for the counts of rule use: its type, refined where
+    the rules have a move worth telling apart (a risk field, the star space, streetcars)."""
+    kind = str(action.get("type", "?"))
+    if kind == "place" and "risk" in action:
+        return "place_risk"
+    if kind == "take":
+        if action.get("row") == "pieces" and action.get("slot") == 4:
+            return "take_star"
+        return f"take_{action.get('row')}"
+    return kind
+
+
 @dataclass
 class Tally:
     seats: int = 0  # seat-games played at this level
     wins: float = 0.0
     scores: list[int] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
+    moves: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> JSON:
         low, high = wilson(self.wins, self.seats)
@@ -72,6 +86,9 @@ class Tally:
             "move_ms_p50": round(percentile(self.move_ms, 0.5), 2),
             "move_ms_p95": round(percentile(self.move_ms, 0.95), 2),
             "move_ms_max": round(max(self.move_ms, default=0.0), 2),
+            # Moves of each kind per seat-game: how much of the rules a level uses.
+            "per_game": {kind: round(n / max(1, self.seats), 2)
+                         for kind, n in sorted(self.moves.items())},
         }
 
 
@@ -125,6 +142,10 @@ def arena(game: str, players: int, levels: list[str], games: int, seed: int,
             tally.move_ms.extend(times[name])
             if name in winners:
                 tally.wins += 1 / len(winners)
+        for action in summary["actions"]:
+            moves = tallies[summary["levels"][action["player"]]].moves
+            kind = tag(action)
+            moves[kind] = moves.get(kind, 0) + 1
     return {
         "game": game,
         "players": players,
@@ -149,6 +170,9 @@ def table(report: JSON) -> str:
                      f"{100 * s['win_rate']:>7.1f}% ({100 * low:4.1f}-{100 * high:5.1f}%) "
                      f"{s['mean_score']:>7.1f} {s['score_sd']:>6.1f} "
                      f"{s['move_ms_p50']:>7.1f} {s['move_ms_p95']:>7.1f}")
+    lines.append("moves per game: " + "; ".join(
+        f"{level}: " + ", ".join(f"{kind} {n:g}" for kind, n in s["per_game"].items())
+        for level, s in report["levels"].items()))
     return "\n".join(lines)
 
 
