@@ -12,7 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.core.engine import JSON, Engine
-from bot.core.levels import LEVELS, Budget, decide, level_of
+from bot.core.levels import LEVELS, Budget, decide, level_of, sequential_halving
 from bot.core.records import Seat
 from bot.games import GAMES
 from bot.games.bigcity.content import stack_of
@@ -246,3 +246,15 @@ def test_arena_command_refuses_an_unknown_level(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["arena", "cities", "--levels", "expert,normal", "--games", "1"])
     assert "unknown level" in capsys.readouterr().err
+
+
+def test_search_keeps_the_best_mean_and_the_clock_never_picks_an_untried_move() -> None:
+    values = {"a": -5.0, "b": -1.0, "c": -3.0, "d": -2.0}
+    chosen = sequential_halving(list(values), lambda move, sample: values[move],
+                                Budget(iterations=40, seconds=None), 40)
+    assert chosen == "b"
+    # A clock already out after the first play-out: only "a" was tried, so it is kept even
+    # though its mean is below zero (an untried move's empty mean must not count as 0).
+    chosen = sequential_halving(list(values), lambda move, sample: values[move],
+                                Budget(iterations=40, seconds=0.0), 40)
+    assert chosen == "a"

@@ -128,17 +128,23 @@ def sequential_halving(candidates: Sequence[C], playout: Callable[[C, int], floa
     sums = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     sample = 0
+    late = False
     for _ in range(rounds):
         per = max(1, total // (rounds * len(alive)))
         for _ in range(per):
             for index in alive:
                 sums[index] += playout(candidates[index], sample)
                 counts[index] += 1
+                # Checked after every play-out: one round of them can be long.
+                if deadline is not None and time.perf_counter() > deadline:
+                    late = True
+                    break
             sample += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if late:
                 break
-        alive.sort(key=lambda i: (-sums[i] / max(1, counts[i]), i))
-        if deadline is not None and time.perf_counter() > deadline:
+        # A candidate the clock left untried goes last, whatever the others' means.
+        alive.sort(key=lambda i: (-sums[i] / counts[i] if counts[i] else math.inf, i))
+        if late:
             break
         if len(alive) > 1:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
