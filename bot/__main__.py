@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|sync|backup|simulate|replay|bench|loadtest]``."""
+"""Command line: ``python -m bot [run|sync|backup|simulate|replay|bench|arena|loadtest]``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,17 @@ def _snowflake(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"a server id is a number, not {text!r}")
     return int(text)
+
+
+def _options(items: list[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for item in items:
+        key, _, raw = item.partition("=")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +62,26 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
 
+    arena = sub.add_parser("arena", help="computer players of chosen levels against each other",
+                           description="Seat-rotated games between computer players of the "
+                                       "given levels; win rates with 95 % confidence "
+                                       "intervals, scores and time per move.")
+    arena.add_argument("game")
+    arena.add_argument("--players", type=int, default=2)
+    arena.add_argument("--levels", default="hard,normal",
+                       help="the seats' levels, comma-separated (easy, normal, hard); the "
+                            "last one fills the remaining seats (default hard,normal)")
+    arena.add_argument("--games", type=int, default=20)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--iterations", type=int, default=0,
+                       help="play-outs per hard move (default: each game's own)")
+    arena.add_argument("--seconds", type=float, default=None,
+                       help="wall-clock cap per hard move (default CPU_HARD_SECONDS or 0.9; "
+                            "0: none)")
+    arena.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                       help="a game option, e.g. --option rounds=2")
+    arena.add_argument("--json", action="store_true", help="print one JSON object")
+
     load = sub.add_parser("loadtest", help="load-test the real bot against a fake Discord")
     from bot.tools.cli import add_arguments
 
@@ -80,18 +111,27 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.game not in GAMES:
             parser.error(f"unknown game {args.game!r}; known: {', '.join(sorted(GAMES))}")
-        options = {}
-        for item in args.option:
-            key, _, raw = item.partition("=")
-            try:
-                options[key] = json.loads(raw)
-            except json.JSONDecodeError:
-                options[key] = raw
-        summary = simulate(args.game, args.players, args.seed, args.out, options)
+        summary = simulate(args.game, args.players, args.seed, args.out, _options(args.option))
         short = {k: summary[k] for k in ("game", "players", "seed", "moves", "scores", "winners")}
         short["images"] = len(summary["images"])
         print(json.dumps(short))
         return 0
+
+    if command == "arena":
+        from bot.core.levels import Budget
+        from bot.tools.arena import main as arena_main
+
+        budget = Budget.from_env()
+        if args.seconds is not None:
+            budget = Budget(budget.iterations, args.seconds if args.seconds > 0 else None)
+        if args.iterations:
+            budget = Budget(args.iterations, budget.seconds)
+        try:
+            return arena_main(args.game, args.players, args.levels.split(","), args.games,
+                              args.seed, as_json=args.json, budget=budget,
+                              options=_options(args.option))
+        except ValueError as exc:
+            parser.error(str(exc))
 
     if command == "replay":
         from bot.tools.replay import ReplayError, replay

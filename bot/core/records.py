@@ -20,13 +20,21 @@ class Seat:
     id: str
     name: str
     cpu: bool = False
+    # The computer player's level (bot.core.levels): easy, normal or hard. Saved only when
+    # not normal, so seats saved before levels existed, and humans, read as normal.
+    level: str = "normal"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "cpu": self.cpu}
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "cpu": self.cpu}
+        if self.level != "normal":
+            data["level"] = self.level
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(id=str(data["id"]), name=str(data["name"]), cpu=bool(data.get("cpu", False)))
+        level = data.get("level")
+        return cls(id=str(data["id"]), name=str(data["name"]), cpu=bool(data.get("cpu", False)),
+                   level=level if level in ("easy", "hard") else "normal")
 
 
 @dataclass

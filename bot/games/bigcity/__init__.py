@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.engine import JSON, LegalAction, Result
+from bot.core.levels import Budget
 from bot.games.bigcity import engine as _rules
 
 
@@ -39,6 +40,12 @@ class BigCityEngine:
 
     def ai_action(self, state: JSON, player: str) -> JSON:
         return _rules.ai_action(state, player)
+
+    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON:
+        """Easy's and hard's move (normal is ``ai_action``): see ``levels.py``."""
+        from bot.games.bigcity import levels
+
+        return levels.level_action(state, player, level, budget)
 
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
         return _rules.timeout_action(state)

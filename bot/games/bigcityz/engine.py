@@ -16,6 +16,7 @@ import copy
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result
+from bot.core.levels import Budget
 from bot.core.rng import draw
 
 from . import ai, content
@@ -469,6 +470,12 @@ class BigCityzEngine:
         if state["phase"] == "veto":
             return ai.choose_veto(state, player)
         return ai.choose_placement(state, player)
+
+    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON:
+        """Easy's and hard's move (normal is ``ai_action``): see ``levels.py``."""
+        from . import levels
+
+        return levels.level_action(state, player, level, budget)
 
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
         if state["phase"] == "veto":

@@ -1,0 +1,161 @@
+"""Cities' easy and hard computer players (normal is ``ai.py``).
+
+Cities has no hands: the secrets are the decks' and the bag's order and the face-down items
+(on the board, or removed unseen at the end of a three-player round). Both levels decide
+from :func:`conceal`'s copy, in which every deck's unseen items (its draw pile, its
+face-down items on the board and among the removed) are shuffled back into those places,
+and the bag is shuffled.
+
+Easy: takes one of the few spaces normal rates best, weighed roughly; places most things
+where normal would, but now and then anywhere it may (a slip), and keeps no eye on the
+star space's timing.
+
+Hard: normal's judgement, one step further: for each of the spaces worth considering it
+plays the take and the placements that follow as normal would, on several concealed
+samples, and keeps the take that leaves its neighbourhood worth most (normal's own
+valuation of the board it ends with, averaged over the samples).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, cast
+
+from bot.core.engine import JSON
+from bot.core.levels import EASY, Budget, ai_rng, sequential_halving, sloppy_pick
+from bot.core.rng import peek
+
+from . import ai
+from .content import CONTENT
+from .engine import ROWS, copy_json, ring_points, workers_left
+
+if TYPE_CHECKING:
+    from .engine import CitiesEngine
+
+DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
+TAKE_CANDIDATES = 8
+TAKE_PLAYOUTS = 40
+
+
+def _deck_of(item: str) -> str:
+    if item in CONTENT.cards:
+        return "scoring_cards"
+    if item in CONTENT.features:
+        return "feature_tiles"
+    return "city_tiles"
+
+
+def conceal(state: JSON, player: str, rng: random.Random) -> JSON:
+    """``state`` with every unseen item redrawn among the places nobody can see."""
+    new: JSON = copy_json(state)
+    pools: dict[str, list[str]] = {deck: list(new["decks"][deck]) for deck in DECK_OF_ROW.values()}
+    face_down_board: list[tuple[str, int, int]] = []  # (row, slot index, item index)
+    for row, deck in DECK_OF_ROW.items():
+        for s, slot in enumerate(new["rows"].get(row, [])):
+            for i, hidden in enumerate(slot["hidden"]):
+                if hidden:
+                    pools[deck].append(slot["items"][i])
+                    face_down_board.append((row, s, i))
+    removed = new["removed"]["face_down"]
+    for item in removed:
+        pools[_deck_of(item)].append(item)
+    for deck in pools:
+        pools[deck].sort()  # which items: public (all minus the seen); where: not
+        rng.shuffle(pools[deck])
+    for deck in DECK_OF_ROW.values():
+        size = len(new["decks"][deck])
+        new["decks"][deck] = [pools[deck].pop() for _ in range(size)]
+    for row, s, i in face_down_board:
+        new["rows"][row][s]["items"][i] = pools[DECK_OF_ROW[row]].pop()
+    new["removed"]["face_down"] = [pools[_deck_of(item)].pop() for item in removed]
+    bag = sorted(new["bag"])
+    rng.shuffle(bag)
+    new["bag"] = bag
+    return new
+
+
+def _engine() -> CitiesEngine:
+    from . import ENGINE
+
+    return cast("CitiesEngine", ENGINE)
+
+
+def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
+    engine = _engine()
+    rng = ai_rng(engine, state, player, f"cities {level}")
+    seen = conceal(state, player, rng)
+    if level == EASY:
+        return easy(seen, player, rng)
+    return hard(seen, player, rng, budget)
+
+
+def _takes(state: JSON, player: str) -> list[tuple[float, JSON]]:
+    """Every space it may take, valued as normal ranks rows (lead over the runner-up plus
+    most of the best's worth), best first."""
+    mind = ai.Mind(state, player)
+    ranked: list[tuple[float, JSON]] = []
+    for row in ROWS:
+        if workers_left(state, player, row) <= 0:
+            continue
+        worths = sorted(mind.slot_worths(row), key=lambda w: (-w[0], w[1]))
+        for n, (worth, slot) in enumerate(worths):
+            runner_up = worths[1][0] if n == 0 and len(worths) > 1 else worths[0][0]
+            lead = worth - runner_up if n == 0 else worth - worths[0][0]
+            ranked.append((ai.LEAD_WEIGHT * lead + ai.BEST_WEIGHT * worth,
+                           {"type": "take", "row": row, "slot": slot}))
+    ranked.sort(key=lambda r: -r[0])
+    return ranked
+
+
+def easy(state: JSON, player: str, rng: random.Random) -> JSON:
+    engine = _engine()
+    if state["phase"] == "start_tiles" or state["pending"] is not None:
+        if rng.random() < 0.35:
+            moves = [m.action for m in engine.legal(state, player)]
+            places = [m for m in moves if not m["type"].startswith("discard")]
+            return dict(rng.choice(places or moves))
+        return ai.choose_action(engine, state, player)
+    ranked = _takes(state, player)
+    pick: JSON = sloppy_pick(ranked, rng, top=4, spread=2.5, blunder=0.2)
+    return pick
+
+
+def _finish_turn(state: JSON, player: str) -> JSON:
+    """Play normal's placements after a take until the turn is over."""
+    engine = _engine()
+    while state.get("pending") is not None and player in engine.to_act(state) \
+            and engine.result(state) is None:
+        state, _ = engine.apply(state, player, ai.choose_action(engine, state, player))
+    return state
+
+
+def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
+    engine = _engine()
+    if state["phase"] == "start_tiles" or state["pending"] is not None:
+        return ai.choose_action(engine, state, player)
+    ranked = _takes(state, player)
+    candidates = [move for _, move in ranked[:TAKE_CANDIDATES]]
+    key = rng.getrandbits(64)
+    # The worth of the neighbourhood it ends the turn with, by normal's own valuation
+    # (score now plus the fading hopes), minus what the others' best spaces are worth.
+    samples: dict[int, JSON] = {}
+
+    def playout(move: JSON, sample: int) -> float:
+        world = samples.get(sample)
+        if world is None:
+            world = samples[sample] = conceal(state, player, peek(key, sample))
+        after, _ = engine.apply(world, player, move)
+        after = _finish_turn(after, player)
+        return _worth(after, player)
+
+    chosen: JSON = sequential_halving(candidates, playout, budget, TAKE_PLAYOUTS)
+    return chosen
+
+
+def _worth(state: JSON, player: str) -> float:
+    """Achievement points won plus every term of normal's valuation, each once."""
+    mind = ai.Mind(state, player)
+    facts = ai.Facts(mind.hood)
+    terms = {id(term): term for kind in mind.terms.values() for term in kind}
+    rings = sum(v for _, v in ring_points(state, player))
+    return rings + sum(term(facts) for term in terms.values())
