@@ -289,6 +289,21 @@ async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) ->
     assert await storage.values_with_prefix("nothing") == []
 
 
+async def test_values_deleted_stay_gone_after_a_restart_and_the_rest_stay(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # The turn pings remember each ping message, so that a restart can still tidy it away,
+    # and forget it once it is deleted: a forgotten one must not come back.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    for key in ("ping:1", "ping:2", "ping:3", "settings_1"):
+        await storage.set_value(key, f"value of {key}")
+    await storage.delete_values(["ping:1", "ping:3"])
+    await storage.delete_values([])
+    again = await storages(path)
+    assert await again.values_with_prefix("ping:") == [("ping:2", "value of ping:2")]
+    assert await again.value("settings_1") == "value of settings_1"
+
+
 async def test_every_commit_is_reported_to_the_metrics(storages: OpenStorage) -> None:
     storage = await storages()
     seen: list[tuple[float, int]] = []
