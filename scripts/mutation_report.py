@@ -92,6 +92,18 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "_archive",
                "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES "
                "(?,?,?)', (match_id, zlib.compress(log_json.encode()), state_blob))", _SMALLER),
+] + [
+    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+               "log_json = json.dumps([[seq, player, json.loads(action), by_computer, at] for "
+               f"seq, player, action, by_computer, at in rows]{separators})", _SMALLER)
+    for separators in (", separators=None", "")
+] + [
+    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+               "conn.execute('INSERT INTO archive (match_id, actions, state) VALUES (?,?,?)', "
+               f"(match_id, zlib.compress(log_json.encode(){log}), None if state is None else "
+               f"zlib.compress(state[0].encode(){state})))", _SMALLER)
+    for log, state in (("", ", 9"), (", 9", ""))
+] + [
     Equivalent("bot/core/storage.py", "Storage.save",
                "state_json = None if match.state is None else json.dumps(match.state, "
                "separators=None)", _SMALLER),

@@ -6,7 +6,9 @@ Real SQLite files in a temporary folder; the clock is moved by hand.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from bot.core.runtime import Runtime
 from bot.core.server_settings import ServerSettings
 from bot.core.storage import Storage
 from bot.games import GAMES
+from bot.games.cities.engine import CitiesEngine
 from bot.games.cityscape.engine import CityscapeEngine
 
 from .runtime_support import ANN, BOB, CHANNEL, GUILD, Clock
@@ -32,6 +35,13 @@ class CityscapeV2(CityscapeEngine):
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
         return {**super().new(players, options, seed), "table_colour": "slate"}
+
+    def upgrade_state(self, state: JSON, from_version: int) -> JSON:
+        return {**state, "table_colour": "slate"}
+
+
+class CitiesV2(CitiesEngine):
+    state_version = 2
 
     def upgrade_state(self, state: JSON, from_version: int) -> JSON:
         return {**state, "table_colour": "slate"}
@@ -69,8 +79,9 @@ async def _restart(runtime: Runtime) -> None:
     await runtime.storage.close()
 
 
-async def _game(runtime: Runtime, channel: int = CHANNEL) -> int:
-    match = await runtime.open_lobby(GUILD, channel, "cityscape", ANN, {"rounds": 1})
+async def _game(runtime: Runtime, channel: int = CHANNEL, game: str = "cityscape") -> int:
+    options: JSON = {"rounds": 1} if game == "cityscape" else {}
+    match = await runtime.open_lobby(GUILD, channel, game, ANN, options)
     await runtime.join(match.id, BOB)
     await runtime.start(match.id, ANN.id)
     return match.id
@@ -105,6 +116,34 @@ async def test_a_game_saved_before_an_engine_update_is_upgraded_once_and_saved_s
                   expected_version=match.version)
     saved = await new.storage.get(running)
     assert saved is not None and saved.state_version == 2
+
+
+async def test_a_restart_counts_the_upgraded_games_of_each_engine(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    old = await _runtime(tmp_path)
+    for channel, game in ((20, "cityscape"), (21, "cityscape"), (22, "cities"), (23, "bigcity")):
+        await _game(old, channel, game)
+    await old.open_lobby(GUILD, 24, "cityscape", BOB, {})  # a lobby has no state to upgrade
+    await _restart(old)
+    caplog.set_level(logging.INFO, logger="bot.core.runtime")
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2(), "cities": CitiesV2()})
+    # Big City's engine did not change: its game is loaded as it was and not counted.
+    assert [m for m in _messages(caplog) if m.startswith("Brought")] == [
+        "Brought the saved states of 2 Cityscape game(s) (state version 2), 1 Cities game(s) "
+        "(state version 2) up to this version's engines."]
+    assert len(new.unfinished()) == 5
+
+
+async def test_games_this_cityhall_cannot_run_are_skipped_and_the_rest_load(
+        tmp_path: Path) -> None:
+    newer = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    await newer.open_lobby(GUILD, 70, "bigcity", ANN, {})  # a game this Cityhall lacks
+    await _game(newer, 71)  # a state this Cityhall cannot read
+    lobby = (await newer.open_lobby(GUILD, 72, "cityscape", BOB, {})).id
+    cities = await _game(newer, 73, "cities")
+    await _restart(newer)
+    back = await _runtime(tmp_path, {"cityscape": GAMES["cityscape"], "cities": GAMES["cities"]})
+    assert sorted(m.id for m in back.unfinished()) == [lobby, cities]
 
 
 async def test_a_game_saved_by_a_newer_cityhall_waits_and_is_not_shown(
@@ -185,6 +224,23 @@ async def test_a_servers_turn_time_applies_from_the_next_turn(tmp_path: Path) ->
     await again.join(other.id, BOB)
     started = await again.start(other.id, ANN.id)
     assert again.deadline(started) == clock.now + 60
+
+
+async def test_a_game_begun_before_turn_times_were_kept_uses_the_servers_turn_time(
+        tmp_path: Path) -> None:
+    # Games started by a Cityhall before /settings have no turn time of their own saved:
+    # after the upgrade their server's choice applies, not the bot's default.
+    clock = Clock()
+    runtime = await _runtime(tmp_path, clock=clock)
+    await runtime.servers.save(GUILD, ServerSettings(turn_seconds=300))
+    match_id = await _game(runtime)
+    await _restart(runtime)
+    with contextlib.closing(sqlite3.connect(tmp_path / DB)) as conn, conn:
+        conn.execute("UPDATE matches SET extra='{}' WHERE id=?", (match_id,))
+    again = await _runtime(tmp_path, clock=clock)
+    match = again.get(match_id)
+    assert match is not None and "turn_seconds" not in match.extra
+    assert again.deadline(match) == clock.now + 300
 
 
 # -- the admin's log ------------------------------------------------------------------------------
