@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import shutil
 import sqlite3
 import time
@@ -112,15 +113,19 @@ async def test_a_folder_where_the_database_should_be_is_refused(tmp_path: Path) 
         await Storage.open(path)
 
 
-async def test_an_empty_file_becomes_a_new_database(tmp_path: Path,
-                                                    storages: OpenStorage) -> None:
+async def test_an_empty_file_becomes_a_new_database(
+        tmp_path: Path, storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
     # `touch cityhall.sqlite3` before the first start is harmless.
     path = tmp_path / "cityhall.sqlite3"
     path.touch()
+    caplog.set_level(logging.INFO, logger="bot.core.storage")
     storage = await storages(path)
     match = await storage.create_match(_lobby(5))
     assert (await storage.get(match.id)) is not None
     assert _schema_of(path) == SCHEMA_VERSION
+    # The admin reads that a new database was made, not that one was upgraded.
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.storage"] == [
+        f"Setting up a new database at {path} (schema {SCHEMA_VERSION})."]
 
 
 async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
