@@ -143,7 +143,7 @@ EQUIVALENT: list[Equivalent] = [
                "None for False as the starting value: both are false"),
     Equivalent("bot/core/storage.py", "Writer.start",
                "conn = sqlite3.connect(self.path, check_same_thread=False, "
-               "timeout=self.busy_timeout)",
+               "timeout=min(OPEN_TIMEOUT, self.busy_timeout))",
                "Python's implicit transactions never start: the writer opens each one itself "
                "with BEGIN IMMEDIATE, and the migration too"),
     Equivalent("bot/core/storage.py", "_prepare", "if version <= SCHEMA_VERSION:",

@@ -8,6 +8,7 @@ folder throughout.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import logging
@@ -171,6 +172,17 @@ async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Pat
     assert str(refused.value) == (
         f"Cannot open the database {notes}: it is not a Cityhall database: it has the tables "
         f"notes, people, places, tags, todo, ... but not actions, matches, results.")
+    # Five tables are all named, with no "..." (here one of them is Cityhall's own name).
+    few = tmp_path / "few.sqlite3"
+    with contextlib.closing(sqlite3.connect(few)) as conn:
+        for table in ("matches", "notes", "people", "places", "tags"):
+            conn.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY)")
+        conn.commit()
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(few)
+    assert str(refused.value) == (
+        f"Cannot open the database {few}: it is not a Cityhall database: it has the tables "
+        f"matches, notes, people, places, tags but not actions, results.")
     # A program that marks its files (SQLite's application id) is refused by the mark alone.
     marked = tmp_path / "photos.sqlite3"
     with contextlib.closing(sqlite3.connect(marked)) as conn:
@@ -207,6 +219,43 @@ async def test_a_cityhall_database_is_marked_as_cityhalls(tmp_path: Path,
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_a_write_waits_out_another_programs_short_lock_and_lands(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # A backup tool or an admin's `sqlite3` shell may hold the write lock for a moment: the
+    # bot's next write waits for it (up to its busy timeout) instead of failing the move.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        asyncio.get_running_loop().call_later(0.5, other.execute, "ROLLBACK")
+        match = await storage.create_match(_lobby(3))
+    finally:
+        other.close()
+    assert await storage.get(match.id) is not None
+
+
+async def test_opening_gives_another_programs_lock_two_seconds_at_most(
+        tmp_path: Path, storages: OpenStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file locked by a second Cityhall must be refused within seconds at start-up (the
+    # admin waits for that sentence), however long writes later wait for a lock.
+    waits: list[float] = []
+    connect = sqlite3.connect
+
+    def noted(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        waits.append(kwargs.get("timeout", 5.0))  # 5 s: sqlite3's own default
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", noted)
+    # The first connection is the one that meets the lock: it reads the schema first.
+    await storages(tmp_path / "a.sqlite3")
+    assert waits[0] == 2.0
+    waits.clear()
+    quick = await Storage.open(tmp_path / "b.sqlite3", busy_timeout=0.5)
+    await quick.close()
+    assert waits[0] == 0.5
 
 
 # -- the copy taken before an upgrade ---------------------------------------------------------
