@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.engine import JSON, Engine
+from bot.core.engine import JSON, Engine, Result
 from bot.core.records import ACTIVE, OVER
 from bot.core.runtime import Runtime
 from bot.core.server_settings import ServerSettings
@@ -45,6 +45,19 @@ class CitiesV2(CitiesEngine):
 
     def upgrade_state(self, state: JSON, from_version: int) -> JSON:
         return {**state, "table_colour": "slate"}
+
+
+class SharedWin(CityscapeEngine):
+    """Cityscape ending in a tie, or (``nobody``) with no winner: the log must say which."""
+
+    def __init__(self, *, nobody: bool = False) -> None:
+        self.nobody = nobody
+
+    def result(self, state: JSON) -> Result | None:
+        final = super().result(state)
+        if final is None:
+            return None
+        return Result(final.scores, [] if self.nobody else list(state["players"]))
 
 
 class BrokenUpgrade(CityscapeV2):
@@ -299,3 +312,25 @@ async def test_the_log_tells_each_game_from_lobby_to_result(
         f"{final.version - 1} moves; won by {winners}.",
     ]
     await _restart(runtime)
+
+
+async def _play_out(runtime: Runtime, match_id: int) -> None:
+    while (match := runtime.get(match_id)) is not None:
+        assert match.state is not None
+        player = runtime.engine(match).to_act(match.state)[0]
+        await runtime.act(match_id, player, runtime.engine(match).ai_action(match.state, player),
+                          expected_version=match.version)
+
+
+@pytest.mark.parametrize(("nobody", "won_by"), [(False, "Ann, Bob"), (True, "nobody")])
+async def test_the_log_names_every_winner_of_a_shared_win_or_nobody(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, nobody: bool, won_by: str) -> None:
+    runtime = await _runtime(tmp_path, {"cityscape": SharedWin(nobody=nobody)})
+    match_id = await _game(runtime)
+    caplog.set_level(logging.INFO, logger="bot.core.runtime")
+    await _play_out(runtime, match_id)
+    final = await runtime.storage.get(match_id)
+    assert final is not None
+    assert _messages(caplog) == [
+        f"Cityscape game {match_id} in server {GUILD}, channel {CHANNEL}, finished after "
+        f"{final.version - 1} moves; won by {won_by}."]
