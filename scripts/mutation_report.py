@@ -278,6 +278,12 @@ EQUIVALENT: list[Equivalent] = [
                "with scores[p] over all players): the default is never used")
     for args in ("s.id, None", "s.id", "s.id, 1")
 ] + [
+    Equivalent("bot/core/runtime.py", "Runtime._commit", "if new.state is None:",
+               "a state is committed with its engine's version either way: a lobby cannot be "
+               "started before a second seat is saved through _commit (Join or Add computer, "
+               "which under this mutant stamps the lobby with the engine's version), load() "
+               "stamps every match it brings back, and moves keep the version they started with",
+               was="if new.state is not None:"),
     Equivalent("bot/core/runtime.py", "Runtime.deadline",
                "if match.status != ACTIVE or (match.state is None and match.turn_started_at "
                "is None):",

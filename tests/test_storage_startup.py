@@ -198,6 +198,30 @@ async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Pat
     assert len(tables) == 6 and "matches" not in tables and journal == "delete" and mark == 0
 
 
+async def test_a_file_system_without_write_ahead_logs_is_refused_in_a_sentence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Some network shares cannot hold SQLite's shared memory: SQLite then keeps the old
+    # journal mode, and the bot must not run on without the log its durability relies on.
+    class NoWal(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql.upper() == "PRAGMA JOURNAL_MODE=WAL":
+                return super().execute("SELECT 'delete'")
+            return super().execute(sql, *args)
+
+    connect = sqlite3.connect
+
+    def on_the_share(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return connect(database, *args, **kwargs, factory=NoWal)
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", on_the_share)
+    path = tmp_path / "cityhall.sqlite3"
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: SQLite could not switch it to WAL mode (is the "
+        "folder writable?).")
+
+
 async def test_a_database_of_a_newer_cityhall_is_refused_unchanged(tmp_path: Path,
                                                                    storages: OpenStorage) -> None:
     path = tmp_path / "cityhall.sqlite3"
