@@ -183,6 +183,16 @@ EQUIVALENT: list[Equivalent] = [
     for line in ("if 'XXno such tableXX' in str(exc):", "if 'NO SUCH TABLE' in str(exc):",
                  "if 'no such table' not in str(exc):", "if 'no such table' in str(None):")
 ] + [
+    Equivalent("bot/core/storage.py", "check_file", "header = file.read(None)",
+               "reads on past the 100-byte header; only those 100 bytes are looked at"),
+    Equivalent("bot/core/storage.py", "check_file", "header = file.read(101)",
+               "reads on past the 100-byte header; only those 100 bytes are looked at"),
+    Equivalent("bot/core/storage.py", "check_file", "page_size = int.from_bytes(header[16:18])",
+               "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
+               "requires"),
+    Equivalent("bot/core/storage.py", "check_file", "pages = int.from_bytes(header[28:32])",
+               "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
+               "requires"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != 'XX:memory:XX':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",

@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -150,6 +152,10 @@ async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
         f"Cannot open the database {path}: it is cut short: its header says {whole:,} bytes "
         f"but the file has {whole - page_size:,} (a copy that did not finish, or a full "
         f"disk?).")
+    # An empty WAL beside it has nothing to complete the file with: still refused.
+    Path(f"{path}-wal").touch()
+    with pytest.raises(StorageError, match="it is cut short"):
+        check_file(path)
     # The same file with the WAL a crash left beside it is SQLite's to complete, not refused.
     # (This WAL holds nothing: check_file only asks whether one is pending.)
     Path(f"{path}-wal").write_bytes(b"\0" * 32)
@@ -159,6 +165,76 @@ async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
     Path(f"{path}-wal").unlink()
     storage = await storages(path)
     assert len(await storage.unfinished()) == 40
+
+
+def test_a_database_of_64_kb_pages_is_measured_by_its_own_page_size(tmp_path: Path) -> None:
+    # SQLite writes 65,536-byte pages as "1" in the header (the field holds 16 bits only).
+    path = tmp_path / "big-pages.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA page_size=65536")
+        conn.execute("CREATE TABLE t (x)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("x" * 10_000,) for _ in range(20)])
+        conn.commit()
+    whole = path.stat().st_size
+    assert whole > 3 * 65536
+    check_file(path)
+    with open(path, "r+b") as file:
+        file.truncate(whole - 65536)
+    with pytest.raises(StorageError) as refused:
+        check_file(path)
+    assert str(refused.value).startswith(
+        f"it is cut short: its header says {whole:,} bytes but the file has {whole - 65536:,} ")
+
+
+def test_a_huge_database_cut_short_is_refused_too(tmp_path: Path) -> None:
+    # Over 16 million pages the page count fills all four bytes of its header field. A sparse
+    # file stands in for the database (nothing past the header is read).
+    path = tmp_path / "huge.sqlite3"
+    pages = 2**24 + 1
+    header = bytearray(100)
+    header[:16] = b"SQLite format 3\x00"
+    header[16:18] = (512).to_bytes(2, "big")
+    header[24:28] = header[92:96] = (7).to_bytes(4, "big")  # the count is current
+    header[28:32] = pages.to_bytes(4, "big")
+    with open(path, "wb") as file:
+        file.write(header)
+        file.truncate((pages - 1) * 512)
+    with pytest.raises(StorageError, match="it is cut short"):
+        check_file(path)
+    with open(path, "r+b") as file:
+        file.truncate(pages * 512)
+    check_file(path)
+
+
+async def test_a_folder_or_file_the_bot_user_cannot_write_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As the `cityhall` user would see them (the tests may run as root, whom permissions do
+    # not stop): the owner's bits decide.
+    def as_the_owner(path: Any, mode: int, **kwargs: Any) -> bool:
+        bits = os.stat(path).st_mode
+        needed = ((os.R_OK, stat.S_IRUSR), (os.W_OK, stat.S_IWUSR), (os.X_OK, stat.S_IXUSR))
+        return all(bits & bit for flag, bit in needed if mode & flag)
+
+    monkeypatch.setattr(storage_module.os, "access", as_the_owner)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "cityhall.sqlite3"
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(StorageError) as refused:
+            await Storage.open(path)
+    finally:
+        folder.chmod(0o755)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: its folder {folder} is not writable for this user, "
+        f"and SQLite needs to create cityhall.sqlite3-wal beside it.")
+    path.write_bytes(b"")
+    path.chmod(0o444)
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: the file is not readable and writable for this "
+        "user.")
 
 
 async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:
