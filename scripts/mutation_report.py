@@ -139,6 +139,19 @@ EQUIVALENT: list[Equivalent] = [
                       "name='XXcityhall-db-writerXX', daemon=True",
                       "name='CITYHALL-DB-WRITER', daemon=True")
 ] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               "self.observe: Callable[[float, int], None] | None = ''",
+               "a starting '' is called after each commit and fails inside the "
+               "suppress(Exception) that guards the callback: nothing is observed, as with None"),
+] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               f"self._thread = threading.Thread(target=self._run, name='cityhall-db-writer'"
+               f"{daemon})",
+               "a daemon writer thread only matters at exit without Storage.close, and then the "
+               "readers' aiosqlite thread (not a daemon) keeps the process alive anyway; every "
+               "path that closes the readers closes the writer too")
+    for daemon in ("", ", daemon=False", ", daemon=None")
+] + [
     Equivalent("bot/core/storage.py", "Writer.__init__", "self.closed = None",
                "None for False as the starting value: both are false"),
     Equivalent("bot/core/storage.py", "Writer.start",

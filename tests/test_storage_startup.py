@@ -16,6 +16,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -337,10 +338,11 @@ async def test_a_write_waits_out_another_programs_short_lock_and_lands(
     assert await storage.get(match.id) is not None
 
 
-async def test_opening_gives_another_programs_lock_two_seconds_at_most(
+async def test_how_long_the_bot_waits_for_another_programs_lock(
         tmp_path: Path, storages: OpenStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     # A file locked by a second Cityhall must be refused within seconds at start-up (the
-    # admin waits for that sentence), however long writes later wait for a lock.
+    # admin waits for that sentence); afterwards reads and writes wait out a backup's lock
+    # for up to 10 seconds (writes: the busy timeout asked for).
     waits: list[float] = []
     connect = sqlite3.connect
 
@@ -348,14 +350,47 @@ async def test_opening_gives_another_programs_lock_two_seconds_at_most(
         waits.append(kwargs.get("timeout", 5.0))  # 5 s: sqlite3's own default
         return connect(database, *args, **kwargs)
 
+    def write_wait(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+
     monkeypatch.setattr(storage_module.sqlite3, "connect", noted)
-    # The first connection is the one that meets the lock: it reads the schema first.
-    await storages(tmp_path / "a.sqlite3")
-    assert waits[0] == 2.0
+    # The first connection reads the schema first, so it is the one that meets a lock;
+    # the second is the readers'.
+    storage = await storages(tmp_path / "a.sqlite3")
+    assert waits == [2.0, 10.0]
+    assert await storage.write(write_wait) == 10_000
     waits.clear()
     quick = await Storage.open(tmp_path / "b.sqlite3", busy_timeout=0.5)
-    await quick.close()
-    assert waits[0] == 0.5
+    try:
+        assert waits == [0.5, 10.0]
+        assert await quick.write(write_wait) == 500
+    finally:
+        await quick.close()
+
+
+async def test_a_reader_that_cannot_open_is_refused_and_leaves_no_writer_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The writer opened the file, then the readers' connection could not (the process ran
+    # out of file descriptors, say): the admin gets the cause, and no thread keeps the file.
+    async def out_of_descriptors(*args: Any, **kwargs: Any) -> Any:
+        raise _sqlite_error(14, "unable to open database file")
+
+    before = set(threading.enumerate())
+    monkeypatch.setattr(storage_module.aiosqlite, "connect", out_of_descriptors)
+    path = tmp_path / "cityhall.sqlite3"
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: SQLite cannot open the file (a missing or "
+        "unwritable folder?) [unable to open database file].")
+    # (The event loop's own worker threads, "asyncio_N", come and go as it pleases.)
+    assert [t.name for t in set(threading.enumerate()) - before
+            if not t.name.startswith("asyncio_")] == []
+    # The writer checkpointed and let go of the file: it opens again at once.
+    monkeypatch.undo()
+    storage = await Storage.open(path)
+    await storage.close()
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
 
 
 # -- the copy taken before an upgrade ---------------------------------------------------------
