@@ -92,6 +92,18 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "_archive",
                "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES "
                "(?,?,?)', (match_id, zlib.compress(log_json.encode()), state_blob))", _SMALLER),
+] + [
+    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+               "log_json = json.dumps([[seq, player, json.loads(action), by_computer, at] for "
+               f"seq, player, action, by_computer, at in rows]{separators})", _SMALLER)
+    for separators in (", separators=None", "")
+] + [
+    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+               "conn.execute('INSERT INTO archive (match_id, actions, state) VALUES (?,?,?)', "
+               f"(match_id, zlib.compress(log_json.encode(){log}), None if state is None else "
+               f"zlib.compress(state[0].encode(){state})))", _SMALLER)
+    for log, state in (("", ", 9"), (", 9", ""))
+] + [
     Equivalent("bot/core/storage.py", "Storage.save",
                "state_json = None if match.state is None else json.dumps(match.state, "
                "separators=None)", _SMALLER),
@@ -127,11 +139,24 @@ EQUIVALENT: list[Equivalent] = [
                       "name='XXcityhall-db-writerXX', daemon=True",
                       "name='CITYHALL-DB-WRITER', daemon=True")
 ] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               "self.observe: Callable[[float, int], None] | None = ''",
+               "a starting '' is called after each commit and fails inside the "
+               "suppress(Exception) that guards the callback: nothing is observed, as with None"),
+] + [
+    Equivalent("bot/core/storage.py", "Writer.__init__",
+               f"self._thread = threading.Thread(target=self._run, name='cityhall-db-writer'"
+               f"{daemon})",
+               "a daemon writer thread only matters at exit without Storage.close, and then the "
+               "readers' aiosqlite thread (not a daemon) keeps the process alive anyway; every "
+               "path that closes the readers closes the writer too")
+    for daemon in ("", ", daemon=False", ", daemon=None")
+] + [
     Equivalent("bot/core/storage.py", "Writer.__init__", "self.closed = None",
                "None for False as the starting value: both are false"),
     Equivalent("bot/core/storage.py", "Writer.start",
                "conn = sqlite3.connect(self.path, check_same_thread=False, "
-               "timeout=self.busy_timeout)",
+               "timeout=min(OPEN_TIMEOUT, self.busy_timeout))",
                "Python's implicit transactions never start: the writer opens each one itself "
                "with BEGIN IMMEDIATE, and the migration too"),
     Equivalent("bot/core/storage.py", "_prepare", "if version <= SCHEMA_VERSION:",
@@ -171,6 +196,16 @@ EQUIVALENT: list[Equivalent] = [
     for line in ("if 'XXno such tableXX' in str(exc):", "if 'NO SUCH TABLE' in str(exc):",
                  "if 'no such table' not in str(exc):", "if 'no such table' in str(None):")
 ] + [
+    Equivalent("bot/core/storage.py", "check_file", "header = file.read(None)",
+               "reads on past the 100-byte header; only those 100 bytes are looked at"),
+    Equivalent("bot/core/storage.py", "check_file", "header = file.read(101)",
+               "reads on past the 100-byte header; only those 100 bytes are looked at"),
+    Equivalent("bot/core/storage.py", "check_file", "page_size = int.from_bytes(header[16:18])",
+               "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
+               "requires"),
+    Equivalent("bot/core/storage.py", "check_file", "pages = int.from_bytes(header[28:32])",
+               "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
+               "requires"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != 'XX:memory:XX':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
@@ -266,6 +301,12 @@ EQUIVALENT: list[Equivalent] = [
                "with scores[p] over all players): the default is never used")
     for args in ("s.id, None", "s.id", "s.id, 1")
 ] + [
+    Equivalent("bot/core/runtime.py", "Runtime._commit", "if new.state is None:",
+               "a state is committed with its engine's version either way: a lobby cannot be "
+               "started before a second seat is saved through _commit (Join or Add computer, "
+               "which under this mutant stamps the lobby with the engine's version), load() "
+               "stamps every match it brings back, and moves keep the version they started with",
+               was="if new.state is not None:"),
     Equivalent("bot/core/runtime.py", "Runtime.deadline",
                "if match.status != ACTIVE or (match.state is None and match.turn_started_at "
                "is None):",

@@ -199,7 +199,7 @@ async def test_a_restart_sends_no_stale_reminders(fake_discord: FakeDiscord,
         assert match is not None
         match_id = match.id
         await fake.wait_until(lambda: notifications(fake) or None, 10.0, "the ping")
-        turn = bot.runtime.turn_seconds
+        turn = bot.runtime.servers.turn_seconds(match.guild_id)
         planned = bot.pings.reminder_at(match_id)
         assert planned is not None and match.turn_started_at is not None
         assert planned == pytest.approx(match.turn_started_at + turn - 60.0)

@@ -6,18 +6,21 @@ Real SQLite files in a temporary folder; the clock is moved by hand.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.core.engine import JSON, Engine
+from bot.core.engine import JSON, Engine, Result
 from bot.core.records import ACTIVE, OVER
 from bot.core.runtime import Runtime
 from bot.core.server_settings import ServerSettings
 from bot.core.storage import Storage
 from bot.games import GAMES
+from bot.games.cities.engine import CitiesEngine
 from bot.games.cityscape.engine import CityscapeEngine
 
 from .runtime_support import ANN, BOB, CHANNEL, GUILD, Clock
@@ -35,6 +38,26 @@ class CityscapeV2(CityscapeEngine):
 
     def upgrade_state(self, state: JSON, from_version: int) -> JSON:
         return {**state, "table_colour": "slate"}
+
+
+class CitiesV2(CitiesEngine):
+    state_version = 2
+
+    def upgrade_state(self, state: JSON, from_version: int) -> JSON:
+        return {**state, "table_colour": "slate"}
+
+
+class SharedWin(CityscapeEngine):
+    """Cityscape ending in a tie, or (``nobody``) with no winner: the log must say which."""
+
+    def __init__(self, *, nobody: bool = False) -> None:
+        self.nobody = nobody
+
+    def result(self, state: JSON) -> Result | None:
+        final = super().result(state)
+        if final is None:
+            return None
+        return Result(final.scores, [] if self.nobody else list(state["players"]))
 
 
 class BrokenUpgrade(CityscapeV2):
@@ -69,8 +92,9 @@ async def _restart(runtime: Runtime) -> None:
     await runtime.storage.close()
 
 
-async def _game(runtime: Runtime, channel: int = CHANNEL) -> int:
-    match = await runtime.open_lobby(GUILD, channel, "cityscape", ANN, {"rounds": 1})
+async def _game(runtime: Runtime, channel: int = CHANNEL, game: str = "cityscape") -> int:
+    options: JSON = {"rounds": 1} if game == "cityscape" else {}
+    match = await runtime.open_lobby(GUILD, channel, game, ANN, options)
     await runtime.join(match.id, BOB)
     await runtime.start(match.id, ANN.id)
     return match.id
@@ -105,6 +129,34 @@ async def test_a_game_saved_before_an_engine_update_is_upgraded_once_and_saved_s
                   expected_version=match.version)
     saved = await new.storage.get(running)
     assert saved is not None and saved.state_version == 2
+
+
+async def test_a_restart_counts_the_upgraded_games_of_each_engine(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    old = await _runtime(tmp_path)
+    for channel, game in ((20, "cityscape"), (21, "cityscape"), (22, "cities"), (23, "bigcity")):
+        await _game(old, channel, game)
+    await old.open_lobby(GUILD, 24, "cityscape", BOB, {})  # a lobby has no state to upgrade
+    await _restart(old)
+    caplog.set_level(logging.INFO, logger="bot.core.runtime")
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2(), "cities": CitiesV2()})
+    # Big City's engine did not change: its game is loaded as it was and not counted.
+    assert [m for m in _messages(caplog) if m.startswith("Brought")] == [
+        "Brought the saved states of 2 Cityscape game(s) (state version 2), 1 Cities game(s) "
+        "(state version 2) up to this version's engines."]
+    assert len(new.unfinished()) == 5
+
+
+async def test_games_this_cityhall_cannot_run_are_skipped_and_the_rest_load(
+        tmp_path: Path) -> None:
+    newer = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    await newer.open_lobby(GUILD, 70, "bigcity", ANN, {})  # a game this Cityhall lacks
+    await _game(newer, 71)  # a state this Cityhall cannot read
+    lobby = (await newer.open_lobby(GUILD, 72, "cityscape", BOB, {})).id
+    cities = await _game(newer, 73, "cities")
+    await _restart(newer)
+    back = await _runtime(tmp_path, {"cityscape": GAMES["cityscape"], "cities": GAMES["cities"]})
+    assert sorted(m.id for m in back.unfinished()) == [lobby, cities]
 
 
 async def test_a_game_saved_by_a_newer_cityhall_waits_and_is_not_shown(
@@ -187,6 +239,23 @@ async def test_a_servers_turn_time_applies_from_the_next_turn(tmp_path: Path) ->
     assert again.deadline(started) == clock.now + 60
 
 
+async def test_a_game_begun_before_turn_times_were_kept_uses_the_servers_turn_time(
+        tmp_path: Path) -> None:
+    # Games started by a Cityhall before /settings have no turn time of their own saved:
+    # after the upgrade their server's choice applies, not the bot's default.
+    clock = Clock()
+    runtime = await _runtime(tmp_path, clock=clock)
+    await runtime.servers.save(GUILD, ServerSettings(turn_seconds=300))
+    match_id = await _game(runtime)
+    await _restart(runtime)
+    with contextlib.closing(sqlite3.connect(tmp_path / DB)) as conn, conn:
+        conn.execute("UPDATE matches SET extra='{}' WHERE id=?", (match_id,))
+    again = await _runtime(tmp_path, clock=clock)
+    match = again.get(match_id)
+    assert match is not None and "turn_seconds" not in match.extra
+    assert again.deadline(match) == clock.now + 300
+
+
 # -- the admin's log ------------------------------------------------------------------------------
 
 
@@ -243,3 +312,25 @@ async def test_the_log_tells_each_game_from_lobby_to_result(
         f"{final.version - 1} moves; won by {winners}.",
     ]
     await _restart(runtime)
+
+
+async def _play_out(runtime: Runtime, match_id: int) -> None:
+    while (match := runtime.get(match_id)) is not None:
+        assert match.state is not None
+        player = runtime.engine(match).to_act(match.state)[0]
+        await runtime.act(match_id, player, runtime.engine(match).ai_action(match.state, player),
+                          expected_version=match.version)
+
+
+@pytest.mark.parametrize(("nobody", "won_by"), [(False, "Ann, Bob"), (True, "nobody")])
+async def test_the_log_names_every_winner_of_a_shared_win_or_nobody(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, nobody: bool, won_by: str) -> None:
+    runtime = await _runtime(tmp_path, {"cityscape": SharedWin(nobody=nobody)})
+    match_id = await _game(runtime)
+    caplog.set_level(logging.INFO, logger="bot.core.runtime")
+    await _play_out(runtime, match_id)
+    final = await runtime.storage.get(match_id)
+    assert final is not None
+    assert _messages(caplog) == [
+        f"Cityscape game {match_id} in server {GUILD}, channel {CHANNEL}, finished after "
+        f"{final.version - 1} moves; won by {won_by}."]

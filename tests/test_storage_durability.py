@@ -4,13 +4,16 @@ move, and a finished game is archived small but complete."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import random
 import signal
 import sqlite3
 import sys
 import threading
+import zlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,7 +21,7 @@ import pytest
 
 from bot.core.records import LOBBY, OVER, Match, Seat
 from bot.core.runtime import Runtime
-from bot.core.storage import SCHEMA_V1, ChannelBusy, Storage, StorageError
+from bot.core.storage import SCHEMA_V1, SCHEMA_VERSION, ChannelBusy, Storage, StorageError
 from bot.games import GAMES
 from bot.tools.replay import replay
 
@@ -258,6 +261,79 @@ async def test_an_older_database_is_upgraded_with_its_stats_and_games(tmp_path: 
             assert conn.execute("SELECT match_id FROM archive").fetchall() == [(1,)]
     finally:
         await storage.close()
+
+
+async def test_every_game_of_a_schema_1_database_comes_through_the_upgrade(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two finished games, an abandoned one, a running game and a lobby, as the first
+    Cityhall wrote them (schema 1's tables, no schema number yet): after the upgrade /stats counts the people (not the computer) with
+    their latest names, replays show each game's moves in order, and the running game and the
+    lobby carry on."""
+    path = tmp_path / "old.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executescript(SCHEMA_V1)
+        for match_id, status, state in ((1, "over", '{"a":1}'), (2, "over", '{"a":2}'),
+                                        (3, "abandoned", None), (4, "active", '{"b":4}'),
+                                        (5, "lobby", None)):
+            conn.execute("INSERT INTO matches (id, guild_id, channel_id, game, status, host_id,"
+                         " seats, options, seed, state, version, extra, created_at, updated_at)"
+                         " VALUES (?, 10, ?, 'cityscape', ?, '1', '[]', '{}', 5, ?, 3, '{}', 0,"
+                         " 0)", (match_id, 20 + match_id, status, state))
+        # Stored out of order: the log is read back by its sequence number.
+        for match_id, seq in ((1, 3), (1, 2), (4, 2), (2, 2)):
+            conn.execute("INSERT INTO actions VALUES (?, ?, '1', ?, ?, 0)",
+                         (match_id, seq, json.dumps({"move": seq}), int(seq == 3)))
+        # Game 2 was finished later but written first: the totals take the later names.
+        for match_id, player, name, cpu, won, score, at in (
+                (2, "1", "Ann B", 0, 0, 25, 9), (2, "2", "Bob B", 0, 1, 50, 9),
+                (1, "1", "Ann", 0, 1, 40, 5), (1, "2", "Bob", 0, 0, 30, 5),
+                (1, "cpu1", "Ada (computer)", 1, 0, 90, 5)):
+            conn.execute("INSERT INTO results VALUES (?, 10, 'cityscape', ?, ?, ?, ?, ?,"
+                         " '{\"objections\": 2}', ?)", (match_id, player, name, cpu, score, won, at))
+    caplog.set_level(logging.INFO, logger="bot.core.storage")
+    storage = await Storage.open(path)
+    try:
+        board = await storage.leaderboard(10, "cityscape")
+        assert [(r.name, r.games, r.wins, r.best, r.extra) for r in board] == [
+            ("Bob B", 2, 1, 50, {"objections": 4}), ("Ann B", 2, 1, 40, {"objections": 4})]
+        assert await storage.actions(1) == [("1", {"move": 2}), ("1", {"move": 3})]
+        assert await storage.actions(2) == [("1", {"move": 2})]
+        assert await storage.actions(3) == []
+        assert [(m.id, m.status, m.state) for m in await storage.unfinished()] == [
+            (4, "active", {"b": 4}), (5, "lobby", None)]
+        assert await storage.actions(4) == [("1", {"move": 2})]
+        finished = [await storage.get(i) for i in (1, 2, 3)]
+        assert [(m.status, m.state) for m in finished if m is not None] == [
+            ("over", {"a": 1}), ("over", {"a": 2}), ("abandoned", None)]
+    finally:
+        await storage.close()
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        # Each state is kept once, beside its match; finished games are one archive row each,
+        # and the computer's moves stay marked as its own.
+        assert conn.execute("SELECT COUNT(*) FROM matches WHERE state IS NOT NULL"
+                            ).fetchone()[0] == 0
+        assert conn.execute("SELECT match_id, state FROM match_states").fetchall() == [
+            (4, '{"b":4}')]
+        assert conn.execute("SELECT match_id, seq FROM actions").fetchall() == [(4, 2)]
+        archive = conn.execute("SELECT match_id, actions, state FROM archive ORDER BY match_id"
+                               ).fetchall()
+    assert [(i, json.loads(zlib.decompress(log)),
+             None if state is None else zlib.decompress(state).decode())
+            for i, log, state in archive] == [
+        (1, [[2, "1", {"move": 2}, 0, 0], [3, "1", {"move": 3}, 1, 0]], '{"a":1}'),
+        (2, [[2, "1", {"move": 2}, 0, 0]], '{"a":2}'),
+        (3, [], None)]
+    copy = tmp_path / f"old.sqlite3.before-v{SCHEMA_VERSION}.sqlite3"
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.storage"] == [
+        f"Upgrading the database {path} from schema 0 to {SCHEMA_VERSION}; a copy of it as it "
+        f"was is at {copy} (to go back: stop the bot, put that copy in its place, and run the "
+        "previous Cityhall).",
+        "Upgrading the database from schema 0 to 1: matches, their moves and results.",
+        "Upgrading the database from schema 1 to 2: states kept beside their matches, "
+        "finished games archived, and per-player totals for /stats.",
+        "Upgrading the database from schema 2 to 3: a table for the bot's own values, and the "
+        "state version of every saved game.",
+    ]
 
 
 async def test_a_database_from_a_newer_cityhall_is_refused_in_a_sentence(tmp_path: Path) -> None:

@@ -8,10 +8,15 @@ folder throughout.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
+import logging
+import os
 import shutil
 import sqlite3
+import stat
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -112,15 +117,19 @@ async def test_a_folder_where_the_database_should_be_is_refused(tmp_path: Path) 
         await Storage.open(path)
 
 
-async def test_an_empty_file_becomes_a_new_database(tmp_path: Path,
-                                                    storages: OpenStorage) -> None:
+async def test_an_empty_file_becomes_a_new_database(
+        tmp_path: Path, storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
     # `touch cityhall.sqlite3` before the first start is harmless.
     path = tmp_path / "cityhall.sqlite3"
     path.touch()
+    caplog.set_level(logging.INFO, logger="bot.core.storage")
     storage = await storages(path)
     match = await storage.create_match(_lobby(5))
     assert (await storage.get(match.id)) is not None
     assert _schema_of(path) == SCHEMA_VERSION
+    # The admin reads that a new database was made, not that one was upgraded.
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.storage"] == [
+        f"Setting up a new database at {path} (schema {SCHEMA_VERSION})."]
 
 
 async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
@@ -144,6 +153,10 @@ async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
         f"Cannot open the database {path}: it is cut short: its header says {whole:,} bytes "
         f"but the file has {whole - page_size:,} (a copy that did not finish, or a full "
         f"disk?).")
+    # An empty WAL beside it has nothing to complete the file with: still refused.
+    Path(f"{path}-wal").touch()
+    with pytest.raises(StorageError, match="it is cut short"):
+        check_file(path)
     # The same file with the WAL a crash left beside it is SQLite's to complete, not refused.
     # (This WAL holds nothing: check_file only asks whether one is pending.)
     Path(f"{path}-wal").write_bytes(b"\0" * 32)
@@ -153,6 +166,76 @@ async def test_a_database_cut_short_is_refused_but_one_waiting_on_its_wal_opens(
     Path(f"{path}-wal").unlink()
     storage = await storages(path)
     assert len(await storage.unfinished()) == 40
+
+
+def test_a_database_of_64_kb_pages_is_measured_by_its_own_page_size(tmp_path: Path) -> None:
+    # SQLite writes 65,536-byte pages as "1" in the header (the field holds 16 bits only).
+    path = tmp_path / "big-pages.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA page_size=65536")
+        conn.execute("CREATE TABLE t (x)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("x" * 10_000,) for _ in range(20)])
+        conn.commit()
+    whole = path.stat().st_size
+    assert whole > 3 * 65536
+    check_file(path)
+    with open(path, "r+b") as file:
+        file.truncate(whole - 65536)
+    with pytest.raises(StorageError) as refused:
+        check_file(path)
+    assert str(refused.value).startswith(
+        f"it is cut short: its header says {whole:,} bytes but the file has {whole - 65536:,} ")
+
+
+def test_a_huge_database_cut_short_is_refused_too(tmp_path: Path) -> None:
+    # Over 16 million pages the page count fills all four bytes of its header field. A sparse
+    # file stands in for the database (nothing past the header is read).
+    path = tmp_path / "huge.sqlite3"
+    pages = 2**24 + 1
+    header = bytearray(100)
+    header[:16] = b"SQLite format 3\x00"
+    header[16:18] = (512).to_bytes(2, "big")
+    header[24:28] = header[92:96] = (7).to_bytes(4, "big")  # the count is current
+    header[28:32] = pages.to_bytes(4, "big")
+    with open(path, "wb") as file:
+        file.write(header)
+        file.truncate((pages - 1) * 512)
+    with pytest.raises(StorageError, match="it is cut short"):
+        check_file(path)
+    with open(path, "r+b") as file:
+        file.truncate(pages * 512)
+    check_file(path)
+
+
+async def test_a_folder_or_file_the_bot_user_cannot_write_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As the `cityhall` user would see them (the tests may run as root, whom permissions do
+    # not stop): the owner's bits decide.
+    def as_the_owner(path: Any, mode: int, **kwargs: Any) -> bool:
+        bits = os.stat(path).st_mode
+        needed = ((os.R_OK, stat.S_IRUSR), (os.W_OK, stat.S_IWUSR), (os.X_OK, stat.S_IXUSR))
+        return all(bits & bit for flag, bit in needed if mode & flag)
+
+    monkeypatch.setattr(storage_module.os, "access", as_the_owner)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "cityhall.sqlite3"
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(StorageError) as refused:
+            await Storage.open(path)
+    finally:
+        folder.chmod(0o755)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: its folder {folder} is not writable for this user, "
+        f"and SQLite needs to create cityhall.sqlite3-wal beside it.")
+    path.write_bytes(b"")
+    path.chmod(0o444)
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: the file is not readable and writable for this "
+        "user.")
 
 
 async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:
@@ -166,6 +249,17 @@ async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Pat
     assert str(refused.value) == (
         f"Cannot open the database {notes}: it is not a Cityhall database: it has the tables "
         f"notes, people, places, tags, todo, ... but not actions, matches, results.")
+    # Five tables are all named, with no "..." (here one of them is Cityhall's own name).
+    few = tmp_path / "few.sqlite3"
+    with contextlib.closing(sqlite3.connect(few)) as conn:
+        for table in ("matches", "notes", "people", "places", "tags"):
+            conn.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY)")
+        conn.commit()
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(few)
+    assert str(refused.value) == (
+        f"Cannot open the database {few}: it is not a Cityhall database: it has the tables "
+        f"matches, notes, people, places, tags but not actions, results.")
     # A program that marks its files (SQLite's application id) is refused by the mark alone.
     marked = tmp_path / "photos.sqlite3"
     with contextlib.closing(sqlite3.connect(marked)) as conn:
@@ -179,6 +273,30 @@ async def test_another_programs_database_is_refused_and_left_alone(tmp_path: Pat
         journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
         mark = conn.execute("PRAGMA application_id").fetchone()[0]
     assert len(tables) == 6 and "matches" not in tables and journal == "delete" and mark == 0
+
+
+async def test_a_file_system_without_write_ahead_logs_is_refused_in_a_sentence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Some network shares cannot hold SQLite's shared memory: SQLite then keeps the old
+    # journal mode, and the bot must not run on without the log its durability relies on.
+    class NoWal(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql.upper() == "PRAGMA JOURNAL_MODE=WAL":
+                return super().execute("SELECT 'delete'")
+            return super().execute(sql, *args)
+
+    connect = sqlite3.connect
+
+    def on_the_share(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return connect(database, *args, **kwargs, factory=NoWal)
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", on_the_share)
+    path = tmp_path / "cityhall.sqlite3"
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: SQLite could not switch it to WAL mode (is the "
+        "folder writable?).")
 
 
 async def test_a_database_of_a_newer_cityhall_is_refused_unchanged(tmp_path: Path,
@@ -202,6 +320,77 @@ async def test_a_cityhall_database_is_marked_as_cityhalls(tmp_path: Path,
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_a_write_waits_out_another_programs_short_lock_and_lands(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # A backup tool or an admin's `sqlite3` shell may hold the write lock for a moment: the
+    # bot's next write waits for it (up to its busy timeout) instead of failing the move.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        asyncio.get_running_loop().call_later(0.5, other.execute, "ROLLBACK")
+        match = await storage.create_match(_lobby(3))
+    finally:
+        other.close()
+    assert await storage.get(match.id) is not None
+
+
+async def test_how_long_the_bot_waits_for_another_programs_lock(
+        tmp_path: Path, storages: OpenStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file locked by a second Cityhall must be refused within seconds at start-up (the
+    # admin waits for that sentence); afterwards reads and writes wait out a backup's lock
+    # for up to 10 seconds (writes: the busy timeout asked for).
+    waits: list[float] = []
+    connect = sqlite3.connect
+
+    def noted(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        waits.append(kwargs.get("timeout", 5.0))  # 5 s: sqlite3's own default
+        return connect(database, *args, **kwargs)
+
+    def write_wait(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", noted)
+    # The first connection reads the schema first, so it is the one that meets a lock;
+    # the second is the readers'.
+    storage = await storages(tmp_path / "a.sqlite3")
+    assert waits == [2.0, 10.0]
+    assert await storage.write(write_wait) == 10_000
+    waits.clear()
+    quick = await Storage.open(tmp_path / "b.sqlite3", busy_timeout=0.5)
+    try:
+        assert waits == [0.5, 10.0]
+        assert await quick.write(write_wait) == 500
+    finally:
+        await quick.close()
+
+
+async def test_a_reader_that_cannot_open_is_refused_and_leaves_no_writer_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The writer opened the file, then the readers' connection could not (the process ran
+    # out of file descriptors, say): the admin gets the cause, and no thread keeps the file.
+    async def out_of_descriptors(*args: Any, **kwargs: Any) -> Any:
+        raise _sqlite_error(14, "unable to open database file")
+
+    before = set(threading.enumerate())
+    monkeypatch.setattr(storage_module.aiosqlite, "connect", out_of_descriptors)
+    path = tmp_path / "cityhall.sqlite3"
+    with pytest.raises(StorageError) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"Cannot open the database {path}: SQLite cannot open the file (a missing or "
+        "unwritable folder?) [unable to open database file].")
+    # (The event loop's own worker threads, "asyncio_N", come and go as it pleases.)
+    assert [t.name for t in set(threading.enumerate()) - before
+            if not t.name.startswith("asyncio_")] == []
+    # The writer checkpointed and let go of the file: it opens again at once.
+    monkeypatch.undo()
+    storage = await Storage.open(path)
+    await storage.close()
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
 
 
 # -- the copy taken before an upgrade ---------------------------------------------------------
@@ -287,6 +476,21 @@ async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) ->
     assert await storage.values_with_prefix("set*") == [("set*1", "d")]
     assert await storage.values_with_prefix("up^") == [("up^1", "g")]
     assert await storage.values_with_prefix("nothing") == []
+
+
+async def test_values_deleted_stay_gone_after_a_restart_and_the_rest_stay(
+        tmp_path: Path, storages: OpenStorage) -> None:
+    # The turn pings remember each ping message, so that a restart can still tidy it away,
+    # and forget it once it is deleted: a forgotten one must not come back.
+    path = tmp_path / "cityhall.sqlite3"
+    storage = await storages(path)
+    for key in ("ping:1", "ping:2", "ping:3", "settings_1"):
+        await storage.set_value(key, f"value of {key}")
+    await storage.delete_values(["ping:1", "ping:3"])
+    await storage.delete_values([])
+    again = await storages(path)
+    assert await again.values_with_prefix("ping:") == [("ping:2", "value of ping:2")]
+    assert await again.value("settings_1") == "value of settings_1"
 
 
 async def test_every_commit_is_reported_to_the_metrics(storages: OpenStorage) -> None:

@@ -68,7 +68,6 @@ class Runtime:
         self.storage = storage
         self.games = dict(games)
         self.clock = clock
-        self.turn_seconds = turn_seconds
         self.limits = limits
         # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
         self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)

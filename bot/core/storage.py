@@ -494,9 +494,8 @@ def check_file(path: Path) -> None:
     """What can be told about the file before SQLite opens it; StorageError says what is
     wrong in a clause (SQLite itself says only "unable to open" or nothing at all: a file cut
     short opens fine and fails at the first page past its end)."""
+    # Storage.open has made the folder (mkdir refuses a file standing in its way).
     folder = path.parent
-    if not folder.is_dir():
-        raise StorageError(f"its folder {folder} is not a folder")
     # SQLite creates NAME-wal and NAME-shm beside the file (WAL mode): the folder must be
     # writable, not only the file.
     if not os.access(folder, os.W_OK | os.X_OK):
