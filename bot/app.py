@@ -106,7 +106,11 @@ class CityhallBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents needed
         self.metrics = Metrics()
-        kwargs.setdefault("http_trace", self.metrics.http_trace())
+        if settings.metrics_port is not None:
+            # aiohttp calls a trace's hooks at every step of every request, which costs
+            # each click a few per cent of the bot's CPU: only worth it when someone reads
+            # the counters.
+            kwargs.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, allowed_mentions=USER_MENTIONS, **kwargs)
         self.settings = settings

@@ -82,6 +82,8 @@ async def test_counters_move_with_clicks_and_commands(fake_discord: FakeDiscord,
 async def test_no_endpoint_unless_asked(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     async with cityhall_bot(fake_discord, tmp_path / "db.sqlite3") as bot:
         assert bot.metrics._server is None
+        # nor the per-request hooks that feed it (they cost every request some CPU)
+        assert bot.http.http_trace is None
 
 
 def test_metrics_settings_from_the_environment() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 
-from bot.render.pool import Priority
+from bot.render.pool import Priority, RenderPool
 
 from .replies import NO_MENTIONS
 
@@ -35,6 +35,20 @@ log = logging.getLogger(__name__)
 # inside Discord's 3 s.
 PICTURE_WAIT_S = 0.4
 DRAWING = "🖼️ The picture is on its way…"
+
+
+def picture_wait(pictures: RenderPool, wait: float = PICTURE_WAIT_S) -> float:
+    """How long an answer may wait for its picture: ``wait``, or not at all when the
+    pictures queued ahead of it cannot be drawn in that time anyway. The one rule for every
+    answer that carries a picture (private screens here, tables in ``Tables``)."""
+    return 0.0 if pictures.expected_wait(Priority.INTERACTIVE) > wait else wait
+
+
+async def drawn_within(drawing: asyncio.Future[Any], wait: float) -> bool:
+    """Whether ``drawing`` is done after at most ``wait`` seconds (never waits for 0)."""
+    if wait > 0 and not drawing.done():
+        await asyncio.wait({drawing}, timeout=wait)
+    return drawing.done()
 
 
 class ScreenTokens:
@@ -78,16 +92,13 @@ async def show_private(interaction: discord.Interaction, match_id: int, content:
     from .play import cityhall
 
     token = SCREENS.open(match_id, interaction.user.id)
-    wait = PICTURE_WAIT_S if wait is None else wait
     files: list[discord.File] = []
     later: asyncio.Future[list[discord.File]] | None = None
     if pictures is not None:
-        if cityhall(interaction).pictures.expected_wait(Priority.INTERACTIVE) > wait:
-            # Behind that many pictures it cannot come in time: answer at once, no waiting.
-            wait = 0.0
+        patience = picture_wait(cityhall(interaction).pictures,
+                                PICTURE_WAIT_S if wait is None else wait)
         drawing = asyncio.ensure_future(pictures)
-        done, _ = await asyncio.wait({drawing}, timeout=wait)
-        if done:
+        if await drawn_within(drawing, patience):
             files = drawing.result()
         else:
             later = drawing

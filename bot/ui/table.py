@@ -171,13 +171,13 @@ class Tables:
         else without it, so the click is answered well inside Discord's 3 s whatever the
         render workers are busy with. ``payload.png is None`` then tells the caller to
         refresh the table afterwards, which puts the picture in."""
-        from .later import PICTURE_WAIT_S
+        from .later import drawn_within, picture_wait
 
-        if self.bot.pictures.expected_wait(Priority.INTERACTIVE) > PICTURE_WAIT_S:
+        patience = picture_wait(self.bot.pictures)
+        if not patience:
             return await self.payload(match, picture=False)
         drawing = asyncio.ensure_future(self.payload(match, interactive=True))
-        done, _ = await asyncio.wait({drawing}, timeout=PICTURE_WAIT_S)
-        if done:
+        if await drawn_within(drawing, patience):
             return drawing.result()
         drawing.cancel()  # its picture leaves the queue; the refresh draws a newer one
         with contextlib.suppress(asyncio.CancelledError):
