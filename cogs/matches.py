@@ -114,8 +114,10 @@ class Matches(commands.Cog):
             await tell(interaction, "Choose one of the listed games.")
             return
         embed = discord.Embed(title="Cityhall leaderboards", colour=discord.Colour.gold())
-        for name in [game] if game else sorted(GAMES):
-            rows = await self.bot.storage.leaderboard(interaction.guild_id, name)
+        names = [game] if game else sorted(GAMES)
+        boards = await self.bot.storage.leaderboards(interaction.guild_id, names)
+        for name in names:
+            rows = boards[name]
             adapter = self.bot.adapters.get(name)
             if not rows:
                 value = "No finished games yet."

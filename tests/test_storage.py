@@ -202,6 +202,21 @@ async def test_leaderboard_keeps_computers_other_servers_and_games_apart(
     assert [r.player_id for r in await storage.leaderboard(GUILD, "bigcityz")] == ["3"]
 
 
+async def test_all_leaderboards_at_once_rank_each_game_on_its_own(storages: OpenStorage) -> None:
+    """/stats reads every game's board in one go: each keeps its own order and limit."""
+    storage = await storages()
+    await _finished(storage, [_row("1", "Ann", 10, False), _row("2", "Bob", 30, True)],
+                    channel=61)
+    await _finished(storage, [_row("3", "Cy", 60, True), _row("1", "Ann", 70, False),
+                              _row("4", "Dee", 5, False)], channel=62, game="bigcityz")
+    await _finished(storage, [_row("5", "Eve", 80, True)], channel=63, guild=GUILD + 1,
+                    game="bigcityz")
+    boards = await storage.leaderboards(GUILD, ["bigcity", "bigcityz", "cityscape"], limit=2)
+    assert {game: [r.player_id for r in rows] for game, rows in boards.items()} == {
+        "bigcity": [], "bigcityz": ["3", "1"], "cityscape": ["2", "1"]}
+    assert boards["bigcityz"][1].best == 70
+
+
 async def test_saving_the_final_results_twice_counts_the_game_once(
         storages: OpenStorage) -> None:
     storage = await storages()

@@ -853,17 +853,29 @@ class Storage:
     # -- results ----------------------------------------------------------------------
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
-        async with self._db.execute(
-            "SELECT player_id, name, games, wins, best, extra FROM player_totals"
-            " WHERE guild_id=? AND game=? ORDER BY wins DESC, best DESC, games DESC LIMIT ?",
-            (guild_id, game, limit),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [
-            LeaderboardRow(r["player_id"], r["name"], r["games"], r["wins"], r["best"],
-                           json.loads(r["extra"]))
-            for r in rows
-        ]
+        return (await self.leaderboards(guild_id, [game], limit))[game]
+
+    async def leaderboards(self, guild_id: int, games: list[str],
+                           limit: int = 10) -> dict[str, list[LeaderboardRow]]:
+        """The top ``limit`` of each game in one read: every trip to the database's thread
+        waits for the event loop's turn, and ``/stats`` shows four games at once."""
+        boards: dict[str, list[LeaderboardRow]] = {game: [] for game in games}
+        if not games:
+            return boards
+        rows = await self._db.execute_fetchall(
+            "SELECT game, player_id, name, games, wins, best, extra FROM ("
+            " SELECT *, ROW_NUMBER() OVER (PARTITION BY game"
+            "  ORDER BY wins DESC, best DESC, games DESC) AS place"
+            " FROM player_totals WHERE guild_id=? AND game IN"
+            f" ({', '.join('?' * len(games))}))"
+            " WHERE place <= ? ORDER BY game, place",
+            (guild_id, *games, limit),
+        )
+        for r in rows:
+            boards[r["game"]].append(LeaderboardRow(r["player_id"], r["name"], r["games"],
+                                                    r["wins"], r["best"],
+                                                    json.loads(r["extra"])))
+        return boards
 
 
 def _columns(match: Match) -> tuple[Any, ...]:
