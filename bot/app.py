@@ -214,11 +214,13 @@ class CityhallBot(commands.Bot):
         # interaction, its response and message, a view and its items), which only a
         # collection frees, and freeing them is most of what a young collection costs: at
         # 10,000 allocations one freed ~8,000 objects in a 40-60 ms pause of the loop
-        # everyone shares. Young collections of 2,000 stay under 10 ms. A full collection
-        # walks every match state written since the freeze (100-200 ms with 200 busy
-        # matches), so those stay as rare as before: one per ~10 million allocations at
-        # most (and CPython waits for the long-lived objects to grow by a quarter).
-        gc.set_threshold(2_000, 5, 1_000)
+        # everyone shares. Young collections of 2,000 stay under 10 ms. Some of those
+        # cycles are still in flight at a young collection and die old: a full collection
+        # every ~1 million allocations frees them, which keeps the bot's memory flat (at
+        # one per ~10 million it climbed 40 MB in a 10-minute soak), at the price of a
+        # pause that walks every match state written since the freeze (100-200 ms with
+        # 200 busy matches, every few minutes under load).
+        gc.set_threshold(2_000, 5, 100)
         await self.sync_commands()
         if self.application_id:
             log.info("Invite Cityhall to a server: %s", invite_url(self.application_id))
