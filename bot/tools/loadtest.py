@@ -360,7 +360,8 @@ async def soak(report: Report, bot: BotProcess, city: Cityscape, tables: list[Ta
             growth = last - warm
             report.add("soak", f"RSS {label}: half time -> last minute (medians)",
                        f"{warm:.1f} -> {last:.1f} MB ({growth:+.1f})", "",
-                       "flat: within 5 %", abs(growth) <= 0.05 * warm)
+                       # a drop is a render worker replaced, not a leak
+                       "flat: grows < 5 %", growth <= 0.05 * warm)
     report.details["soak_rss"] = samples
 
 
