@@ -10,47 +10,46 @@ Easy: places on one of its best few squares, weighed roughly, now and then on a 
 never replaces a board unless normal would, and then only half the time; it objects on a
 hunch (a lower, wavering confidence bar) and sometimes lets a sure objection go.
 
-Hard: expectimax over sampled worlds. For each place it could take it samples the city's
-unknown facts from its beliefs and what each opponent knows (their knowledge level), works
-out whether each would object as a normal player would, and scores its own points minus the
-opponents' (objections won and lost included). It objects when the placement is wrong with
-a probability that beats the marker's worth, judged by Bayes: a placer who knew the fact
-would not have placed wrongly.
+Hard: knows no more than normal (the same per-fact draw) but reasons better about what it
+does not know: an unknown fact is judged from the facts it knows by the deck's pairwise
+statistics (a city of a million usually has an international airport), where normal takes
+the bare base rate. It places by normal's rule on those beliefs; once someone has 20
+points it plays its best places, each replacement and "no free square" to the end of the
+game in sampled worlds (``playout``) and keeps the one that wins most often: near the end
+the margin no longer matters, only passing the leader. It objects when the placement is
+wrong with a probability that beats the marker's worth, judged by Bayes: a placer who knew
+the facts would not have placed wrongly.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import random
+from functools import lru_cache
 
 from bot.core.engine import JSON
-from bot.core.levels import EASY, Budget, ai_rng, sloppy_pick
+from bot.core.levels import EASY, Budget, ai_rng, sequential_halving, sloppy_pick
 from bot.core.rng import peek
 
-from . import ai, content
+from . import ai, content, playout
 from .board import (
-    RISK_PENALTY,
-    RISK_POINTS,
-    SLOTS,
     VETO_POINTS,
-    risk_right,
-    risk_slots,
-    square_right,
 )
 
-SAMPLES = 64
+TEMPER = 0.75  # naive Bayes' evidence, scaled down (measured: 0.5-1.0 about equal)
+SEARCH_FROM = 20  # hard searches once someone has this many points: the last 2-3 rounds
+CANDIDATES = 5  # places played out: the greedy one and the next best by expected points,
+RISKS = 2  # the risk fields most likely right, and the surest square
+PLAYOUTS = 256
+MARGIN = 0.02  # a point of final margin beside a win, to tell equal chances apart
 
 
 def conceal(state: JSON, player: str, rng: random.Random) -> JSON:
     """``state`` with the piles redrawn: the city pile from every card not yet seen, the
     statement pile from the boards neither shown nor discarded."""
     new = copy.deepcopy(state)
-    seen = {state["current_city"], *state["beside_board"], *state["removed"]}
-    for board in state["slots"]:
-        seen.update(sq["city"] for sq in board["squares"])
-    for fields in state["risk_fields"].values():
-        seen.update(fields.values())
-    unseen = sorted(cid for cid in content.city_ids() if cid not in seen)
+    unseen = _unseen(state)
     rng.shuffle(unseen)
     new["city_pile"] = unseen[: len(state["city_pile"])]
     pile = sorted(state["statement_pile"])  # which boards: public; their order: not
@@ -66,7 +65,7 @@ def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
     seen = conceal(state, player, rng)
     if seen["phase"] == "veto":
         return easy_veto(seen, player, rng) if level == EASY else hard_veto(seen, player)
-    return easy_place(seen, player, rng) if level == EASY else hard_place(seen, player, rng)
+    return easy_place(seen, player, rng) if level == EASY else hard_place(seen, player, rng, budget)
 
 
 # -- easy ------------------------------------------------------------------------------------
@@ -95,96 +94,166 @@ def easy_veto(state: JSON, player: str, rng: random.Random) -> JSON:
 
 # -- hard ------------------------------------------------------------------------------------
 
-def _knowledge(state: JSON, player: str) -> float:
-    level = state.get("ai_levels", {}).get(player, "normal")
-    return ai.KNOWLEDGE.get(level, ai.KNOWLEDGE["normal"])
+@lru_cache(maxsize=1)
+def _pairs() -> tuple[tuple[tuple[float, float], ...], ...]:
+    """For statements i and j, log P(j as it is | i true) / P(j as it is | i false), for j
+    false and true: how much a known fact moves the odds of another (the deck's public
+    statistics, with one imagined card of each kind so that no ratio is infinite)."""
+    ids = playout.statements()
+    cards = list(playout.truths().values())
+    table = []
+    for i in range(len(ids)):
+        row = []
+        for j in range(len(ids)):
+            count = [[1, 1], [1, 1]]  # count[i true?][j true?]
+            for card in cards:
+                count[card[i]][card[j]] += 1
+            false, true = (math.log((count[1][v] / sum(count[1])) / (count[0][v] / sum(count[0])))
+                           for v in (0, 1))
+            row.append((false, true))
+        table.append(tuple(row))
+    return tuple(table)
 
 
-def _right(target: JSON, truth: dict[int, bool]) -> bool:
-    if "risk" in target:
-        a, b = risk_slots(target["risk"])
-        return risk_right(target["color"], truth[a], truth[b])
-    return square_right(target["color"], truth[target["slot"]])
+def hard_beliefs(state: JSON, player: str) -> list[float]:
+    """This player's belief in each of the city's twelve statements (``playout``'s order).
 
-
-def _would_object(state: JSON, target: JSON, beliefs: dict[int, float]) -> bool:
-    """Normal's objection rule for ``objector`` with the beliefs it has in this world."""
-    slots_involved = [target["slot"]] if "slot" in target else list(risk_slots(target["risk"]))
-    p_right = 1.0
-    for slot in slots_involved:
-        p = beliefs[slot]
-        wants_true = target["color"] == "green"
-        p_right *= p if wants_true else 1 - p
-    q = 1 - p_right
-    wrong, right = q * (1 - ai.PLACER_KNOWS), 1 - q
-    confidence = wrong / (wrong + right) if wrong + right > 0 else 0.0
-    endgame = max(state["scores"].values()) >= ai.ENDGAME_SCORE or \
-        len(state["city_pile"]) < 2 * len(state["players"])
-    return confidence >= (ai.OBJECT_AT_ENDGAME if endgame else ai.OBJECT_AT)
-
-
-def _sample_world(state: JSON, player: str, mine: dict[int, float],
-                  draw: random.Random) -> tuple[dict[int, bool], dict[str, dict[int, float]]]:
-    """The four statements' truth as this player believes, and each opponent's beliefs
-    (a fact it knows is certain, the rest at the deck's base rate)."""
-    truth = {slot: draw.random() < mine[slot] for slot in SLOTS}
-    statements = {b["slot"]: b["statement"] for b in state["slots"]}
-    others: dict[str, dict[int, float]] = {}
-    for other in state["players"]:
-        if other == player or state["vetoes"][other] == 0:
+    A fact it knows (normal's per-fact draw, so it knows no more than a normal player) is
+    certain. One it does not know is judged from the facts it does know, as someone who has
+    seen the deck would: a city of a million has an airport, a high one is rarely on the
+    coast. Naive Bayes over the deck's pairwise statistics, its evidence tempered (the facts
+    are not independent, and plain naive Bayes is overconfident)."""
+    city = state["current_city"]
+    ids = playout.statements()
+    real = playout.truths()[city]
+    known = {n: real[n] for n, sid in enumerate(ids) if ai.knows(state, player, city, sid)}
+    pairs = _pairs()
+    beliefs = []
+    for i, share in enumerate(playout.shares()):
+        if i in known:
+            beliefs.append(1.0 if known[i] else 0.0)
             continue
-        k = _knowledge(state, other)
-        others[other] = {
-            slot: (1.0 if truth[slot] else 0.0) if draw.random() < k
-            else content.share(statements[slot])
-            for slot in SLOTS
-        }
-    return truth, others
+        odds = math.log(share / (1 - share))
+        odds += TEMPER * sum(pairs[i][j][v] for j, v in known.items())
+        beliefs.append(1 / (1 + math.exp(-odds)))
+    return beliefs
 
 
-def _outcome(state: JSON, player: str, target: JSON, truth: dict[int, bool],
-             others: dict[str, dict[int, float]]) -> float:
-    """Own points minus the average opponent's, in one world."""
-    right = _right(target, truth)
-    score = int(state["scores"][player])
-    if "risk" in target:
-        own = RISK_POINTS if right else -min(RISK_PENALTY, score)
+def hard_place(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
+    """Normal's rule on better beliefs; near the end, the move that wins most often."""
+    table = playout.table_of(state)
+    belief = hard_beliefs(state, player)
+    me = state["players"].index(player)
+    replaced = state["replaced_slot"]
+    if replaced is not None:
+        greedy = playout.best_on_board(table, replaced - 1, belief)
     else:
-        own = int(target["points"]) if right else 0
-    theirs = 0.0
-    for other, beliefs in others.items():
-        if _would_object(state, target, beliefs):
-            theirs += -min(VETO_POINTS, int(state["scores"][other])) if right else VETO_POINTS
-    opponents = max(1, len(state["players"]) - 1)
-    return own - theirs / opponents
+        greedy = playout.normal_move(table, belief, table.scores[me])
+    if max(table.scores) < SEARCH_FROM:
+        return playout.action_of(table, greedy)
+    return _search(state, player, rng, budget, table, belief, greedy)
 
 
-def hard_place(state: JSON, player: str, rng: random.Random) -> JSON:
-    normal = ai.choose_placement(state, player)
-    if normal.get("type") in ("replace", "no_free_square"):
-        return normal
-    mine = ai._beliefs(state, player)
-    targets = ai._free_targets(state, state["replaced_slot"])
+def _search(state: JSON, player: str, rng: random.Random, budget: Budget,
+            table: playout.Table, belief: list[float], greedy: playout.Move) -> JSON:
+    """The greedy move, the other places worth most now, each replacement and "no free
+    square" when allowed, each played to the end of the game in sampled worlds (the same
+    worlds for every candidate); the one that wins most often."""
+    me = state["players"].index(player)
+    replaced = state["replaced_slot"]
+    if replaced is not None:
+        places = [("square", replaced - 1, i) for i in range(4)
+                  if not table.taken[replaced - 1][i]]
+    else:
+        places = playout.free_moves(table)
+    score = table.scores[me]
+    by_value = sorted(places, key=lambda m: -playout.value(table, m, belief, score))
+    # Near the end the best bet is not always the best expectation: a risk field can be the
+    # only way to pass the leader, and the surest square the way to stay ahead.
+    by_chance = sorted(places, key=lambda m: -playout.p_right(table, m, belief))
+    risks = [m for m in by_chance if m[0] == "risk"][:RISKS]
+    surest = [m for m in by_chance if m[0] == "square"][:1]
+    moves: list[playout.Move] = []
+    for move in [greedy, *by_value[: CANDIDATES - 1], *risks, *surest]:
+        if move not in moves:
+            moves.append(move)
+    if replaced is None:
+        slots = [s for s in range(4) if playout.replaceable(table, s)]
+        moves += [("replace", s, -1) for s in slots if ("replace", s, -1) != greedy]
+        if not slots and greedy[0] != "none":
+            moves.append(("none", -1, -1))
+    city = state["current_city"]
+    ids = playout.statements()
+    known = [ai.knows(state, player, city, sid) for sid in ids]
+    unseen = _unseen(state)
     key = rng.getrandbits(64)
-    worlds = [_sample_world(state, player, mine, peek(key, n)) for n in range(SAMPLES)]
-    best: tuple[float, int] | None = None
-    choice = normal
-    for number, target in enumerate(targets):
-        value = sum(_outcome(state, player, target, truth, others)
-                    for truth, others in worlds) / SAMPLES
-        if best is None or (value, -number) > best:
-            best, choice = (value, -number), target
-    return dict(choice)
+    worlds: dict[int, tuple[playout.World, list[int]]] = {}
+
+    def world(sample: int) -> tuple[playout.World, list[int]]:
+        if sample not in worlds:
+            draw = peek(key, sample)
+            cities = list(unseen)
+            draw.shuffle(cities)
+            truth = tuple(draw.random() < p for p in belief)
+            first = [known if seat == me else [draw.random() < table.knowledge[seat] for _ in ids]
+                     for seat in range(len(table.scores))]
+            statements = sorted(table.statement_pile)
+            draw.shuffle(statements)
+            worlds[sample] = (playout.World(cities[: table.pile_left], truth, table.knowledge,
+                                            f"{key}:{sample}", first), statements)
+        return worlds[sample]
+
+    def play(move: playout.Move, sample: int) -> float:
+        w, statements = world(sample)
+        t = table.copy()
+        t.statement_pile = list(statements)
+        draw = peek(key, sample, "play")
+        beliefs = [w.beliefs(0, seat) for seat in range(len(t.scores))]
+        if move[0] == "replace":
+            playout.replace(t, move[1], draw)
+            move = playout.best_on_board(t, move[1], belief)
+        playout.resolve(t, me, move, w.cities[0], beliefs)
+        playout.finish(t, w, 1, draw, len(w.cities))
+        return _result(t, me)
+
+    return playout.action_of(table, sequential_halving(moves, play, budget, PLAYOUTS))
+
+
+def _unseen(state: JSON) -> list[str]:
+    """The cards not seen yet (the city pile and the box), in a fixed order."""
+    seen = {state["current_city"], *state["beside_board"], *state["removed"]}
+    for board in state["slots"]:
+        seen.update(sq["city"] for sq in board["squares"])
+    for fields in state["risk_fields"].values():
+        seen.update(fields.values())
+    return sorted(cid for cid in content.city_ids() if cid not in seen)
+
+
+def _result(t: playout.Table, me: int) -> float:
+    """A win (a shared one: its share) and, to tell equal chances apart, a little margin."""
+    best_other = max(s for seat, s in enumerate(t.scores) if seat != me)
+    mine = t.scores[me]
+    win = 1.0 if mine > best_other else 0.0
+    if mine == best_other:
+        win = 1.0 / sum(1 for s in t.scores if s == mine)
+    return win + MARGIN * (mine - best_other)
 
 
 def hard_veto(state: JSON, player: str) -> JSON:
+    """Object when the placement is likely enough wrong. The placement itself is evidence:
+    a placer who knew every fact involved would have been right, so it is wrong only in the
+    worlds where it guessed (Bayes). A marker kept is worth a sure objection later."""
+    table = playout.table_of(state)
+    table.pile_left = len(state["city_pile"])
     placement = state["placement"]
-    q = ai.p_placement_wrong(state, player)
+    belief = hard_beliefs(state, player)
     if placement["kind"] == "no_free_square":
-        wrong = q
+        free = [playout.move_of(table, t) for t in placement["free"]]
+        wrong = 1 - playout.p_no_free_square_given(table, belief, free)
     else:
-        # Bayes: a placer who knew every fact involved would have been right, so the
-        # placement is wrong only in worlds where it guessed.
+        move = playout.move_of(table, {"type": "place", **{
+            k: placement[k] for k in ("slot", "risk", "color", "points") if k in placement}})
+        q = 1 - playout.p_right(table, move, belief)
         facts = 1 if placement["kind"] == "square" else 2
         guessed = (1 - _knowledge(state, placement["player"])) ** facts
         wrong = q * guessed / (q * guessed + (1 - q)) if q < 1 else 1.0
@@ -198,3 +267,7 @@ def hard_veto(state: JSON, player: str) -> JSON:
     keep = 0.0 if endgame else min(1.0, left / (4 * markers)) * 2.4
     return {"type": "veto" if gain > keep else "no_veto"}
 
+
+def _knowledge(state: JSON, player: str) -> float:
+    level = state.get("ai_levels", {}).get(player, "normal")
+    return ai.KNOWLEDGE.get(level, ai.KNOWLEDGE["normal"])
