@@ -152,3 +152,19 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         final = await bot.runtime.fetch(match_id)
         assert final is not None and final.status == "over"
         assert gate.calls >= 13  # its goals, and every block it built, thought hard
+
+
+async def test_big_cityz_knowledge_is_not_called_a_level(fake_discord: FakeDiscord,
+                                                         tmp_path: Path) -> None:
+    # Big Cityz's own option (how many city facts computers know) is "computer knowledge";
+    # "level" is the seat's strategy, set in the lobby's menu.
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3"):
+        lobby = (await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"],
+                                               {"computer_knowledge": "easy"}))).message
+        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
+        options = str(lobby.embeds[0]["fields"])
+        assert "computer knowledge: less (about half the facts)" in options
+        assert "level" not in options
+        assert "🤖 Ada (computer) · normal" in seated(lobby) and level_menu(lobby) is not None
