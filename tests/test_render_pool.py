@@ -174,8 +174,13 @@ async def test_computer_thinking_leaves_a_worker_for_pictures_and_goes_last(
         assert await pool.render("testjobs", "record", folder, "table") == b"table"
         assert pool.queued(Priority.THINKING) == 1 and not first.done()
         assert not (tmp_path / "think2.started").exists()
+        # A player's picture would wait for none of that thinking, only for the free worker.
+        assert pool.expected_wait() == pytest.approx(pool.stats.worker_seconds)
         (tmp_path / "release").touch()
         assert await asyncio.gather(first, second) == [b"think1", b"think2"]
+        # The thinking (held by the test) is not taken for time spent drawing pictures.
+        assert pool.stats.thinking_seconds > 0 and pool.stats.per_priority[Priority.THINKING] == 2
+        assert pool.expected_wait() == pytest.approx(pool.stats.worker_seconds / 2)
     assert _order(tmp_path) == ["table", "think1", "think2"]
 
 

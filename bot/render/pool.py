@@ -165,6 +165,9 @@ class PoolStats:
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
     worker_seconds: float = 0.0
+    # The same for computer players' thinking, kept apart: a hard move costs up to a second,
+    # and counted with the pictures it would make every picture look fifty times slower.
+    thinking_seconds: float = 0.0
     per_priority: dict[Priority, int] = field(
         default_factory=lambda: dict.fromkeys(Priority, 0))
 
@@ -541,11 +544,15 @@ class RenderPool:
     def expected_wait(self, priority: Priority = Priority.INTERACTIVE) -> float:
         """Seconds a job of ``priority`` submitted now would likely wait for its picture:
         the jobs ahead of it (queued at that priority or a higher one, and those being
-        drawn) shared by the workers, at the pool's mean time per job so far."""
-        ahead = sum(self.queued(p) for p in Priority if p <= priority) + self.in_flight()
-        measured = self.stats.done and self.stats.worker_seconds  # thread slots time nothing
-        per_job = self.stats.worker_seconds / self.stats.done if measured else DEFAULT_JOB_S
-        return (ahead + 1) * per_job / max(1, self.workers)
+        drawn) shared by the workers, at the pool's mean time per job so far. Workers
+        thinking for computer players are left out: a picture does not wait for them."""
+        thinking = sum(1 for job in self._running.values() if job.priority is Priority.THINKING)
+        ahead = sum(self.queued(p) for p in Priority if p <= priority) \
+            + self.in_flight() - thinking
+        pictures = self.stats.done - self.stats.per_priority[Priority.THINKING]
+        measured = pictures and self.stats.worker_seconds  # thread slots time nothing
+        per_job = self.stats.worker_seconds / pictures if measured else DEFAULT_JOB_S
+        return (ahead + 1) * per_job / max(1, self.workers - thinking)
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (empty for ``workers=0``)."""
@@ -619,7 +626,10 @@ class RenderPool:
             try:
                 ok, value, text, seconds = await worker.run(job.module, job.function,
                                                             job.args, self.timeout)
-                self.stats.worker_seconds += seconds
+                if job.priority is Priority.THINKING:
+                    self.stats.thinking_seconds += seconds
+                else:
+                    self.stats.worker_seconds += seconds
             except (pickle.PicklingError, TypeError, AttributeError) as exc:
                 # The arguments did not pickle; nothing reached the worker.
                 self._finish(job, False, exc)
