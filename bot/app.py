@@ -166,7 +166,9 @@ class CityhallBot(commands.Bot):
                                            cpu_delay=self.settings.cpu_delay)
         self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
                                turn_seconds=self.settings.turn_seconds, limits=limits,
-                               servers=self.servers, thinker=self.think)
+                               servers=self.servers, thinker=self.think,
+                               budget=Budget(self.settings.cpu_hard_iterations,
+                                             self.settings.cpu_hard_seconds or None))
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay,
                              cpu_delay_for=self.servers.cpu_delay)
         self.metrics.watch(self)

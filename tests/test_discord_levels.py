@@ -5,6 +5,7 @@ level, and a hard computer's thinking never keeps a person's click waiting."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,9 @@ from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals, text_of
 
 
-@pytest.fixture(autouse=True)
-def quick_hard_players(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CPU_HARD_ITERATIONS", "8")
+def quick_bot(fake: FakeDiscord, db: Path) -> AbstractAsyncContextManager[CityhallBot]:
+    """The bot, its hard players trying few play-outs (CPU_HARD_ITERATIONS=8)."""
+    return cityhall_bot(fake, db, cpu_hard_iterations=8)
 
 
 class Gate:
@@ -60,7 +61,7 @@ async def test_the_host_sets_each_computer_players_level_in_the_lobby(
     bob = await fake.add_member("Bob")
     channel = fake.channel_id
 
-    async with cityhall_bot(fake, db) as bot:
+    async with quick_bot(fake, db) as bot:
         lobby = (await answer(await fake.slash(ann, channel, "cityscape", ["new"],
                                                {"rounds": 1}))).message
         await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
@@ -87,7 +88,7 @@ async def test_the_host_sets_each_computer_players_level_in_the_lobby(
         await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
         assert "Babbage (computer) · normal" in seated(lobby)
 
-    async with cityhall_bot(fake, db) as bot:  # restarted: the menu and the levels still work
+    async with quick_bot(fake, db) as bot:  # restarted: the menu and the levels still work
         menu = level_menu(lobby)
         assert menu is not None and len(menu["options"]) == 6
         await answer(await fake.select(ann, lobby, menu["custom_id"], ["cpu2:easy"]))
@@ -117,7 +118,7 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
     ann = await fake.add_member("Ann")
     channel = fake.channel_id
 
-    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
+    async with quick_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
         lobby = (await answer(await fake.slash(ann, channel, "cityscape", ["new"],
                                                {"rounds": 1}))).message
         await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
@@ -130,6 +131,7 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         assert match is not None
         match_id = match.id
         await gate.thinking.wait()
+        assert bot.runtime.budget == Budget(iterations=8, seconds=0.9)
         assert "Waiting for: " in lobby.content and "Ada (computer, hard)" in lobby.content
 
         # Both set goals at once; the computer is still thinking when Ann saves hers.
@@ -160,7 +162,7 @@ async def test_big_cityz_knowledge_is_not_called_a_level(fake_discord: FakeDisco
     # "level" is the seat's strategy, set in the lobby's menu.
     fake = fake_discord
     ann = await fake.add_member("Ann")
-    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3"):
+    async with quick_bot(fake, tmp_path / "cityhall.sqlite3"):
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"],
                                                {"computer_knowledge": "easy"}))).message
         await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import ConfigError, Settings
 from bot.core.engine import JSON
 from bot.core.levels import Budget, decide
 from bot.core.records import OVER, Seat
@@ -156,3 +157,16 @@ async def test_a_persons_move_is_taken_while_a_hard_computer_thinks_then_it_thin
     state = outcome.match.state
     assert state is not None and state["goals"]["S"] == [2, 2, 2, 2]
     assert outcome.action == decide(engine, after_mine, "cpu1", "hard", BUDGET)
+
+
+def test_the_hard_players_budget_comes_from_the_settings_or_a_sentence() -> None:
+    settings = Settings.from_env({"CPU_HARD_SECONDS": "0.5", "CPU_HARD_ITERATIONS": "40"})
+    assert (settings.cpu_hard_seconds, settings.cpu_hard_iterations) == (0.5, 40)
+    default = Settings.from_env({})
+    assert (default.cpu_hard_seconds, default.cpu_hard_iterations) == (0.9, 0)
+    with pytest.raises(ConfigError, match=said(
+            "CPU_HARD_SECONDS must be a number of seconds, not 'fast'.")):
+        Settings.from_env({"CPU_HARD_SECONDS": "fast"})
+    with pytest.raises(ConfigError, match=said(
+            "CPU_HARD_ITERATIONS must be a whole number, at least 0, not '-3'.")):
+        Settings.from_env({"CPU_HARD_ITERATIONS": "-3"})
