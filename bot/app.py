@@ -28,6 +28,8 @@ from bot.config import ConfigError, Settings
 from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
+from bot.core.engine import JSON
+from bot.core.levels import Budget
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
@@ -168,7 +170,9 @@ class CityhallBot(commands.Bot):
                                            cpu_delay=self.settings.cpu_delay)
         self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
                                turn_seconds=self.settings.turn_seconds, limits=limits,
-                               servers=self.servers)
+                               servers=self.servers, thinker=self.think,
+                               budget=Budget(self.settings.cpu_hard_iterations,
+                                             self.settings.cpu_hard_seconds or None))
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay,
                              cpu_delay_for=self.servers.cpu_delay)
         self.metrics.watch(self)
@@ -224,6 +228,13 @@ class CityhallBot(commands.Bot):
         await self.sync_commands()
         if self.application_id:
             log.info("Invite Cityhall to a server: %s", invite_url(self.application_id))
+
+    async def think(self, game: str, state: JSON, player: str, level: str,
+                    budget: Budget) -> JSON:
+        """A hard computer player's move, worked out by a render worker after the pictures
+        waiting for one: off the event loop and off this process's GIL."""
+        action: JSON = await self.pictures.think(game, state, player, level, budget)
+        return action
 
     async def sync_commands(self) -> None:
         """Send the command tree to Discord only when it differs from the last one sent.

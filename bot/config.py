@@ -42,6 +42,10 @@ class Settings:
     # The Prometheus endpoint: off (None) unless METRICS_PORT is set; 0 picks a free port.
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    # A hard computer player's move: its wall-clock cap (0: none) and play-outs (0: each
+    # game's own count); bot.core.levels.Budget.
+    cpu_hard_seconds: float = 0.9
+    cpu_hard_iterations: int = 0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -67,6 +71,8 @@ class Settings:
                                     unit="(a factor)"),
             metrics_port=_port(env, "METRICS_PORT"),
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
+            cpu_hard_seconds=_float(env, "CPU_HARD_SECONDS", 0.9, minimum=0.0),
+            cpu_hard_iterations=_count(env, "CPU_HARD_ITERATIONS", 0, minimum=0) or 0,
         )
 
 

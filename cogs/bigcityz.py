@@ -132,8 +132,8 @@ class BigCityzAdapter(GameAdapter):
 
     def options_text(self, match: Match) -> str:
         seconds = match.options.get("veto_seconds", 20)
-        level = match.options.get("ai_level", "normal")
-        return f"Objection window: {seconds} s · computer players: {level}"
+        knowledge = KNOWLEDGE_WORDS.get(match.options.get("ai_level", "normal"), "normal")
+        return f"Objection window: {seconds} s · computer knowledge: {knowledge}"
 
     def stats_suffix(self, extra: dict[str, int]) -> str:
         raised = extra.get("objections", 0)
@@ -368,9 +368,20 @@ class VetoButton(BigCityzItem, GameButton,
 # -- slash commands -------------------------------------------------------------------
 
 
-def new_options(veto_seconds: int | None, computer_level: str | None) -> dict[str, Any]:
+# The engine's knowledge option (``ai_level``: how many city facts every computer player
+# knows) is shown as "computer knowledge", so it is not taken for the strategy level each
+# computer seat has in the lobby. Its values, and so every saved option, stay easy, normal
+# and hard; only the words players see changed.
+KNOWLEDGE_WORDS = {"easy": "less (about half the facts)", "normal": "normal (3 facts in 4)",
+                   "hard": "more (9 facts in 10)"}
+KNOWLEDGE_CHOICES = [app_commands.Choice(name=words[0].upper() + words[1:], value=value)
+                     for value, words in KNOWLEDGE_WORDS.items()]
+KNOWLEDGE_HELP = "How many city facts the computer players know"
+
+
+def new_options(veto_seconds: int | None, computer_knowledge: str | None) -> dict[str, Any]:
     """The game options ``/bigcityz new`` (and ``/settings defaults bigcityz``) stand for."""
-    return given(veto_seconds=veto_seconds, ai_level=computer_level)
+    return given(veto_seconds=veto_seconds, ai_level=computer_knowledge)
 
 
 class BigCityz(GameCommands):
@@ -379,13 +390,12 @@ class BigCityz(GameCommands):
 
     @bigcityz.command(name="new", description="Open a Big Cityz lobby in this channel")
     @app_commands.describe(veto_seconds="Seconds to object after each placement (default 20)",
-                           computer_level="How much the computer players know (default normal)")
-    @app_commands.choices(computer_level=[app_commands.Choice(name=n.title(), value=n)
-                                          for n in ("easy", "normal", "hard")])
+                           computer_knowledge=f"{KNOWLEDGE_HELP} (default normal)")
+    @app_commands.choices(computer_knowledge=KNOWLEDGE_CHOICES)
     async def new(self, interaction: discord.Interaction,
                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
-                  computer_level: str | None = None) -> None:
-        await self.open(interaction, new_options(veto_seconds, computer_level))
+                  computer_knowledge: str | None = None) -> None:
+        await self.open(interaction, new_options(veto_seconds, computer_knowledge))
 
     @bigcityz.command(name="rules", description="How to play Big Cityz")
     async def rules(self, interaction: discord.Interaction) -> None:

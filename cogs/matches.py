@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import GAMES
-from bot.ui.lobby import LobbyButton
+from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, tell
 
 if TYPE_CHECKING:
@@ -180,8 +180,8 @@ class Matches(commands.Cog):
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.add_dynamic_items(LobbyButton)
-    bot.dynamic_items.append(LobbyButton)
+    bot.add_dynamic_items(LobbyButton, LevelSelect)
+    bot.dynamic_items.extend((LobbyButton, LevelSelect))
     await bot.add_cog(Matches(bot))
 
 

@@ -22,6 +22,7 @@ from bot.core.server_settings import ServerSettings, SettingsError, describe_sec
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
 from cogs.bigcity import new_options as bigcity_options
+from cogs.bigcityz import KNOWLEDGE_CHOICES, KNOWLEDGE_HELP
 from cogs.bigcityz import new_options as bigcityz_options
 from cogs.cities import CITY_ORDER
 from cogs.cities import new_options as cities_options
@@ -112,14 +113,13 @@ class Settings(commands.Cog):
 
     @defaults.command(name="bigcityz", description="Default options for /bigcityz new")
     @app_commands.describe(veto_seconds="Seconds to object after each placement (empty: 20)",
-                           computer_level="How much the computer players know (empty: normal)")
-    @app_commands.choices(computer_level=[app_commands.Choice(name=n.title(), value=n)
-                                          for n in ("easy", "normal", "hard")])
+                           computer_knowledge=f"{KNOWLEDGE_HELP} (empty: normal)")
+    @app_commands.choices(computer_knowledge=KNOWLEDGE_CHOICES)
     async def bigcityz(self, interaction: discord.Interaction,
                        veto_seconds: app_commands.Range[int, 5, 120] | None = None,
-                       computer_level: str | None = None) -> None:
+                       computer_knowledge: str | None = None) -> None:
         await self._defaults(interaction, "bigcityz",
-                             bigcityz_options(veto_seconds, computer_level))
+                             bigcityz_options(veto_seconds, computer_knowledge))
 
     @defaults.command(name="bigcity", description="Default variants for /bigcity new")
     @app_commands.describe(

@@ -288,7 +288,11 @@ EQUIVALENT: list[Equivalent] = [
                "expected_version, still_valid=still_valid, by_computer=by_computer, "
                "timed_out=None)", "None for False: Outcome.timed_out is only tested for truth"),
     Equivalent("bot/core/runtime.py", "Runtime.step_computer",
-               "return await self._act(match_id, due[0], action, expected_version=None, "
+               "return await self._act(match_id, seat.id, action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=None)",
+               "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "return await self._act(match_id, seat.id, action, expected_version=version, "
                "still_valid=None, by_computer=True, timed_out=None)",
                "None for False: Outcome.timed_out is only tested for truth"),
 ] + [

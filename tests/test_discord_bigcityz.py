@@ -237,6 +237,6 @@ async def test_rules_and_bad_options(fake_discord: FakeDiscord, tmp_path: Path) 
         rules = await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["rules"]))
         assert rules.ephemeral and "36" in json.dumps(rules.data["embeds"])
         bad = await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"],
-                                            raw_options=[{"name": "computer_level", "type": 3,
+                                            raw_options=[{"name": "computer_knowledge", "type": 3,
                                                           "value": "genius"}]))
         assert bad.ephemeral and text_of(bad)

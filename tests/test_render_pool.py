@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.core.engine import JSON
+from bot.core.levels import LEVELS, Budget, decide
 from bot.games import GAMES, renderer
 from bot.render.pool import (
     DEFAULT_JOB_S,
@@ -154,6 +155,46 @@ async def test_interactive_jobs_overtake_queued_background_jobs(single: RenderPo
                                                           b"refresh2"]
     assert _order(tmp_path) == ["first", "preview", "refresh1", "refresh2"]
     assert single.queued() == 0
+
+
+async def test_computer_thinking_leaves_a_worker_for_pictures_and_goes_last(
+        tmp_path: Path) -> None:
+    # Hard computer players think at the lowest priority, on at most all workers but one:
+    # with both workers free and two players thinking, a picture asked for next is drawn
+    # while the first still thinks, and the second waits for a thinking slot.
+    folder = str(tmp_path)
+    async with RenderPool(2, modules=JOBS) as pool:
+        assert pool.thinking_slots == 1
+        first = asyncio.create_task(pool.render("testjobs", "hold", folder, "think1",
+                                                priority=Priority.THINKING))
+        await _started(tmp_path, "think1")
+        second = asyncio.create_task(pool.render("testjobs", "hold", folder, "think2",
+                                                 priority=Priority.THINKING))
+        await _until(lambda: pool.queued(Priority.THINKING) == 1)
+        assert await pool.render("testjobs", "record", folder, "table") == b"table"
+        assert pool.queued(Priority.THINKING) == 1 and not first.done()
+        assert not (tmp_path / "think2.started").exists()
+        # A player's picture would wait for none of that thinking, only for the free worker.
+        assert pool.expected_wait() == pytest.approx(pool.stats.worker_seconds)
+        (tmp_path / "release").touch()
+        assert await asyncio.gather(first, second) == [b"think1", b"think2"]
+        # The thinking (held by the test) is not taken for time spent drawing pictures.
+        assert pool.stats.thinking_seconds > 0 and pool.stats.per_priority[Priority.THINKING] == 2
+        assert pool.expected_wait() == pytest.approx(pool.stats.worker_seconds / 2)
+    assert _order(tmp_path) == ["table", "think1", "think2"]
+
+
+async def test_a_computer_move_from_a_worker_is_the_one_worked_out_here() -> None:
+    engine = GAMES["cities"]
+    state = engine.new(["ann", "cpu1"], {}, 5)
+    while engine.to_act(state)[0] != "cpu1" or state["phase"] != "play":
+        player = engine.to_act(state)[0]
+        state, _ = engine.apply(state, player, engine.ai_action(state, player))
+    budget = Budget(iterations=6, seconds=None)
+    async with RenderPool(1) as pool:
+        moves = await asyncio.gather(*(pool.think("cities", state, "cpu1", level, budget)
+                                       for level in LEVELS))
+    assert moves == [decide(engine, state, "cpu1", level, budget) for level in LEVELS]
 
 
 async def test_a_player_is_told_how_long_the_pictures_ahead_will_take(

@@ -122,14 +122,14 @@ async def test_default_options_apply_to_new_lobbies_and_new_wins(fake_discord: F
     other = (await fake.add_channel("other"))["id"]
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         await settings(fake, admin, ["defaults", "bigcityz"],
-                       {"veto_seconds": 45, "computer_level": "hard"})
+                       {"veto_seconds": 45, "computer_knowledge": "hard"})
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"]))).message
         assert lobby is not None
-        assert "Objection window: 45 s · computer players: hard" in str(lobby.embeds[0])
+        assert "Objection window: 45 s · computer knowledge: more (9 facts in 10)" in str(lobby.embeds[0])
         chosen = (await answer(await fake.slash(ann, other, "bigcityz", ["new"],
                                                 {"veto_seconds": 10}))).message
         assert chosen is not None
-        assert "Objection window: 10 s · computer players: hard" in str(chosen.embeds[0])
+        assert "Objection window: 10 s · computer knowledge: more (9 facts in 10)" in str(chosen.embeds[0])
 
 
 async def test_a_changed_turn_time_is_used_from_the_next_turn(fake_discord: FakeDiscord,

@@ -17,10 +17,11 @@ import copy
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
+from .levels import HARD, LEVELS, Budget, decide
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
 from .storage import ChannelBusy, ResultRow, Storage
@@ -28,6 +29,10 @@ from .storage import ChannelBusy, ResultRow, Storage
 log = logging.getLogger(__name__)
 
 CPU_NAMES = ("Ada", "Babbage", "Colossus", "Deep Blue", "Eliza", "Fermi")
+
+# How a hard computer player's move is worked out away from the event loop: (game, state,
+# player, level, budget) -> the action. The bot hands in its render workers' ``think``.
+Thinker = Callable[[str, JSON, str, str, Budget], Awaitable[JSON]]
 
 
 class Refusal(Exception):
@@ -64,9 +69,14 @@ class Outcome:
 class Runtime:
     def __init__(self, storage: Storage, games: Mapping[str, Engine], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
-                 limits: Limits = Limits(), servers: ServerSettingsStore | None = None) -> None:
+                 limits: Limits = Limits(), servers: ServerSettingsStore | None = None,
+                 thinker: Thinker | None = None, budget: Budget | None = None) -> None:
         self.storage = storage
         self.games = dict(games)
+        # Hard players' moves: off this process's GIL where the bot gives a thinker, else
+        # at least off the event loop, in a thread.
+        self.thinker: Thinker = thinker or self._think_in_thread
+        self.budget = budget or Budget.from_env()
         self.clock = clock
         self.limits = limits
         # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
@@ -225,12 +235,14 @@ class Runtime:
             new.seats = [s for s in match.seats if s.id != player_id]
             return await self._commit(new)
 
-    async def add_computer(self, match_id: int, by: str) -> Match:
+    async def add_computer(self, match_id: int, by: str, level: str = "normal") -> Match:
         async with self._locked(match_id):
             match = self._lobby(match_id)
             engine = self.engine(match)
             if by != match.host_id:
                 raise Refusal("Only the host can add computer players.")
+            if level not in LEVELS:
+                raise Refusal(_level_sentence(level))
             if len(match.seats) >= engine.max_players:
                 raise Refusal(f"{engine.title} is for at most {engine.max_players} players; "
                               "the table is full.")
@@ -238,7 +250,28 @@ class Runtime:
             number = next(i for i in range(1, 100) if f"cpu{i}" not in taken)
             name = f"{CPU_NAMES[(number - 1) % len(CPU_NAMES)]} (computer)"
             new = self._copy(match)
-            new.seats.append(Seat(id=f"cpu{number}", name=name, cpu=True))
+            new.seats.append(Seat(id=f"cpu{number}", name=name, cpu=True, level=level))
+            return await self._commit(new)
+
+    async def set_level(self, match_id: int, by: str, player_id: str, level: str) -> Match:
+        """The host sets how well a computer player in the lobby plays (easy, normal, hard)."""
+        async with self._locked(match_id):
+            match = self._lobby(match_id)
+            if by != match.host_id:
+                raise Refusal("Only the host can set the computer players' levels.")
+            if level not in LEVELS:
+                raise Refusal(_level_sentence(level))
+            seat = match.seat(player_id)
+            if seat is None:
+                raise Refusal("That computer player has left the lobby.")
+            if not seat.cpu:
+                raise Refusal(f"{seat.name} is a person, not a computer player: only computer "
+                              "players have a level.")
+            if seat.level == level:
+                return match
+            new = self._copy(match)
+            new.seats = [replace(s, level=level) if s.id == player_id else s
+                         for s in match.seats]
             return await self._commit(new)
 
     async def remove_computer(self, match_id: int, by: str) -> Match:
@@ -404,18 +437,48 @@ class Runtime:
                        by_computer=by_computer, timed_out=timed_out)
 
     async def step_computer(self, match_id: int) -> Outcome | None:
-        """Let the first computer player who is due make its move, if any."""
-        async with self._locked(match_id):
-            match = self._matches.get(match_id)
-            if match is None or match.status != ACTIVE or match.state is None:
-                return None
-            engine = self.engine(match)
-            due = [p for p in engine.to_act(match.state) if (s := match.seat(p)) and s.cpu]
-            if not due:
-                return None
-            action = engine.ai_action(match.state, due[0])
-            return await self._act(match_id, due[0], action, expected_version=None,
-                                   still_valid=None, by_computer=True, timed_out=False)
+        """Let the first computer player who is due make its move, if any, at its level.
+
+        Easy and normal decide under the match's lock: a few milliseconds at most. Hard
+        thinks for up to a second, so it thinks on the state as it is (states are replaced
+        whole, never changed in place), without the lock and through ``thinker``: a click
+        in the same match is answered meanwhile. If the match moved on while it thought,
+        it thinks again from where the match is now.
+        """
+        while True:
+            async with self._locked(match_id):
+                match = self._matches.get(match_id)
+                if match is None or match.status != ACTIVE or match.state is None:
+                    return None
+                engine = self.engine(match)
+                seat = next((s for p in engine.to_act(match.state)
+                             if (s := match.seat(p)) and s.cpu), None)
+                if seat is None:
+                    return None
+                if seat.level != HARD:
+                    action = decide(engine, match.state, seat.id, seat.level, self.budget)
+                    return await self._act(match_id, seat.id, action, expected_version=None,
+                                           still_valid=None, by_computer=True, timed_out=False)
+                game, state, version = match.game, match.state, match.version
+            try:
+                action = await self.thinker(game, state, seat.id, seat.level, self.budget)
+            except Exception:
+                # The game goes on: this one move is normal's.
+                log.exception("A hard computer move could not be worked out in match %s; "
+                              "playing the normal level's move instead.", match_id)
+                action = engine.ai_action(state, seat.id)
+            async with self._locked(match_id):
+                current = self._matches.get(match_id)
+                if current is None or current.status != ACTIVE:
+                    return None
+                if current.version != version:
+                    continue  # someone moved meanwhile: think again from the new state
+                return await self._act(match_id, seat.id, action, expected_version=version,
+                                       still_valid=None, by_computer=True, timed_out=False)
+
+    async def _think_in_thread(self, game: str, state: JSON, player: str, level: str,
+                               budget: Budget) -> JSON:
+        return await asyncio.to_thread(decide, self.games[game], state, player, level, budget)
 
     def delivered(self, match_id: int) -> None:
         """The channel has been told about one more accepted move of this match."""
@@ -534,3 +597,7 @@ class Runtime:
         stage = "a lobby" if match.status == LOBBY else "a game"
         return (f"This channel already has {stage} of {title} running. Finish it, or ask its "
                 "host to use /game end, before starting another (or start one in a thread).")
+
+
+def _level_sentence(level: object) -> str:
+    return f"{str(level)[:20]!r} is not a computer level: choose easy, normal or hard."

@@ -6,6 +6,7 @@ import importlib
 from typing import Protocol, cast
 
 from bot.core.engine import JSON, Engine, GameRecord
+from bot.core.levels import Budget, decide
 
 from .bigcity import ENGINE as BIGCITY
 from .bigcityz import ENGINE as BIGCITYZ
@@ -32,6 +33,12 @@ def get(name: str) -> Engine:
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise KeyError(f"Unknown game {name!r}; Cityhall hosts {known}.") from None
+
+
+def computer_move(game: str, state: JSON, player: str, level: str, budget: Budget) -> JSON:
+    """``player``'s computer move at ``level``, by game name: what a render worker runs for
+    a hard player (``RenderPool.think``), which gets names and JSON, not engine objects."""
+    return decide(get(game), state, player, level, budget)
 
 
 class Renderer(Protocol):

@@ -15,6 +15,10 @@ Use::
     pool.queued(Priority.BACKGROUND)       # queue depth, for metrics
     await pool.close()
 
+``think(game, state, player, level, budget)`` runs ``bot.games.computer_move`` (a computer
+player's move at its level, ``bot.core.levels.decide``) in a worker the same way, at the
+lowest priority.
+
 ``render(game, function, *args)`` calls ``bot.games.<game>.render.<function>(*args)`` in a
 worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
 renderers are pure functions of views, and views are JSON-like, so arguments and results
@@ -33,6 +37,9 @@ Scheduling:
   (a table refresh) would pair the picture with its own, older, text and buttons, and
   the newer caller is going to publish anyway. A job already running is never replaced.
 - A caller that is cancelled while its job waits takes the job out of the queue.
+- THINKING jobs (a hard computer player's move, up to a second each) run last, and on at
+  most ``workers - 1`` workers at once (one when there is one): however many hard players
+  are thinking, a worker is left for the next picture.
 - Workers run at nice ``WORKER_NICE`` (10): on busy cores the bot's event loop, which
   answers clicks, is scheduled first, and pictures use what is left.
 
@@ -97,6 +104,7 @@ IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
 # redraws absorb. An idle core still goes to the workers in full.
 WORKER_NICE = 10
 DEFAULT_JOB_S = 0.02  # a picture's drawing time before the pool has measured any
+THINKING_MODULE, THINKING_FUNCTION = "bot.games", "computer_move"
 
 
 class Priority(enum.IntEnum):
@@ -104,6 +112,9 @@ class Priority(enum.IntEnum):
 
     INTERACTIVE = 0
     BACKGROUND = 1
+    # A hard computer player's move (:meth:`RenderPool.think`): up to a second of CPU, and
+    # nobody is looking at a spinner for it, so every picture goes first.
+    THINKING = 2
 
 
 class RenderPoolError(RuntimeError):
@@ -154,6 +165,9 @@ class PoolStats:
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
     worker_seconds: float = 0.0
+    # The same for computer players' thinking, kept apart: a hard move costs up to a second,
+    # and counted with the pictures it would make every picture look fifty times slower.
+    thinking_seconds: float = 0.0
     per_priority: dict[Priority, int] = field(
         default_factory=lambda: dict.fromkeys(Priority, 0))
 
@@ -403,7 +417,9 @@ class RenderPool:
 
     @property
     def preload(self) -> list[str]:
-        return [_module_of(game, {}) for game in GAMES] + list(self.modules.values())
+        # The levels too: a hard player's first move should not wait for its imports.
+        return ([_module_of(game, {}) for game in GAMES] + list(self.modules.values())
+                + [f"bot.games.{game}.levels" for game in GAMES])
 
     async def start(self) -> None:
         """Start the workers; raises if none of them can be started."""
@@ -501,6 +517,22 @@ class RenderPool:
             self._work.set()
         return await future
 
+    async def think(self, game: str, state: Any, player: str, level: str,
+                    budget: Any) -> Any:
+        """The move of ``player``'s computer player at ``level`` (``bot.games.computer_move``),
+        worked out by a worker at the lowest priority. The result is the same as in this
+        process: a level's draws are keyed by the state, never by where it runs."""
+        if self._closing:
+            raise PoolClosed("the render pool is closed")
+        if not self._started:
+            raise RenderPoolError("start() the render pool first")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queues[Priority.THINKING].append(
+            _Job(THINKING_MODULE, THINKING_FUNCTION, (game, state, player, level, budget),
+                 Priority.THINKING, None, future))
+        self._work.set()
+        return await future
+
     def queued(self, priority: Priority | None = None) -> int:
         """Jobs waiting for a worker (of one priority, or all)."""
         queues = self._queues.values() if priority is None else [self._queues[priority]]
@@ -512,19 +544,32 @@ class RenderPool:
     def expected_wait(self, priority: Priority = Priority.INTERACTIVE) -> float:
         """Seconds a job of ``priority`` submitted now would likely wait for its picture:
         the jobs ahead of it (queued at that priority or a higher one, and those being
-        drawn) shared by the workers, at the pool's mean time per job so far."""
-        ahead = sum(self.queued(p) for p in Priority if p <= priority) + self.in_flight()
-        measured = self.stats.done and self.stats.worker_seconds  # thread slots time nothing
-        per_job = self.stats.worker_seconds / self.stats.done if measured else DEFAULT_JOB_S
-        return (ahead + 1) * per_job / max(1, self.workers)
+        drawn) shared by the workers, at the pool's mean time per job so far. Workers
+        thinking for computer players are left out: a picture does not wait for them."""
+        thinking = sum(1 for job in self._running.values() if job.priority is Priority.THINKING)
+        ahead = sum(self.queued(p) for p in Priority if p <= priority) \
+            + self.in_flight() - thinking
+        pictures = self.stats.done - self.stats.per_priority[Priority.THINKING]
+        measured = pictures and self.stats.worker_seconds  # thread slots time nothing
+        per_job = self.stats.worker_seconds / pictures if measured else DEFAULT_JOB_S
+        return (ahead + 1) * per_job / max(1, self.workers - thinking)
 
     def pids(self) -> list[int]:
         """Process ids of the live workers (empty for ``workers=0``)."""
         return [p.pid for p in self._procs.values()]
 
+    @property
+    def thinking_slots(self) -> int:
+        """How many workers may think for computer players at once."""
+        return max(1, self.workers - 1)
+
     def _take(self) -> _Job | None:
         for priority in Priority:
             queue = self._queues[priority]
+            if priority is Priority.THINKING and queue and sum(
+                    1 for job in self._running.values()
+                    if job.priority is Priority.THINKING) >= self.thinking_slots:
+                return None  # a worker stays free for pictures; woken when one finishes
             while queue:
                 job = queue.popleft()
                 if job.key is not None and self._keyed.get(job.key) is job:
@@ -581,7 +626,10 @@ class RenderPool:
             try:
                 ok, value, text, seconds = await worker.run(job.module, job.function,
                                                             job.args, self.timeout)
-                self.stats.worker_seconds += seconds
+                if job.priority is Priority.THINKING:
+                    self.stats.thinking_seconds += seconds
+                else:
+                    self.stats.worker_seconds += seconds
             except (pickle.PicklingError, TypeError, AttributeError) as exc:
                 # The arguments did not pickle; nothing reached the worker.
                 self._finish(job, False, exc)
@@ -610,6 +658,8 @@ class RenderPool:
                 self._finish(job, ok, value, text)
             finally:
                 self._running.pop(slot, None)
+                if job.priority is Priority.THINKING and self._queues[Priority.THINKING]:
+                    self._work.set()  # a thinking job held back by the cap may go now
             if self.max_jobs is not None and worker.jobs >= self.max_jobs \
                     and self._procs.get(slot) is worker:
                 del self._procs[slot]
@@ -651,6 +701,8 @@ class RenderPool:
                 self._finish(job, True, value)
             finally:
                 self._running.pop(slot, None)
+                if job.priority is Priority.THINKING and self._queues[Priority.THINKING]:
+                    self._work.set()  # a thinking job held back by the cap may go now
 
 
 def _bind(job: _Job) -> Callable[[], Any]:

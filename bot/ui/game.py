@@ -9,20 +9,35 @@ from typing import Any
 import discord
 
 from bot.core.engine import JSON, Engine
-from bot.core.records import ACTIVE, Match
+from bot.core.levels import NORMAL
+from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Outcome
 from bot.games import renderer
 
+COMPUTER = " (computer)"
+
+
+def shown_name(seat: Seat) -> str:
+    """A seat's name with its computer level when that is not normal: "Ada (computer,
+    hard)". Normal stays "Ada (computer)", as every computer player was before levels."""
+    if not seat.cpu or seat.level == NORMAL:
+        return seat.name
+    if seat.name.endswith(COMPUTER):
+        return f"{seat.name[:-len(COMPUTER)]} (computer, {seat.level})"
+    return f"{seat.name} ({seat.level})"
+
 
 def display_names(match: Match) -> dict[str, str]:
-    """Each seat's name, with a number added where two people share a display name."""
+    """Each seat's name (``shown_name``), with a number added where two people share a
+    display name."""
     names: dict[str, str] = {}
     taken: set[str] = set()
     for seat in match.seats:
-        name, n = seat.name, 1
+        base = shown_name(seat)
+        name, n = base, 1
         while name in taken:
             n += 1
-            name = f"{seat.name} ({n})"
+            name = f"{base} ({n})"
         taken.add(name)
         names[seat.id] = name
     return names

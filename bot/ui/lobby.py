@@ -1,4 +1,5 @@
-"""The lobby every game shares: Join, Leave, Add computer, Start, Cancel."""
+"""The lobby every game shares: Join, Leave, Add computer, Start, Cancel, and a menu for
+the host to set each computer player's level (easy, normal or hard)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import discord
 from discord.ext import commands
 
 from bot.core.engine import IllegalAction
+from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
-from .components import Components
+from .components import Components, offered_values
 from .replies import NO_MENTIONS, oops, plain_name, tell
 from .server_words import channels_sentence
 
@@ -75,8 +77,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)
             return
         if match is None or match.status != LOBBY:
-            await tell(interaction, "This lobby is closed. Use /game status to see what is "
-                                    "on in this channel.")
+            await tell(interaction, CLOSED)
             return
         try:
             if self.op == "join":
@@ -115,6 +116,72 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
 
 
+# What each level means, in the level menu (a phone shows an option's description under it).
+LEVEL_WORDS = {
+    "easy": "Makes slips a person might make",
+    "normal": "Plays as Cityhall's computer players always have",
+    "hard": "Thinks ahead, up to a second a move",
+}
+_LEVEL_PICK = re.compile(r"(?P<seat>cpu[0-9]{1,3}):(?P<level>easy|normal|hard)")
+CLOSED = "This lobby is closed. Use /game status to see what is on in this channel."
+
+
+class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"ch:lobby:(?P<match>[0-9]{1,15}):level"):
+    """The host's menu of computer players' levels: one option per computer and level
+    ("Ada (computer): hard"), so one pick on a phone sets one player's level. Its custom id
+    carries only the match, so it works after a restart like the lobby's buttons."""
+
+    def __init__(self, match_id: int, select: discord.ui.Select[Any] | None = None) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=f"ch:lobby:{match_id}:level"))
+        self.match_id = match_id
+
+    @classmethod
+    def on(cls, match: Match) -> LevelSelect:
+        options = [
+            discord.SelectOption(
+                label=f"{seat.name}: {level}"[:100], value=f"{seat.id}:{level}",
+                description=("Its level now · " if seat.level == level else "")
+                + LEVEL_WORDS[level])
+            for seat in match.seats if seat.cpu for level in LEVELS
+        ][:25]
+        return cls(match.id, discord.ui.Select(
+            custom_id=f"ch:lobby:{match.id}:level", placeholder="Set a computer player's level",
+            options=options, row=2))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LevelSelect:
+        # The menu as the message carries it: the pick is checked against its options.
+        return cls(int(match["match"]), item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self._handle(interaction)
+        except Exception:
+            log.exception("lobby level pick failed")
+            await oops(interaction)
+
+    async def _handle(self, interaction: discord.Interaction) -> None:
+        bot: CityhallBot = interaction.client  # type: ignore[assignment]
+        values = offered_values(self.item)
+        pick = _LEVEL_PICK.fullmatch(values[0]) if values and len(values) == 1 else None
+        if pick is None:
+            await tell(interaction, "Pick one of the choices in the menu.")
+            return
+        match = bot.runtime.get(self.match_id)
+        if match is None or match.status != LOBBY:
+            await tell(interaction, CLOSED)
+            return
+        try:
+            match = await bot.runtime.set_level(self.match_id, str(interaction.user.id),
+                                                pick["seat"], pick["level"])
+        except Refusal as exc:
+            await tell(interaction, str(exc))
+            return
+        await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
+
+
 async def _game_of(bot: CityhallBot, match_id: int) -> str | None:
     match = await bot.storage.get(match_id)
     return match.game if match is not None and match.game in bot.adapters else None
@@ -133,13 +200,16 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     seats = "\n".join(
         f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(s.name)}"
         f"{' (host)' if s.id == match.host_id else ''}"
+        # Every computer's level, normal too: this is where the host chooses it.
+        f"{f' · {s.level}' if s.cpu else ''}"
         for i, s in enumerate(match.seats, 1)
     )
     embed = discord.Embed(
         title=f"{engine.title} — waiting for players",
         description=(
             f"{engine.min_players}–{engine.max_players} players. "
-            "Press **Join** to take a seat; the host adds computer players and starts.\n\n"
+            "Press **Join** to take a seat; the host adds computer players (normal; "
+            "the menu below sets each one's level: easy, normal or hard) and starts.\n\n"
             f"**Seated ({len(match.seats)}/{engine.max_players})**\n{seats}"
         ),
         colour=adapter.colour,
@@ -155,6 +225,8 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
         if op == "nocpu" and not any(s.cpu for s in match.seats):
             button.item.disabled = True
         view.add_item(button)
+    if any(s.cpu for s in match.seats):
+        view.add_item(LevelSelect.on(match))
     return TablePayload(content="", png=None, view=view, embed=embed)
 
 

@@ -115,13 +115,15 @@ class BigCityzEngine:
             raise IllegalAction("ai_levels maps players to easy, normal or hard.")
         for who, level in levels.items():
             if who not in players:
-                raise IllegalAction(f"{who} is not playing, so has no computer level.")
+                raise IllegalAction(f"{who} is not playing, so has no computer knowledge.")
             if level not in AI_LEVELS:
-                raise IllegalAction(f"The computer level {level!r} is not easy, normal or hard.")
-        # One level for every computer player, as chosen at /bigcityz new; ai_levels wins.
+                raise IllegalAction(f"The computer knowledge {level!r} is not easy, normal or hard.")
+        # One knowledge level for every computer player (/bigcityz new computer_knowledge);
+        # ai_levels wins.
         default_level = options.get("ai_level", "normal")
         if default_level not in AI_LEVELS:
-            raise IllegalAction(f"The computer level {default_level!r} is not easy, normal or hard.")
+            raise IllegalAction(f"The computer knowledge {default_level!r} is not easy, normal or "
+                                "hard.")
         city_order = _stacked_cities(options.get("city_order"))
         statement_order = _stacked_statements(options.get("statement_order"))
 

@@ -1,0 +1,172 @@
+"""Computer players' levels in the match runtime: chosen in the lobby, kept across a
+restart, played at that level (hard in a render worker process), and a hard player's
+thinking never keeps a person's move waiting."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings
+from bot.core.engine import JSON
+from bot.core.levels import Budget, decide
+from bot.core.records import OVER, Seat
+from bot.core.runtime import Outcome, Refusal, Runtime, Thinker
+from bot.core.storage import Storage
+from bot.games import GAMES
+from bot.render.pool import RenderPool
+
+from .runtime_support import said
+
+ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
+# Few play-outs and no clock: quick, and the same move wherever it is worked out.
+BUDGET = Budget(iterations=8, seconds=None)
+
+OpenRuntime = Callable[..., Awaitable[Runtime]]
+
+
+@pytest.fixture
+async def open_runtime(tmp_path: Path) -> AsyncIterator[OpenRuntime]:
+    """Runtimes on the test's SQLite file (each one a "process"), closed at teardown."""
+    opened: list[Storage] = []
+
+    async def open_(thinker: Thinker | None = None) -> Runtime:
+        storage = await Storage.open(tmp_path / "db.sqlite3")
+        opened.append(storage)
+        runtime = Runtime(storage, GAMES, turn_seconds=60, thinker=thinker, budget=BUDGET)
+        await runtime.load()
+        return runtime
+
+    yield open_
+    for storage in opened:
+        await storage.close()
+
+
+async def test_the_host_sets_levels_in_the_lobby_and_they_survive_a_restart(
+        open_runtime: OpenRuntime) -> None:
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.join(lobby.id, BOB)
+    await runtime.add_computer(lobby.id, ANN.id)
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    await runtime.set_level(lobby.id, ANN.id, "cpu1", "easy")
+
+    again = await open_runtime()  # the bot restarted: the lobby comes back from the file
+    match = again.get(lobby.id)
+    assert match is not None
+    assert [(s.id, s.level) for s in match.seats] == [
+        ("1", "normal"), ("2", "normal"), ("cpu1", "easy"), ("cpu2", "hard")]
+    await again.set_level(lobby.id, ANN.id, "cpu2", "normal")
+    started = await again.start(lobby.id, ANN.id)
+    assert [s.level for s in started.seats if s.cpu] == ["easy", "normal"]
+
+
+async def test_levels_are_refused_in_one_sentence_where_they_make_no_sense(
+        open_runtime: OpenRuntime) -> None:
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.join(lobby.id, BOB)
+    await runtime.add_computer(lobby.id, ANN.id)
+    with pytest.raises(Refusal, match=said(
+            "Only the host can set the computer players' levels.")):
+        await runtime.set_level(lobby.id, BOB.id, "cpu1", "hard")
+    with pytest.raises(Refusal, match=said(
+            "Bob is a person, not a computer player: only computer players have a level.")):
+        await runtime.set_level(lobby.id, ANN.id, BOB.id, "hard")
+    with pytest.raises(Refusal, match=said(
+            "'genius' is not a computer level: choose easy, normal or hard.")):
+        await runtime.set_level(lobby.id, ANN.id, "cpu1", "genius")
+    with pytest.raises(Refusal, match=said(
+            "'genius' is not a computer level: choose easy, normal or hard.")):
+        await runtime.add_computer(lobby.id, ANN.id, "genius")
+    with pytest.raises(Refusal, match=said("That computer player has left the lobby.")):
+        await runtime.set_level(lobby.id, ANN.id, "cpu7", "hard")
+    await runtime.start(lobby.id, ANN.id)
+    with pytest.raises(Refusal, match=said("That game has already started.")):
+        await runtime.set_level(lobby.id, ANN.id, "cpu1", "hard")
+    match = runtime.get(lobby.id)
+    assert match is not None and [s.level for s in match.seats] == ["normal"] * 3
+
+
+async def test_a_hard_computer_plays_hard_moves_worked_out_in_a_worker_to_the_end(
+        open_runtime: OpenRuntime) -> None:
+    engine = GAMES["bigcityz"]
+    async with RenderPool(1) as pool:
+        runtime = await open_runtime(thinker=pool.think)
+        lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+        await runtime.add_computer(lobby.id, ANN.id, "hard")
+        await runtime.start(lobby.id, ANN.id)
+        computer: list[tuple[JSON, JSON]] = []  # (state before, the move played)
+        while (live := runtime.get(lobby.id)) is not None:
+            assert live.state is not None
+            before = live.state
+            outcome = await runtime.step_computer(lobby.id)
+            if outcome is not None:
+                assert outcome.player == "cpu1" and outcome.by_computer
+                computer.append((before, outcome.action))
+                continue
+            assert engine.to_act(before) == [ANN.id]
+            await runtime.act(lobby.id, ANN.id, engine.ai_action(before, ANN.id))
+    final = await runtime.storage.get(lobby.id)
+    assert final is not None and final.status == OVER
+    assert computer
+    # Each move is hard's, the same as worked out here (what `arena` and replays get)...
+    assert all(action == decide(engine, state, "cpu1", "hard", BUDGET)
+               for state, action in computer)
+    # ...and not simply normal's.
+    assert any(action != engine.ai_action(state, "cpu1") for state, action in computer)
+
+
+async def test_a_persons_move_is_taken_while_a_hard_computer_thinks_then_it_thinks_again(
+        open_runtime: OpenRuntime) -> None:
+    """Cityscape's goals are set at the same time: Ann sets hers while the hard computer is
+    still thinking about its own."""
+    engine = GAMES["cityscape"]
+    thinking = asyncio.Event()
+    release = asyncio.Event()
+    seen: list[JSON] = []
+
+    async def slow_thinker(game: str, state: JSON, player: str, level: str,
+                           budget: Budget) -> JSON:
+        seen.append(state)
+        thinking.set()
+        await release.wait()
+        return await asyncio.to_thread(decide, GAMES[game], state, player, level, budget)
+
+    runtime = await open_runtime(thinker=slow_thinker)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    await runtime.start(lobby.id, ANN.id)
+    step = asyncio.create_task(runtime.step_computer(lobby.id))
+    await thinking.wait()
+
+    mine = await runtime.act(lobby.id, ANN.id,
+                             {"type": "set_goals", "side": "S", "codes": [2, 2, 2, 2]})
+    assert not step.done() and len(seen) == 1  # answered while the computer still thinks
+    # The match in memory is updated in place by later moves: keep what Ann's move left.
+    after_mine, version_after_mine = mine.match.state, mine.match.version
+    release.set()
+    outcome = await step
+    assert isinstance(outcome, Outcome) and outcome.player == "cpu1"
+    # What it first thought of belonged to a board that is gone: it thought again.
+    assert len(seen) == 2 and seen[1] == after_mine
+    assert outcome.match.version == version_after_mine + 1
+    state = outcome.match.state
+    assert state is not None and state["goals"]["S"] == [2, 2, 2, 2]
+    assert outcome.action == decide(engine, after_mine, "cpu1", "hard", BUDGET)
+
+
+def test_the_hard_players_budget_comes_from_the_settings_or_a_sentence() -> None:
+    settings = Settings.from_env({"CPU_HARD_SECONDS": "0.5", "CPU_HARD_ITERATIONS": "40"})
+    assert (settings.cpu_hard_seconds, settings.cpu_hard_iterations) == (0.5, 40)
+    default = Settings.from_env({})
+    assert (default.cpu_hard_seconds, default.cpu_hard_iterations) == (0.9, 0)
+    with pytest.raises(ConfigError, match=said(
+            "CPU_HARD_SECONDS must be a number of seconds, not 'fast'.")):
+        Settings.from_env({"CPU_HARD_SECONDS": "fast"})
+    with pytest.raises(ConfigError, match=said(
+            "CPU_HARD_ITERATIONS must be a whole number, at least 0, not '-3'.")):
+        Settings.from_env({"CPU_HARD_ITERATIONS": "-3"})
