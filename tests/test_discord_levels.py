@@ -99,8 +99,8 @@ async def test_the_host_sets_each_computer_players_level_in_the_lobby(
         started = await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
         assert started.type == 7
         # The table names each computer with its level (the lobby message became it).
-        assert "Ada (computer, hard)" in lobby.content
-        assert "Babbage (computer, easy)" in lobby.content
+        assert "Ada (hard)" in lobby.content
+        assert "Babbage (easy)" in lobby.content
         assert level_menu(lobby) is None
         late = await answer(await fake.click_raw(ann, channel, str(menu["custom_id"]), lobby,
                                                  component_type=3, values=["cpu1:easy"]))
@@ -132,7 +132,7 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         match_id = match.id
         await gate.thinking.wait()
         assert bot.runtime.budget == Budget(iterations=8, seconds=0.9)
-        assert "Waiting for: " in lobby.content and "Ada (computer, hard)" in lobby.content
+        assert "Waiting for: " in lobby.content and "Ada (hard)" in lobby.content
 
         # Both set goals at once; the computer is still thinking when Ann saves hers.
         await set_goals(fake, ann, lobby, match_id, [("S", [3, 5, 6, 2]), ("W", [1, 4, 4, 1])])

@@ -18,12 +18,13 @@ COMPUTER = " (computer)"
 
 
 def shown_name(seat: Seat) -> str:
-    """A seat's name with its computer level when that is not normal: "Ada (computer,
-    hard)". Normal stays "Ada (computer)", as every computer player was before levels."""
+    """A seat's name with its computer level when that is not normal: "Ada (hard)", no
+    longer than "Ada (computer)" so that pictures, where names are cut to fit, keep the
+    level. Normal stays "Ada (computer)", as every computer player was before levels."""
     if not seat.cpu or seat.level == NORMAL:
         return seat.name
     if seat.name.endswith(COMPUTER):
-        return f"{seat.name[:-len(COMPUTER)]} (computer, {seat.level})"
+        return f"{seat.name[:-len(COMPUTER)]} ({seat.level})"
     return f"{seat.name} ({seat.level})"
 
 
