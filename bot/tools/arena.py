@@ -72,6 +72,7 @@ class Tally:
     scores: list[int] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
     moves: dict[str, int] = field(default_factory=dict)
+    tally: dict[str, float] = field(default_factory=dict)  # the game's own counts, if any
 
     def summary(self) -> JSON:
         low, high = wilson(self.wins, self.seats)
@@ -89,6 +90,11 @@ class Tally:
             # Moves of each kind per seat-game: how much of the rules a level uses.
             "per_game": {kind: round(n / max(1, self.seats), 2)
                          for kind, n in sorted(self.moves.items())},
+            # A game that keeps counts per player (Big Cityz: objections made and justified)
+            # has them summed per level, per seat-game.
+            **({"tally_per_game": {k: round(v / max(1, self.seats), 3)
+                                   for k, v in sorted(self.tally.items())}}
+               if self.tally else {}),
         }
 
 
@@ -115,7 +121,17 @@ def play(game: str, levels: list[str], seed: int, budget: Budget,
     assert result is not None
     return ({"game": game, "players": names, "levels": level_of, "seed": seed,
              "options": dict(options or {}), "scores": result.scores,
-             "winners": result.winners, "actions": actions}, times)
+             "winners": result.winners, "actions": actions,
+             "tally": _counts(state.get("tally"))}, times)
+
+
+def _counts(tally: object) -> dict[str, dict[str, float]]:
+    """A game's per-player counts (numbers only), when its state keeps them."""
+    if not isinstance(tally, dict):
+        return {}
+    return {str(player): {k: float(v) for k, v in counts.items()
+                          if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            for player, counts in tally.items() if isinstance(counts, dict)}
 
 
 def arena(game: str, players: int, levels: list[str], games: int, seed: int,
@@ -142,6 +158,8 @@ def arena(game: str, players: int, levels: list[str], games: int, seed: int,
             tally.move_ms.extend(times[name])
             if name in winners:
                 tally.wins += 1 / len(winners)
+            for key, n in summary["tally"].get(name, {}).items():
+                tally.tally[key] = tally.tally.get(key, 0.0) + n
         for action in summary["actions"]:
             moves = tallies[summary["levels"][action["player"]]].moves
             kind = tag(action)
