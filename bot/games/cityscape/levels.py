@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
+from operator import itemgetter
 
 from bot.core.engine import JSON
 from bot.core.levels import EASY, HARD, Budget, ai_rng, sequential_halving, sloppy_pick
@@ -41,14 +43,22 @@ LINE_OF: dict[str, list[int]] = {
     side: [next(n for n, line in enumerate(LINE_LOTS[side]) if i in line) for i in range(16)]
     for side in SIDES
 }
-# For each side and lot: where its height sits in that line's integer key (BITS bits a lot).
-SHIFT: dict[str, list[int]] = {
-    side: [BITS * LINE_LOTS[side][LINE_OF[side][i]].index(i) for i in range(16)] for side in SIDES
-}
 CODES = (1, 2, 3, 4, 5, 6)
 BUILD_CANDIDATES = 8
 BUILD_PLAYOUTS = 64
 GOAL_PLAYOUTS = 48
+# A search's cost is its play-outs times the blocks each plays out, so early in a round a
+# play-out costs up to 25 moves of normal and late only a few. Bounding the moves a search
+# plays keeps the first builds and the goal choices within a second on one core (by count,
+# not by clock); later builds keep their full count.
+PLY_BUDGET = 800
+MIN_PLAYOUTS = 24
+GOAL_DRAWS = 2  # drawn code sets tried besides normal's and the fixed ones  # below this, sequential halving over 8 candidates is one play-out each
+
+
+def playout_count(remaining: int, most: int) -> int:
+    """Play-outs for a search whose play-outs each build ``remaining`` blocks."""
+    return max(MIN_PLAYOUTS, min(most, PLY_BUDGET // max(1, remaining)))
 
 
 # -- what the player may know ------------------------------------------------------------------
@@ -108,6 +118,51 @@ def _value(key: int) -> int:
     return value
 
 
+_CHANGES: dict[int, tuple[int, ...]] = {}
+
+
+def _line_changes(now_key: int, tallest: int) -> tuple[int, ...]:
+    """For one line (``now_key``: its key, code and whether it holds the tallest building)
+    and each height 1-5 and position front to back: the line's points after that block
+    minus its points before (before without the tallest building when the block makes a
+    new tallest one, since the line then has it only if the block is in it)."""
+    cache_key = now_key * 128 + tallest
+    found = _CHANGES.get(cache_key)
+    if found is not None:
+        return found
+    held = now_key & 1
+    base = now_key - held
+    now, flat = _value(now_key), _value(base)
+    line_key = base >> 4
+    changes = []
+    for height in HEIGHTS:
+        for position in range(4):
+            new = ((line_key >> (BITS * position)) & MASK) + height
+            rises = new > tallest
+            key = base + (height << (BITS * position)) * 16 + (rises or new == tallest or held)
+            changes.append(_value(key) - (flat if rises else now))
+    found = tuple(changes)
+    if len(_CHANGES) >= MEMO_LIMIT:  # bounded memory, as the line values
+        _CHANGES.clear()
+    _CHANGES[cache_key] = found
+    return found
+
+
+def _spreader(side: str) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """Reorders a side's four lines' changes (line, height, position) into build order
+    (height, lot), the order of a build's value in ``Round._options``."""
+    order = []
+    for number in range(len(HEIGHTS)):
+        for lot in range(16):
+            line = LINE_OF[side][lot]
+            position = LINE_LOTS[side][line].index(lot)
+            order.append(line * 20 + number * 4 + position)
+    return itemgetter(*order)
+
+
+_SPREAD = {side: _spreader(side) for side in SIDES}
+
+
 class Round:
     """One round's building on plain lists: heights per lot index, blocks left per height,
     the seat to build and every side's (known or sampled) codes."""
@@ -157,11 +212,11 @@ class Round:
         that line holds it. Lines are keyed as integers (BITS bits a lot) to keep this fast."""
         heights = self.heights
         tallest = max(heights)
-        sides = []
+        # Whether a block makes a new tallest building depends on the lot and height only,
+        # so it is the same for every side.
+        rises = [low + height > tallest for height in HEIGHTS for low in heights]
+        values = [0.0] * 80
         for side, owner in self.sides.items():
-            keys = [_key(heights, lots) for lots in LINE_LOTS[side]]
-            had = [tallest > 0 and any(heights[i] == tallest for i in lots)
-                   for lots in LINE_LOTS[side]]
             if owner == player:
                 codes = list(self.goals[side])
                 if side == forget:
@@ -170,30 +225,22 @@ class Round:
             else:
                 codes = [GUESS] * 4
                 weight = -ai.OPPONENT_WEIGHT / 2
-            now = [_value(k * 16 + c * 2 + h) for k, c, h in zip(keys, codes, had, strict=True)]
-            flat = [_value(k * 16 + c * 2) for k, c in zip(keys, codes, strict=True)]
-            sides.append((LINE_OF[side], SHIFT[side], codes, keys, had, now, flat, weight,
-                          sum(now), sum(flat)))
-        memo = _VALUES
+            total = total_flat = 0
+            changes: tuple[int, ...] = ()
+            for lots, code in zip(LINE_LOTS[side], codes, strict=True):
+                key = _key(heights, lots) * 16 + code * 2
+                held = tallest > 0 and any(heights[i] == tallest for i in lots)
+                total += _value(key + held)
+                total_flat += _value(key)
+                changes += _line_changes(key + held, tallest)
+            # One side's value of every build, in the order of ``values``: what the side
+            # has (all lines, or all but the line that loses the tallest building) plus what
+            # the build changes in its line. Integers, added to ``values`` side by side in
+            # the same order as before, so the floats come out exactly the same.
+            spread = _SPREAD[side](changes)
+            values = [v + weight * ((total_flat if up else total) + change)
+                      for v, up, change in zip(values, rises, spread, strict=True)]
         open_heights = [(n, h) for n, h in enumerate(HEIGHTS) if self.left[h - 1]]
-        values = [0.0] * 80
-        for line_of, shift, codes, keys, had, now, flat, weight, total, total_flat in sides:
-            for lot in range(16):
-                n = line_of[lot]
-                base = keys[n] * 16 + codes[n] * 2
-                low = heights[lot]
-                at = shift[lot]
-                keep = total - now[n]
-                rise = total_flat - flat[n]
-                held = had[n]
-                for number, height in open_heights:
-                    new = low + height
-                    rises = new > tallest
-                    key = base + (height << at) * 16 + (rises or new == tallest or held)
-                    changed = memo.get(key)
-                    if changed is None:
-                        changed = _value(key)
-                    values[number * 16 + lot] += weight * ((rise if rises else keep) + changed)
         options = [(values[n * 16 + lot], jitter[n * 16 + lot], h, lot)
                    for n, h in open_heights for lot in range(16)]
         return options if ranked else [max(options)]
@@ -267,14 +314,15 @@ def hard_build(state: JSON, player: str, rng: random.Random, budget: Budget) -> 
         trial.play_out(draw)
         return _lead(state["scores"], trial.points(), player)
 
-    height, lot = sequential_halving(candidates, playout, budget, BUILD_PLAYOUTS)
+    count = playout_count(25 - city.placed - 1, BUILD_PLAYOUTS)
+    height, lot = sequential_halving(candidates, playout, budget, count)
     return {"type": "build", "height": height, "lot": LOTS[lot]}
 
 
 def _goal_candidates(rng: random.Random) -> list[list[int]]:
     fixed = [[3, 3, 3, 3], [5, 5, 5, 5], [2, 3, 2, 3], [3, 5, 3, 5], [2, 5, 2, 5],
              [1, 3, 5, 6], [3, 3, 5, 6], [2, 2, 2, 2]]
-    drawn = [sample_goals(rng) for _ in range(4)]
+    drawn = [sample_goals(rng) for _ in range(GOAL_DRAWS)]
     return fixed + drawn
 
 
@@ -297,5 +345,6 @@ def hard_goals(state: JSON, player: str, side: str, rng: random.Random,
         trial.play_out(draw)
         return _lead(state["scores"], trial.points(), player)
 
-    chosen: list[int] = sequential_halving(candidates, playout, budget, GOAL_PLAYOUTS)
+    count = playout_count(25 - base.placed, GOAL_PLAYOUTS)
+    chosen: list[int] = sequential_halving(candidates, playout, budget, count)
     return list(chosen)
