@@ -34,14 +34,21 @@ log = logging.getLogger(__name__)
 # short enough that a click queued behind hundreds of pictures is still answered well
 # inside Discord's 3 s.
 PICTURE_WAIT_S = 0.4
+# When the pictures queued ahead would take longer than this, the answer does not wait at
+# all. Waiting "up to 0.4 s" under load meant that, with the render workers just saturated
+# (100 clicks a second), a good share of clicks waited the whole 0.4 s and then went without
+# their picture anyway: the wait is only worth it when the picture is nearly ready.
+PICTURE_BUSY_S = 0.1
 DRAWING = "🖼️ The picture is on its way…"
 
 
 def picture_wait(pictures: RenderPool, wait: float = PICTURE_WAIT_S) -> float:
     """How long an answer may wait for its picture: ``wait``, or not at all when the
-    pictures queued ahead of it cannot be drawn in that time anyway. The one rule for every
-    answer that carries a picture (private screens here, tables in ``Tables``)."""
-    return 0.0 if pictures.expected_wait(Priority.INTERACTIVE) > wait else wait
+    render workers are busy (the pictures queued ahead of it would take longer than
+    ``PICTURE_BUSY_S``). The one rule for every answer that carries a picture (private
+    screens here, tables in ``Tables``)."""
+    busy = pictures.expected_wait(Priority.INTERACTIVE) > min(wait, PICTURE_BUSY_S)
+    return 0.0 if busy else wait
 
 
 async def drawn_within(drawing: asyncio.Future[Any], wait: float) -> bool:
