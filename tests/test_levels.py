@@ -233,6 +233,14 @@ def test_rule_use_counts_tell_risk_fields_and_the_star_space_apart() -> None:
     assert tag({"type": "streetcar", "segments": []}) == "streetcar"
 
 
+def test_arena_counts_the_streetcar_segments_laid_besides_the_streetcar_moves() -> None:
+    # Seed 1: the normal players lay 4 segments in 3 streetcar moves over two games.
+    report = arena("bigcity", 2, ["normal"], 2, 1, BUDGET)
+    per_game = report["levels"]["normal"]["per_game"]
+    assert per_game["streetcar"] == 1.5
+    assert per_game["streetcar_segments"] == 2.0
+
+
 def test_arena_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "bigcityz", "--players", "3", "--levels", "hard,normal",
                  "--games", "3", "--iterations", "8", "--seconds", "0", "--json"]) == 0

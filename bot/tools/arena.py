@@ -164,6 +164,10 @@ def arena(game: str, players: int, levels: list[str], games: int, seed: int,
             moves = tallies[summary["levels"][action["player"]]].moves
             kind = tag(action)
             moves[kind] = moves.get(kind, 0) + 1
+            # A Big City streetcar move lays one or two segments: rule use counts pieces.
+            segments = action.get("segments")
+            if isinstance(segments, list):
+                moves["streetcar_segments"] = moves.get("streetcar_segments", 0) + len(segments)
     return {
         "game": game,
         "players": players,

@@ -9,15 +9,21 @@ Easy: takes one of normal's best few moves, weighed roughly, and now and then an
 (it forgets to build, passes, or lays a streetcar where it earns little); it draws from a
 stack at random one time in three.
 
-Hard: normal's options looked at one turn further: for the best few, it plays the move and
-the rest of its turn as normal would, on several concealed samples, and keeps the move with
-the best mean of points scored plus what its hand may still build.
+Hard: normal's best few main-step options, plus its best streetcar and its best park or
+factory when those are not among them (normal values them low, so they would otherwise never
+be looked at). Each is played out on concealed samples (the same samples for every
+candidate): the move and the rest of the turn by normal, then every other player's turn by
+normal, then (``HORIZON`` 2) its own next turn by normal, so a streetcar laid now is worth
+the doubled building it allows next turn, and a move that hands the next player points is
+worth less. Value = its points gained minus the most any other player gained, plus 0.3 ×
+what its hand may still build. Sequential halving over the play-outs.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 from bot.core.engine import JSON
 from bot.core.levels import EASY, Budget, ai_rng, sequential_halving, sloppy_pick
@@ -30,6 +36,7 @@ from bot.games.bigcity.legality import useless_cards
 
 CANDIDATES = 6
 PLAYOUTS = 24
+HORIZON = 2  # 0: own turn only; 1: and the others' turns; 2: and its own next turn
 
 
 def conceal(state: JSON, player: str, rng: random.Random) -> JSON:
@@ -113,28 +120,53 @@ def _hand_hope(state: JSON, player: str) -> float:
     return 0.3 * hope
 
 
-def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
+def candidates(options: list[tuple[float, JSON]]) -> list[JSON]:
+    """Normal's best options, then its best streetcar and park or factory if left out."""
+    chosen = [move for _, move in options[:CANDIDATES]]
+    for kind in ("streetcar", "special"):
+        best = next((move for _, move in options if move["type"] == kind), None)
+        if best is not None and best not in chosen:
+            chosen.append(best)
+    return chosen
+
+
+def hard(state: JSON, player: str, rng: random.Random, budget: Budget,
+         horizon: int = HORIZON) -> JSON:
     from bot.games.bigcity import ENGINE
 
     if not _main_step(state, player):
         return ai.choose(state, player)
-    options = main_options(state, player, rng)
-    candidates = [move for _, move in options[:CANDIDATES]]
+    moves = candidates(main_options(state, player, rng))
     key = rng.getrandbits(64)
     worlds: dict[int, JSON] = {}
-    start = state["scores"][player]
+    start = dict(state["scores"])
+    others = [p for p in state["players"] if p != player]
+    mover = state["current"]
+
+    def play_while(after: JSON, going_on: Callable[[JSON], bool], most: int) -> JSON:
+        # ``most`` only guards against a loop; a turn or a round never needs that many moves.
+        for _ in range(most):
+            if ENGINE.result(after) is not None or not going_on(after):
+                break
+            actor = ENGINE.to_act(after)[0]
+            after, _ = ENGINE.apply(after, actor, ai.choose(after, actor))
+        return after
+
+    def own_turn(s: JSON) -> bool:
+        return player in ENGINE.to_act(s) and s["current"] == mover
 
     def playout(move: JSON, sample: int) -> float:
         world = worlds.get(sample)
         if world is None:
             world = worlds[sample] = conceal(state, player, peek(key, sample))
         after, _ = ENGINE.apply(world, player, move)
-        guard = 0
-        while ENGINE.result(after) is None and player in ENGINE.to_act(after) \
-                and after["current"] == world["current"] and guard < 12:
-            after, _ = ENGINE.apply(after, player, ai.choose(after, player))
-            guard += 1
-        return after["scores"][player] - start + _hand_hope(after, player)
+        after = play_while(after, own_turn, 12)
+        if horizon >= 1:
+            after = play_while(after, lambda s: s["current"] != mover, 60)
+        if horizon >= 2:
+            after = play_while(after, lambda s: s["current"] == mover, 20)
+        own = after["scores"][player] - start[player] + _hand_hope(after, player)
+        return own - max(after["scores"][p] - start[p] for p in others)
 
-    chosen: JSON = sequential_halving(candidates, playout, budget, PLAYOUTS)
+    chosen: JSON = sequential_halving(moves, playout, budget, PLAYOUTS)
     return chosen
