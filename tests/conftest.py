@@ -3,10 +3,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
+
+from tests.pg_support import PgServer, binaries
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
 
@@ -36,6 +39,21 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout's protocol
     timer.start()
     return True
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One throwaway PostgreSQL server for the whole run, started on first use (about a
+    second and a half); each test takes a fresh database on it."""
+    package = binaries()
+    if package is None:
+        pytest.skip("the pgserver wheel is not installed (pip install -e '.[dev]')")
+    server = PgServer(package)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

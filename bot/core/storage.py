@@ -126,7 +126,7 @@ def run_sqlite(conn: sqlite3.Connection, job: Job[T]) -> T:
             else:
                 op = job.send(result)
     except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]
+        return stop.value
 
 
 @dataclass(frozen=True)
