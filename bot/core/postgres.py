@@ -16,13 +16,13 @@ server up to ``retry_seconds``, then fail with a sentence.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -40,6 +40,7 @@ from .storage import (
     StorageError,
     _statements,
 )
+from .storage import url_for_logs as where
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +64,6 @@ def numbered(sql: str) -> str:
         return f"${count}"
 
     return re.sub(r"\?", number, sql)
-
-
-def where(url: str) -> str:
-    """The server and database of a URL without its password, for log sentences."""
-    parts = urlsplit(url)
-    host = parts.hostname or "localhost"
-    port = f":{parts.port}" if parts.port else ""
-    user = f"{parts.username}@" if parts.username else ""
-    return f"{user}{host}{port}{parts.path or '/'}"
 
 
 def _connection_lost(exc: BaseException) -> bool:
@@ -162,7 +154,7 @@ class PostgresBackend:
                 await _prepare(conn, url)
         except BaseException as exc:
             pool.terminate()
-            if isinstance(exc, asyncpg.PostgresError) or _connection_lost(exc):
+            if isinstance(exc, (asyncpg.PostgresError, StorageError)) or _connection_lost(exc):
                 raise StorageError(f"Cannot open the database {where(url)}: "
                                    f"{_describe(exc)}.") from exc
             raise
@@ -195,6 +187,8 @@ class PostgresBackend:
                 result = await self._transaction(make)
             except _InDoubt as doubt:
                 status = await self._status_of(doubt, deadline)
+                log.info("A commit cut off by the lost connection was %s on the server%s.",
+                         status, "" if status == "committed" else "; running it again")
                 if status == "committed":
                     self._counted(0.0)
                     return doubt.result
@@ -206,7 +200,7 @@ class PostgresBackend:
             else:
                 self._back()
                 return result
-            self._lost(cause)
+            await self._lost(cause)
             if time.monotonic() + delay > deadline:
                 raise StorageError(f"Lost the database server {where(self.url)} and it did "
                                    f"not come back within {self.retry_seconds:g} s "
@@ -216,31 +210,37 @@ class PostgresBackend:
 
     async def _transaction(self, make: Callable[[], Job[T]]) -> T:
         began = time.perf_counter()
-        async with self.pool.acquire() as conn:
-            await conn.execute("BEGIN")
-            try:
-                xid = await conn.fetchval("SELECT pg_current_xact_id()::text")
-                result = await run_postgres(conn, make())
-            except BaseException:
-                if not conn.is_closed():
-                    try:
+        stage, xid, result = "running", "", None
+        try:
+            async with self.pool.acquire() as conn:
+                await conn.execute("BEGIN")
+                try:
+                    xid = await conn.fetchval("SELECT pg_current_xact_id()::text")
+                    result = await run_postgres(conn, make())
+                except BaseException:
+                    # The pool rolls back a connection it gets back anyway; this frees the
+                    # connection at once when it still works.
+                    with contextlib.suppress(Exception):
                         await conn.execute("ROLLBACK")
-                    except Exception as exc:
-                        if not _connection_lost(exc):
-                            raise
-                raise
-            try:
+                    raise
+                stage = "committing"
                 await conn.execute("COMMIT")
-            except Exception as exc:
-                if _connection_lost(exc):
-                    raise _InDoubt(xid, result, exc) from exc
+                stage = "committed"
+                # Leaving the block resets the connection for the pool: a server lost just
+                # then fails the reset, not this commit.
+        except Exception as exc:
+            if not _connection_lost(exc):
+                raise
+            if stage == "committing":
+                raise _InDoubt(xid, result, exc) from exc
+            if stage == "running":
                 raise
         self._counted(time.perf_counter() - began)
-        return result
+        return result  # type: ignore[return-value]
 
     async def _status_of(self, doubt: _InDoubt, deadline: float) -> str:
         """Whether an in-doubt transaction committed, asked once the server answers."""
-        self._lost(doubt.cause)
+        await self._lost(doubt.cause)
         delay = 0.05
         while True:
             try:
@@ -271,7 +271,10 @@ class PostgresBackend:
             except Exception:  # a metric must never fail a move
                 log.debug("write observer failed", exc_info=True)
 
-    def _lost(self, cause: BaseException) -> None:
+    async def _lost(self, cause: BaseException) -> None:
+        # One broken connection means the others in the pool are likely broken too (the
+        # server restarted): replace them all rather than finding out one move at a time.
+        await self.pool.expire_connections()
         if self._outage_since is None:
             self._outage_since = time.monotonic()
             log.warning("Lost the connection to the database server %s (%s); waiting for it "
@@ -304,7 +307,7 @@ class PostgresBackend:
             except Exception as exc:
                 if not _connection_lost(exc):
                     raise
-                self._lost(exc)
+                await self._lost(exc)
                 if time.monotonic() + delay > deadline:
                     raise StorageError(f"Lost the database server {where(self.url)} and it "
                                        f"did not come back within {self.retry_seconds:g} s "

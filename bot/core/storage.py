@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
+from urllib.parse import urlsplit
 
 import aiosqlite
 
@@ -849,6 +850,15 @@ class SQLiteBackend:
             raise
         reader.row_factory = aiosqlite.Row
         return cls(writer, reader)
+
+
+def url_for_logs(url: str) -> str:
+    """The server and database of a URL without its password, for log sentences."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    user = f"{parts.username}@" if parts.username else ""
+    return f"{user}{host}{port}{parts.path or '/'}"
 
 
 def is_database_url(target: str | Path) -> bool:
