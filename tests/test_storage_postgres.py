@@ -174,3 +174,41 @@ async def test_a_server_away_longer_than_the_wait_fails_the_move_in_a_sentence(
         if pg_server.process is None:
             pg_server.start()
         await storage.close()
+
+
+@pytest.mark.parametrize("reached_the_server", [True, False])
+async def test_a_commit_whose_answer_was_lost_is_neither_repeated_nor_lost(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        reached_the_server: bool) -> None:
+    """The connection breaks while COMMIT is on its way: whether the server committed is
+    asked once it answers again. Committed, the move is not written a second time (its
+    number would be refused); not committed, it is written once."""
+    storage = await Storage.open(pg_server.create_database())
+    try:
+        match = await storage.create_match(_match(40))
+        execute = asyncpg.connection.Connection.execute
+        cut: list[str] = []
+
+        async def cut_off_commit(self: asyncpg.Connection, query: str, *args: object,
+                                 **kwargs: object) -> str:
+            if query != "COMMIT" or cut:
+                return await execute(self, query, *args, **kwargs)
+            cut.append(query)
+            if reached_the_server:
+                await execute(self, query)
+            self.terminate()  # the answer (or the COMMIT itself) is lost with the connection
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
+
+        monkeypatch.setattr(asyncpg.connection.Connection, "execute", cut_off_commit)
+        match.version = 1
+        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
+            await storage.save(match, action={"n": 1}, player="1")
+        assert cut == ["COMMIT"]
+        assert await storage.actions(match.id) == [("1", {"n": 1})]
+        outcome = "committed on the server." if reached_the_server else \
+            "aborted on the server; running it again."
+        assert f"A commit cut off by the lost connection was {outcome}" in [
+            r.getMessage() for r in caplog.records]
+    finally:
+        await storage.close()
