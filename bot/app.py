@@ -150,7 +150,7 @@ class CityhallBot(commands.Bot):
         if self.settings.api_base:
             await gateway_from_api(self)
         if not hasattr(self, "storage"):
-            self.storage = await Storage.open(self.settings.database_path)
+            self.storage = await Storage.open(self.settings.database)
         # Pictures are drawn in worker processes (one per core by default), players'
         # private pictures ahead of table refreshes.
         self.pictures = RenderPool(self.settings.render_workers,
@@ -721,9 +721,9 @@ async def _serve(settings: Settings) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
 
-    log.info("Using the database %s.", settings.database_path)
+    log.info("Using the database %s.", settings.database_name)
     try:
-        storage = await Storage.open(settings.database_path)
+        storage = await Storage.open(settings.database)
     except StorageError as exc:
         log.error("%s", exc)
         return EXIT_DATABASE
@@ -742,7 +742,7 @@ async def _serve(settings: Settings) -> int:
         await bot.drain(time.monotonic() + DRAIN_SECONDS + PUBLISH_SECONDS)
         await bot.close()
         await asyncio.wait({started}, timeout=1.0)
-        log.info("Stopped; every saved move is in %s.", settings.database_path)
+        log.info("Stopped; every saved move is in %s.", settings.database_name)
         return 0
     except Exception as exc:
         refused = _refused(exc)
@@ -750,7 +750,7 @@ async def _serve(settings: Settings) -> int:
             log.error("%s", refused)
             return EXIT_CONFIG
         if isinstance(exc, (StorageError, sqlite3.DatabaseError)):
-            log.error("Cannot open the database %s: %s.", settings.database_path,
+            log.error("Cannot open the database %s: %s.", settings.database_name,
                       describe_error(exc))
             return EXIT_DATABASE
         if isinstance(exc, (OSError, aiohttp.ClientError, TimeoutError)):

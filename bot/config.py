@@ -46,6 +46,22 @@ class Settings:
     # game's own count); bot.core.levels.Budget.
     cpu_hard_seconds: float = 0.9
     cpu_hard_iterations: int = 0
+    # DATABASE_URL: a PostgreSQL server instead of the SQLite file at database_path.
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str:
+        """What Storage.open takes: the PostgreSQL URL if there is one, else the file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_name(self) -> str:
+        """The database in log sentences (a URL without its password)."""
+        if self.database_url:
+            from bot.core.storage import url_for_logs
+
+            return url_for_logs(self.database_url)
+        return self.database_path
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -59,6 +75,7 @@ class Settings:
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=_int(env, "DEV_GUILD_ID"),
             database_path=database_path(env.get("DATABASE_PATH")),
+            database_url=database_url(env.get("DATABASE_URL")),
             api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
@@ -85,6 +102,18 @@ def database_path(raw: str | None) -> str:
         return raw
     path = Path(raw).expanduser() if raw else Path("cityhall.sqlite3")
     return os.path.normpath(path if path.is_absolute() else ROOT / path)
+
+
+def database_url(raw: str | None) -> str | None:
+    """DATABASE_URL: empty (SQLite at DATABASE_PATH) or a postgresql:// URL."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if not raw.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL, postgresql://USER:PASSWORD@"
+                          "HOST:PORT/DATABASE (or empty for the SQLite file at "
+                          "DATABASE_PATH).")
+    return raw
 
 
 def database_path_from_env() -> str:

@@ -3,10 +3,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
+
+from tests.pg_support import PgServer, binaries
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
 
@@ -38,9 +41,29 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     return True
 
 
+_pg_servers: list[PgServer] = []
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One throwaway PostgreSQL server for the whole run, started on first use (about a
+    second and a half); each test takes a fresh database on it. It is removed when the
+    session ends (pytest_sessionfinish), not in the teardown of whichever test ran last,
+    whose time limit that would eat into."""
+    package = binaries()
+    if package is None:
+        pytest.skip("the pgserver wheel is not installed (pip install -e '.[dev]')")
+    server = PgServer(package)
+    _pg_servers.append(server)
+    server.start()
+    yield server
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     global _exit_status
     _exit_status = int(exitstatus)
+    while _pg_servers:
+        _pg_servers.pop().close()
 
 
 @pytest.hookimpl(trylast=True)

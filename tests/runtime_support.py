@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,36 @@ async def storages(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[Stor
     yield open_one
     for storage in opened:
         await storage.close()
+
+
+# The storage backends a test parametrised over both runs on.
+BACKENDS = ["sqlite", "postgresql"]
+OpenStorage = Callable[..., Awaitable[Storage]]
+
+
+@asynccontextmanager
+async def storage_opener(backend: str, tmp_path: Path,
+                         request: pytest.FixtureRequest) -> AsyncIterator[OpenStorage]:
+    """``await open_one(path)`` opens storage on ``backend``. With PostgreSQL each path stands
+    for a database of its own (made on first use; ``":memory:"`` is always a new one), so a
+    test opening the same path twice reopens the same data, as with SQLite."""
+    opened: list[Storage] = []
+    databases: dict[str, str] = {}
+
+    async def open_one(path: Path | str | None = None) -> Storage:
+        target: str | Path = path or tmp_path / "db.sqlite3"
+        if backend == "postgresql":
+            server = request.getfixturevalue("pg_server")
+            key = str(target)
+            if key not in databases or key == ":memory:":
+                databases[key] = server.create_database()
+            target = databases[key]
+        storage = await Storage.open(target)
+        opened.append(storage)
+        return storage
+
+    try:
+        yield open_one
+    finally:
+        for storage in opened:
+            await storage.close()

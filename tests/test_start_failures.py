@@ -288,3 +288,19 @@ def test_the_readme_service_unit_matches_the_exit_codes() -> None:
     assert settings["RestartPreventExitStatus"].split() == [str(EXIT_CONFIG)]
     assert settings["Restart"] == "on-failure"
     assert float(settings["TimeoutStopSec"]) > SHUTDOWN_SECONDS
+
+
+def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_and_exit_74(
+        tmp_path: Path) -> None:
+    port = _free_port()
+    env = _env(tmp_path / "unused.sqlite3",
+               DATABASE_URL=f"postgresql://cityhall:s3cret@127.0.0.1:{port}/cityhall")
+    done = subprocess.run([sys.executable, "-m", "bot", "run"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=HANG)
+    output = done.stdout + done.stderr
+    assert done.returncode == EXIT_DATABASE, output
+    assert "Traceback" not in output and "s3cret" not in output, output
+    assert [line.split(" ERROR ", 1)[1] for line in _error_lines(output)] == [
+        f"cityhall: Cannot reach the database server cityhall@127.0.0.1:{port}/cityhall: the "
+        "connection was refused (is the server running, and on that port?)."], output
+    assert not (tmp_path / "unused.sqlite3").exists()  # SQLite is not used behind its back

@@ -1,7 +1,9 @@
-"""The SQLite file the bot keeps: where it goes, what it refuses, and what /stats reads.
+"""The database the bot keeps: where it goes, what it refuses, and what /stats reads.
 
-Each test uses a real database file in a temporary folder; `storages()` opens one and the
-fixture closes it afterwards.
+Tests of what the bot keeps run on both backends (`storages`, parametrised): a real SQLite
+file in a temporary folder, and a fresh database on the throwaway PostgreSQL server the
+tests start (tests/pg_support.py). Tests of the SQLite file itself and of its writer
+thread use `sqlite_storages`. The fixtures close what they opened.
 """
 
 from __future__ import annotations
@@ -9,20 +11,42 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.core.records import ACTIVE, ENDED, LOBBY, OVER, Match, Seat
-from bot.core.storage import SCHEMA_V1, ChannelBusy, ResultRow, Storage, StorageError
+from bot.core.storage import (
+    INTEGRITY_ERRORS,
+    SCHEMA_V1,
+    ChannelBusy,
+    Job,
+    ResultRow,
+    Storage,
+    StorageError,
+    execute,
+    fetch_all,
+)
 
-from .runtime_support import said, storages
-
-__all__ = ["storages"]  # the fixture, used by name
+from .runtime_support import BACKENDS, said, storage_opener
 
 OpenStorage = Callable[..., Awaitable[Storage]]
 GUILD = 10
+
+
+@pytest.fixture(params=BACKENDS)
+async def storages(request: pytest.FixtureRequest,
+                   tmp_path: Path) -> AsyncIterator[OpenStorage]:
+    async with storage_opener(request.param, tmp_path, request) as open_one:
+        yield open_one
+
+
+@pytest.fixture
+async def sqlite_storages(request: pytest.FixtureRequest,
+                          tmp_path: Path) -> AsyncIterator[OpenStorage]:
+    async with storage_opener("sqlite", tmp_path, request) as open_one:
+        yield open_one
 
 
 def _match(channel: int = 20, *, status: str = LOBBY, game: str = "cityscape",
@@ -50,23 +74,23 @@ async def _finished(storage: Storage, rows: list[ResultRow], *, channel: int = 2
 
 
 async def test_a_database_in_a_folder_that_does_not_exist_yet(
-        tmp_path: Path, storages: OpenStorage) -> None:
+        tmp_path: Path, sqlite_storages: OpenStorage) -> None:
     path = tmp_path / "data" / "nested" / "cityhall.sqlite3"
-    storage = await storages(path)
+    storage = await sqlite_storages(path)
     match = await storage.create_match(_match())
     assert path.is_file()
     assert (await storage.get(match.id)) is not None
 
 
-async def test_an_in_memory_database_needs_no_folder(storages: OpenStorage) -> None:
-    storage = await storages(":memory:")
+async def test_an_in_memory_database_needs_no_folder(sqlite_storages: OpenStorage) -> None:
+    storage = await sqlite_storages(":memory:")
     match = await storage.create_match(_match())
     assert match.id == 1 and not Path(":memory:").exists()
 
 
-async def test_the_file_uses_a_write_ahead_log(tmp_path: Path, storages: OpenStorage) -> None:
+async def test_the_file_uses_a_write_ahead_log(tmp_path: Path, sqlite_storages: OpenStorage) -> None:
     # Readers (a backup, a second process) never block the bot's writes, and vice versa.
-    await storages()
+    await sqlite_storages()
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         # 8 KB pages: a page holds three archived games where a 4 KB page held one
@@ -87,11 +111,11 @@ async def test_foreign_keys_are_enforced(storages: OpenStorage) -> None:
     for orphan in ("INSERT INTO actions VALUES (999, 2, '1', '{}', 0, 0)",
                    "INSERT INTO results VALUES (999, 1, 'cityscape', '1', 'Ann', 0, 1, 1,"
                    " '{}', 0)"):
-        def insert(conn: sqlite3.Connection, sql: str = orphan) -> None:
-            conn.execute(sql)
+        def insert(sql: str = orphan) -> Job[None]:
+            yield execute(sql)
 
-        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-            await storage.write(insert)
+        with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)foreign key"):
+            await storage.run(insert)
     assert await storage.actions(999) == []
     assert await storage.leaderboard(GUILD, "cityscape") == []
 
@@ -140,7 +164,7 @@ async def test_moves_are_logged_in_order(storages: OpenStorage) -> None:
     assert await storage.actions(match.id) == [("cpu1", {"lot": "B2"}), ("1", {"lot": "A1"}),
                                                (None, {"lot": "C3"})]
     # the same move number cannot be written twice
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await storage.save(match, action={"lot": "D4"}, player="1")
 
 
@@ -151,7 +175,7 @@ async def test_one_unfinished_match_per_channel(storages: OpenStorage) -> None:
         await storage.create_match(_match(20, game="bigcityz"))
     # the refusal leaves the connection usable: the next write in another channel lands
     other = await storage.create_match(_match(21))
-    assert other.id == first.id + 1
+    assert other.id > first.id  # (PostgreSQL's ids skip the refused one; SQLite's do not)
     assert [m.channel_id for m in await storage.unfinished()] == [20, 21]
     first.status = OVER
     await storage.save(first)
@@ -351,9 +375,12 @@ async def test_the_log_on_disk_says_which_moves_the_computer_made(
     await storage.save(match, action={"lot": "A1"}, player="1")
     match.version = 3
     await storage.save(match, action={"lot": "B2"}, player="cpu1", by_computer=True)
-    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
-        assert db.execute("SELECT seq, player, by_computer FROM actions ORDER BY seq").fetchall() \
-            == [(2, "1", 0), (3, "cpu1", 1)]
+
+    def logged() -> Job[list[tuple[int, str, int]]]:
+        rows = yield fetch_all("SELECT seq, player, by_computer FROM actions ORDER BY seq")
+        return [tuple(row) for row in rows]
+
+    assert await storage.run(logged) == [(2, "1", 0), (3, "cpu1", 1)]
 
 
 async def test_a_closed_database_refuses_writes_in_a_sentence(storages: OpenStorage) -> None:
@@ -367,10 +394,10 @@ async def test_a_closed_database_refuses_writes_in_a_sentence(storages: OpenStor
 
 
 async def test_a_write_its_own_savepoint_cannot_undo_fails_and_the_next_write_lands(
-        storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
+        sqlite_storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
     # The fallback for a batch that cannot be committed (a disk error, say): everything in
     # it is undone, the log says why, and the writer goes on with the next batch.
-    storage = await storages()
+    storage = await sqlite_storages()
     match = await storage.create_match(_match())
 
     def broken(conn: sqlite3.Connection) -> None:
@@ -407,9 +434,9 @@ async def _queued(storage: Storage, count: int) -> None:
 
 
 async def test_moves_queued_together_share_commits_of_at_most_256(
-        tmp_path: Path, storages: OpenStorage) -> None:
+        tmp_path: Path, sqlite_storages: OpenStorage) -> None:
     # Group commit: one fsync for many moves, but no transaction grows without bound.
-    storage = await storages()
+    storage = await sqlite_storages()
     assert storage.commits == 0  # opening (and creating the tables) is not counted
     held, release = await _hold_the_writer(storage)
 
@@ -430,8 +457,8 @@ async def test_moves_queued_together_share_commits_of_at_most_256(
 
 
 async def test_closing_with_moves_still_queued_saves_every_one(
-        tmp_path: Path, storages: OpenStorage) -> None:
-    storage = await storages()
+        tmp_path: Path, sqlite_storages: OpenStorage) -> None:
+    storage = await sqlite_storages()
     match = await storage.create_match(_match(status=ACTIVE))
     held, release = await _hold_the_writer(storage)
     saves = []
@@ -443,17 +470,17 @@ async def test_closing_with_moves_still_queued_saves_every_one(
     await _queued(storage, 5)  # the close waits behind the four moves
     release.set()
     await asyncio.gather(held, *saves, closing)
-    again = await storages(tmp_path / "db.sqlite3")
+    again = await sqlite_storages(tmp_path / "db.sqlite3")
     assert await again.actions(match.id) == [("1", {"n": n}) for n in range(2, 6)]
 
 
 async def test_a_clean_shutdown_leaves_the_write_ahead_log_empty(
-        tmp_path: Path, storages: OpenStorage) -> None:
+        tmp_path: Path, sqlite_storages: OpenStorage) -> None:
     # Even with another program reading the file (an admin's sqlite3 shell, a backup), the
     # moves are folded into the database file when the bot stops: copying that one file
     # copies every game.
     path = tmp_path / "db.sqlite3"
-    storage = await storages()
+    storage = await sqlite_storages()
     match = await storage.create_match(_match(status=ACTIVE))
     match.version = 2
     await storage.save(match, action={"lot": "A1"}, player="1")

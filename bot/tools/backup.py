@@ -92,6 +92,10 @@ def main(file: str, *, force: bool = False, database: str | None = None) -> int:
     from bot.config import database_path, database_path_from_env
 
     source = Path(database_path(database) if database else database_path_from_env())
+    if not database and os.environ.get("DATABASE_URL", "").strip():
+        print("DATABASE_URL is set: the games are on that PostgreSQL server, not in an SQLite "
+              "file. Back it up with pg_dump (e.g. pg_dump -Fc -f cityhall.dump \"$DATABASE_URL\").")
+        return 1
     try:
         made = backup(source, Path(file), force=force)
     except BackupError as exc:

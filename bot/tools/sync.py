@@ -34,7 +34,7 @@ async def sync(settings: Settings, guild_id: int | None, clear: bool) -> str:
         raise ConfigError("DISCORD_TOKEN is not set.")
     if settings.api_base:
         use_api_base(settings.api_base)
-    storage = await Storage.open(settings.database_path)
+    storage = await Storage.open(settings.database)
     try:
         async with _CommandsOnly(settings) as bot:
             await bot.login(settings.token)

@@ -1,0 +1,379 @@
+"""PostgreSQL storage (``DATABASE_URL=postgresql://…``), through an asyncpg pool.
+
+Each write job is its own transaction on a pooled connection: PostgreSQL already flushes
+the WAL once for every transaction committing at the same moment, so a queue with
+savepoints (as the SQLite writer keeps) would add round trips and tie the moves of many
+matches to one commit without saving a flush. A caller is answered after COMMIT returned,
+and ``synchronous_commit`` (on unless the server's admin turned it off) makes that a flush.
+
+A lost connection is not a lost move: a job whose transaction broke before COMMIT was sent
+is run again on a new connection; one that broke during COMMIT is *in doubt*, and the
+server is asked about its transaction id (``pg_xact_status``) once it can be reached, so a
+committed job is neither repeated nor reported as failed. Writes and reads wait for the
+server up to ``retry_seconds``, then fail with a sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .storage import (
+    ALL,
+    CITYHALL_TABLES,
+    EXECUTE,
+    INSERT_ID,
+    MIGRATIONS,
+    ONE,
+    POSTGRES,
+    SCHEMA_VERSION,
+    IntegrityError,
+    Job,
+    StorageError,
+    _statements,
+)
+from .storage import url_for_logs as where
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Any 64-bit number, the same in every Cityhall: migrations of two processes starting at
+# once take turns ("city" and "hall" in ASCII).
+MIGRATION_LOCK = 0x63697479_68616C6C
+CONNECT_TIMEOUT = 5.0
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, …`` (the shared SQL has no ``?`` in its
+    string literals)."""
+    count = 0
+
+    def number(_: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f"${count}"
+
+    return re.sub(r"\?", number, sql)
+
+
+def _connection_lost(exc: BaseException) -> bool:
+    """The server went away or is not accepting connections (yet): worth trying again."""
+    if isinstance(exc, (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError,
+                        asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+                        asyncpg.CannotConnectNowError)):
+        return True
+    # asyncpg says "connection is closed" / "connection was closed in the middle of operation"
+    return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "the connection was refused (is the server running, and on that port?)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    if isinstance(exc, asyncio.TimeoutError):
+        return f"no answer within {CONNECT_TIMEOUT:g} s"
+    return str(exc) or type(exc).__name__
+
+
+async def run_postgres(conn: asyncpg.Connection, job: Job[T]) -> T:
+    """Run a job to its end on a connection inside a transaction."""
+    try:
+        op = job.send(None)
+        while True:
+            sql = numbered(op.sql)
+            try:
+                kind = op.kind
+                if kind == EXECUTE:
+                    status = await conn.execute(sql, *op.args)
+                    # "UPDATE 1", "INSERT 0 1", "DELETE 3": the last word is the row count
+                    tail = status.rsplit(" ", 1)[-1]
+                    result: Any = int(tail) if tail.isdigit() else 0
+                elif kind == ONE:
+                    result = await conn.fetchrow(sql, *op.args)
+                elif kind == ALL:
+                    result = await conn.fetch(sql, *op.args)
+                elif kind == INSERT_ID:
+                    result = await conn.fetchval(sql + " RETURNING id", *op.args)
+                else:
+                    await conn.executemany(sql, op.args)
+                    result = None
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                # The transaction is aborted now: a job that catches this must end.
+                op = job.throw(IntegrityError(str(exc)))
+            else:
+                op = job.send(result)
+    except StopIteration as stop:
+        return stop.value
+
+
+class _InDoubt(Exception):
+    def __init__(self, xid: str, result: Any, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.xid, self.result, self.cause = xid, result, cause
+
+
+class PostgresBackend:
+    dialect = POSTGRES
+
+    def __init__(self, url: str, pool: asyncpg.Pool, *, retry_seconds: float) -> None:
+        self.url = url
+        self.pool = pool
+        self.retry_seconds = retry_seconds
+        self.commits = 0
+        self.closed = False
+        self._observe: Callable[[float, int], None] | None = None
+        self._outage_since: float | None = None
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = 10,
+                   retry_seconds: float = 60.0) -> PostgresBackend:
+        """Connect, and create or upgrade the schema; StorageError says in a sentence why the
+        server cannot be used."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size,
+                                             timeout=CONNECT_TIMEOUT)
+        except Exception as exc:
+            if _connection_lost(exc) or isinstance(exc, asyncpg.PostgresError):
+                raise StorageError(f"Cannot reach the database server {where(url)}: "
+                                   f"{_describe(exc)}.") from exc
+            raise StorageError(f"Cannot use the database URL for {where(url)}: "
+                               f"{_describe(exc)}.") from exc
+        try:
+            async with pool.acquire() as conn:
+                await _prepare(conn, url)
+        except BaseException as exc:
+            pool.terminate()
+            if isinstance(exc, (asyncpg.PostgresError, StorageError)) or _connection_lost(exc):
+                raise StorageError(f"Cannot open the database {where(url)}: "
+                                   f"{_describe(exc)}.") from exc
+            raise
+        return cls(url, pool, retry_seconds=retry_seconds)
+
+    def observe_writes(self, callback: Callable[[float, int], None] | None) -> None:
+        self._observe = callback
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        # Jobs still running hold a connection: close() waits for them to be released.
+        await self.pool.close()
+
+    # -- writes -----------------------------------------------------------------------
+
+    async def run(self, make: Callable[[], Job[T]]) -> T:
+        if self.closed:
+            raise StorageError("The database is closed.")
+        # Shielded like the SQLite writer's jobs: a caller that gives up must not cut a
+        # transaction off half way, or leave a commit's outcome unknown to the others.
+        return await asyncio.shield(self._run(make))
+
+    async def _run(self, make: Callable[[], Job[T]]) -> T:
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.05
+        while True:
+            try:
+                result = await self._transaction(make)
+            except _InDoubt as doubt:
+                status = await self._status_of(doubt, deadline)
+                log.info("A commit cut off by the lost connection was %s on the server%s.",
+                         status, "" if status == "committed" else "; running it again")
+                if status == "committed":
+                    self._counted(0.0)
+                    return doubt.result
+                cause: BaseException = doubt.cause  # aborted: never happened, try again
+            except Exception as exc:
+                if not _connection_lost(exc):
+                    raise
+                cause = exc
+            else:
+                self._back()
+                return result
+            await self._lost(cause)
+            if time.monotonic() + delay > deadline:
+                raise StorageError(f"Lost the database server {where(self.url)} and it did "
+                                   f"not come back within {self.retry_seconds:g} s "
+                                   f"({_describe(cause)}); this was not saved.") from cause
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def _transaction(self, make: Callable[[], Job[T]]) -> T:
+        began = time.perf_counter()
+        stage, xid, result = "running", "", None
+        try:
+            async with self.pool.acquire() as conn:
+                await conn.execute("BEGIN")
+                try:
+                    xid = await conn.fetchval("SELECT pg_current_xact_id()::text")
+                    result = await run_postgres(conn, make())
+                except BaseException:
+                    # The pool rolls back a connection it gets back anyway; this frees the
+                    # connection at once when it still works.
+                    with contextlib.suppress(Exception):
+                        await conn.execute("ROLLBACK")
+                    raise
+                stage = "committing"
+                await conn.execute("COMMIT")
+                stage = "committed"
+                # Leaving the block resets the connection for the pool: a server lost just
+                # then fails the reset, not this commit.
+        except Exception as exc:
+            if not _connection_lost(exc):
+                raise
+            if stage == "committing":
+                raise _InDoubt(xid, result, exc) from exc
+            if stage == "running":
+                raise
+        self._counted(time.perf_counter() - began)
+        return result  # type: ignore[return-value]
+
+    async def _status_of(self, doubt: _InDoubt, deadline: float) -> str:
+        """Whether an in-doubt transaction committed, asked once the server answers."""
+        await self._lost(doubt.cause)
+        delay = 0.05
+        while True:
+            try:
+                async with self.pool.acquire() as conn:
+                    status = await conn.fetchval("SELECT pg_xact_status($1::text::xid8)",
+                                                 doubt.xid)
+            except Exception as exc:
+                if not _connection_lost(exc):
+                    raise
+                cause: BaseException = exc
+            else:
+                if status in ("committed", "aborted"):
+                    return str(status)
+                cause = doubt.cause  # still "in progress": its backend has not ended yet
+            if time.monotonic() + delay > deadline:
+                raise StorageError(f"Lost the database server {where(self.url)} while "
+                                   f"committing, and could not learn within "
+                                   f"{self.retry_seconds:g} s whether it was saved "
+                                   f"({_describe(cause)}).") from cause
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    def _counted(self, seconds: float) -> None:
+        self.commits += 1
+        if self._observe is not None:
+            try:
+                self._observe(seconds, 1)
+            except Exception:  # a metric must never fail a move
+                log.debug("write observer failed", exc_info=True)
+
+    async def _lost(self, cause: BaseException) -> None:
+        # One broken connection means the others in the pool are likely broken too (the
+        # server restarted): replace them all rather than finding out one move at a time.
+        await self.pool.expire_connections()
+        if self._outage_since is None:
+            self._outage_since = time.monotonic()
+            log.warning("Lost the connection to the database server %s (%s); waiting for it "
+                        "for up to %g s.", where(self.url), _describe(cause),
+                        self.retry_seconds)
+
+    def _back(self) -> None:
+        if self._outage_since is not None:
+            log.warning("The database server %s is back after %.1f s.", where(self.url),
+                        time.monotonic() - self._outage_since)
+            self._outage_since = None
+
+    # -- reads ------------------------------------------------------------------------
+
+    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return await self._read("fetchrow", sql, args)
+
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return list(await self._read("fetch", sql, args))
+
+    async def fetch_small(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        # asyncpg reads on the event loop already: no thread to spare a trip to
+        return await self.fetch_all(sql, args)
+
+    async def _read(self, method: str, sql: str, args: Sequence[Any]) -> Any:
+        if self.closed:
+            raise StorageError("The database is closed.")
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.05
+        while True:
+            try:
+                async with self.pool.acquire() as conn:
+                    result = await getattr(conn, method)(numbered(sql), *args)
+            except Exception as exc:
+                if not _connection_lost(exc):
+                    raise
+                await self._lost(exc)
+                if time.monotonic() + delay > deadline:
+                    raise StorageError(f"Lost the database server {where(self.url)} and it "
+                                       f"did not come back within {self.retry_seconds:g} s "
+                                       f"({_describe(exc)}).") from exc
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            else:
+                self._back()
+                return result
+
+
+# -- the schema -----------------------------------------------------------------------------
+
+
+async def _prepare(conn: asyncpg.Connection, url: str) -> None:
+    """Create or upgrade the schema: the same numbered migrations as SQLite's, each in a
+    transaction with its version number, one process at a time."""
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        tables = {r["table_name"] for r in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()")}
+        version = 0
+        if "cityhall_schema" in tables:
+            version = await conn.fetchval("SELECT version FROM cityhall_schema")
+        elif tables:
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            missing = CITYHALL_TABLES - tables
+            raise StorageError(f"it is not a Cityhall database: it has the tables {shown}"
+                               + (f" but not {', '.join(sorted(missing))}" if missing else
+                                  " but no cityhall_schema"))
+        if version > SCHEMA_VERSION:
+            raise StorageError(f"it was written by a newer Cityhall (schema {version}; this "
+                               f"one knows up to {SCHEMA_VERSION})")
+        if version < SCHEMA_VERSION:
+            if version:
+                log.info("Upgrading the database %s from schema %d to %d (take a pg_dump "
+                         "first if you may want to go back).", where(url), version,
+                         SCHEMA_VERSION)
+            else:
+                log.info("Setting up a new database at %s (schema %d).", where(url),
+                         SCHEMA_VERSION)
+        for migration in MIGRATIONS:
+            if migration.number <= version:
+                continue
+            try:
+                async with conn.transaction():
+                    for statement in _statements(POSTGRES.render(migration.sql)):
+                        await conn.execute(statement)
+                    if migration.step is not None:
+                        await run_postgres(conn, migration.step())
+                    if migration.number == 1:
+                        await conn.execute("CREATE TABLE cityhall_schema (version INTEGER"
+                                           " NOT NULL)")
+                        await conn.execute("INSERT INTO cityhall_schema VALUES (1)")
+                    else:
+                        await conn.execute("UPDATE cityhall_schema SET version=$1",
+                                           migration.number)
+            except (asyncpg.PostgresError, StorageError) as exc:
+                raise StorageError(f"upgrading it from schema {migration.number - 1} to "
+                                   f"{migration.number} failed ({exc}); it was left at "
+                                   f"schema {migration.number - 1}") from exc
+    finally:
+        if not conn.is_closed():
+            await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
