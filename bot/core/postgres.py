@@ -200,13 +200,7 @@ class PostgresBackend:
             else:
                 self._back()
                 return result
-            await self._lost(cause)
-            if time.monotonic() + delay > deadline:
-                raise StorageError(f"Lost the database server {where(self.url)} and it did "
-                                   f"not come back within {self.retry_seconds:g} s "
-                                   f"({_describe(cause)}); this was not saved.") from cause
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 1.0)
+            delay = await self._wait_for_server(cause, deadline, delay, "; this was not saved")
 
     async def _transaction(self, make: Callable[[], Job[T]]) -> T:
         began = time.perf_counter()
@@ -311,16 +305,22 @@ class PostgresBackend:
             except Exception as exc:
                 if not _connection_lost(exc):
                     raise
-                await self._lost(exc)
-                if time.monotonic() + delay > deadline:
-                    raise StorageError(f"Lost the database server {where(self.url)} and it "
-                                       f"did not come back within {self.retry_seconds:g} s "
-                                       f"({_describe(exc)}).") from exc
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
+                delay = await self._wait_for_server(exc, deadline, delay)
             else:
                 self._back()
                 return result
+
+    async def _wait_for_server(self, cause: BaseException, deadline: float, delay: float,
+                               unsaved: str = "") -> float:
+        """After a lost connection: start replacing the pool, then wait ``delay`` before the
+        next try (the next delay is returned), or give up with a sentence past ``deadline``."""
+        await self._lost(cause)
+        if time.monotonic() + delay > deadline:
+            raise StorageError(f"Lost the database server {where(self.url)} and it did not "
+                               f"come back within {self.retry_seconds:g} s "
+                               f"({_describe(cause)}){unsaved}.") from cause
+        await asyncio.sleep(delay)
+        return min(delay * 2, 1.0)
 
 
 # -- the schema -----------------------------------------------------------------------------
