@@ -19,23 +19,13 @@ import time
 from bot.core.engine import JSON
 from bot.core.levels import HARD, Budget, decide
 from bot.games import GAMES
+from bot.games.cityscape.levels import sample_positions
 
 
 def positions(players: int, seeds: int, every: int) -> list[tuple[JSON, str]]:
     """Every ``every``-th decision of normal-against-normal games (goal choices always)."""
-    engine = GAMES["cityscape"]
-    names = [f"p{n}" for n in range(players)]
-    found: list[tuple[JSON, str]] = []
-    for seed in range(seeds):
-        state = engine.new(names, {}, 7000 + seed)
-        count = 0
-        while engine.result(state) is None:
-            player = engine.to_act(state)[0]
-            if state["phase"] == "goals" or count % every == 0:
-                found.append((state, player))
-            count += 1
-            state, _ = engine.apply(state, player, engine.ai_action(state, player))
-    return found
+    return [found for seed in range(seeds)
+            for found in sample_positions(players, 7000 + seed, every)]
 
 
 def main() -> None:

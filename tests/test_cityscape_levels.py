@@ -14,17 +14,7 @@ from bot.games.cityscape.skyline import LOTS
 
 def positions(players: int, seed: int, every: int) -> list[tuple[JSON, str]]:
     """Every ``every``-th building position (and every goal choice) of a normal game."""
-    engine = GAMES["cityscape"]
-    state = engine.new([f"p{n}" for n in range(players)], {"rounds": 2}, seed)
-    found: list[tuple[JSON, str]] = []
-    count = 0
-    while engine.result(state) is None:
-        player = engine.to_act(state)[0]
-        if state["phase"] == "goals" or count % every == 0:
-            found.append((state, player))
-        count += 1
-        state, _ = engine.apply(state, player, engine.ai_action(state, player))
-    return found
+    return levels.sample_positions(players, seed, every, {"rounds": 2})
 
 
 def normal_value(state: JSON, player: str, height: int, lot: str) -> float:

@@ -348,3 +348,21 @@ def hard_goals(state: JSON, player: str, side: str, rng: random.Random,
     count = playout_count(25 - base.placed, GOAL_PLAYOUTS)
     chosen: list[int] = sequential_halving(candidates, playout, budget, count)
     return list(chosen)
+
+
+def sample_positions(players: int, seed: int, every: int,
+                     options: JSON | None = None) -> list[tuple[JSON, str]]:
+    """Every ``every``-th decision (and every goal choice) of one normal-against-normal game:
+    the same fixed positions for the tests and the timing script to put hard to."""
+    from . import ENGINE
+
+    state = ENGINE.new([f"p{n}" for n in range(players)], options or {}, seed)
+    found: list[tuple[JSON, str]] = []
+    count = 0
+    while ENGINE.result(state) is None:
+        player = ENGINE.to_act(state)[0]
+        if state["phase"] == "goals" or count % every == 0:
+            found.append((state, player))
+        count += 1
+        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    return found
