@@ -39,6 +39,7 @@ from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
+from bot.ui.leftovers import Leftovers, trim_click
 from bot.ui.lobby import GameCommands
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
@@ -128,6 +129,9 @@ class CityhallBot(commands.Bot):
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Future[Any]] = set()
+        # Handled interactions, until their reference cycles can be cut (bot/ui/leftovers.py).
+        self.leftovers = Leftovers()
+        self._routed: discord.Interaction | None = None
         self.draining = False
         self._frozen_guilds = False
         self._drained = False
@@ -444,13 +448,21 @@ class CityhallBot(commands.Bot):
                 self.metrics.expired.inc()
                 self._expired_note.note()
                 return
+            trim_click(data)
+            self._routed = None
             tasks = _tasks_started_by(route, data)
+            interaction, self._routed = self._routed, None
             if tasks:
                 # One entry per interaction; handlers log their own failures.
                 handled = asyncio.gather(*tasks, return_exceptions=True)
                 latency = self.metrics.interaction_seconds.labels(kind)
-                handled.add_done_callback(
-                    lambda _: latency.observe(time.perf_counter() - began))
+
+                def done(_: object) -> None:
+                    latency.observe(time.perf_counter() - began)
+                    if interaction is not None:
+                        self.leftovers.add(interaction)
+
+                handled.add_done_callback(done)
                 self._track(handled)
 
         async def route_in_turn() -> None:
@@ -480,6 +492,12 @@ class CityhallBot(commands.Bot):
                 self._track(pump)
 
         parsers["INTERACTION_CREATE"] = gate
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and args:
+            # The interaction discord.py just made of a click being routed (``admit``).
+            self._routed = args[0]
+        super().dispatch(event_name, *args, **kwargs)
 
     def _track(self, task: asyncio.Future[Any]) -> None:
         self._inflight.add(task)
@@ -519,6 +537,7 @@ class CityhallBot(commands.Bot):
         if driver is not None:
             await driver.close()
         self.pings.close()
+        self.leftovers.close()
         if self._tasks:
             # Moves already committed are still being shown.
             _done, pending = await asyncio.wait(set(self._tasks), timeout=_until(deadline))

@@ -1,9 +1,11 @@
-"""Computer players and turn timers: one background task per unfinished match.
+"""Computer players and turn timers.
 
-The task wakes whenever the match changes, lets due computer players move (with a short
-pause so people can follow), and otherwise sleeps until the humans' turn timer runs out,
-when the computer player moves for them. Everything it does goes through the runtime, so
-it is saved exactly like a click, and ``on_outcome`` tells the channel.
+When a match changes (``kick``), a short task lets its due computer players move (with a
+short pause so people can follow) and plays for humans whose time ran out; then it ends,
+leaving at most an alarm for when the humans now due run out of time (``bot/core/alarms.py``),
+which kicks the match again. A match waiting for its players costs no task. Everything goes
+through the runtime, so it is saved exactly like a click, and ``on_outcome`` tells the
+channel.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from .alarms import Alarms
 from .records import ACTIVE
 from .runtime import Outcome, Runtime
 
@@ -29,33 +32,37 @@ class Driver:
         self.cpu_delay = cpu_delay
         # Per server (/settings), read before every computer move so a change applies at once.
         self.cpu_delay_for = cpu_delay_for
+        # Matches being worked on now, and those kicked meanwhile (planned again after).
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._wake: dict[int, asyncio.Event] = {}
-        self._waiting: dict[int, bool] = {}
+        self._again: set[int] = set()
+        self._closed = False
+        self.timers = Alarms(self.kick, lambda: self.runtime.clock())
 
     def kick(self, match_id: int) -> None:
-        """The match changed: re-plan its computer moves and timer."""
-        event = self._wake.setdefault(match_id, asyncio.Event())
-        event.set()
-        task = self._tasks.get(match_id)
-        if task is None or task.done():
-            self._tasks[match_id] = asyncio.create_task(self._run(match_id),
-                                                        name=f"cityhall-match-{match_id}")
+        """The match changed (or its turn timer rang): re-plan its computer moves and timer."""
+        if self._closed:
+            return
+        if match_id in self._tasks:
+            self._again.add(match_id)
+            return
+        self._tasks[match_id] = asyncio.create_task(self._run(match_id),
+                                                    name=f"cityhall-match-{match_id}")
 
     async def idle(self, match_id: int, timeout: float = 10.0) -> None:
-        """Wait until the match's task has nothing left to do right now (tests, bench)."""
+        """Wait until the match has nothing left to do right now (tests, bench)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while loop.time() < end:
             match = self.runtime.get(match_id)
-            task = self._tasks.get(match_id)
             busy = match is not None and self.runtime.computers_due(match)
-            if not busy and (task is None or task.done() or self._waiting.get(match_id)):
+            if not busy and match_id not in self._tasks:
                 return
             await asyncio.sleep(0.01)
         raise TimeoutError(f"match {match_id} did not settle")
 
     async def close(self) -> None:
+        self._closed = True
+        self.timers.close()
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
@@ -65,14 +72,22 @@ class Driver:
         self._tasks.clear()
 
     async def _run(self, match_id: int) -> None:
-        wake = self._wake.setdefault(match_id, asyncio.Event())
-        self._waiting[match_id] = False
+        try:
+            await self._work(match_id)
+        finally:
+            # No await since the last check, so no kick can slip in between.
+            self._tasks.pop(match_id, None)
+            self._again.discard(match_id)
+
+    async def _work(self, match_id: int) -> None:
         while True:
-            wake.clear()
+            self._again.discard(match_id)
             match = self.runtime.get(match_id)
             if match is None or match.status != ACTIVE:
-                break
+                self.timers.cancel(match_id)  # over (or gone): nothing more to plan
+                return
             if self.runtime.computers_due(match):
+                self.timers.cancel(match_id)
                 pause = self.cpu_delay if self.cpu_delay_for is None \
                     else self.cpu_delay_for(match.guild_id)
                 if pause:
@@ -85,34 +100,33 @@ class Driver:
                     log.exception("A computer move failed in match %s (server %s, channel %s); "
                                   "the game stays as saved until its host ends it.", match_id,
                                   match.guild_id, match.channel_id)
-                    break
+                    return
                 if outcome is not None:
                     await self._deliver(outcome)
                 continue
             deadline = self.runtime.deadline(match)
-            delay = None if deadline is None else max(0.0, deadline - self.runtime.clock())
-            self._waiting[match_id] = True
-            try:
-                await asyncio.wait_for(wake.wait(), timeout=delay)
-                continue  # something changed: plan again
-            except TimeoutError:
-                pass
-            finally:
-                self._waiting[match_id] = False
-            try:
-                outcomes = await self.runtime.time_out(match_id)
-            except Exception:
-                log.exception("The move for a player out of time failed in match %s (server "
-                              "%s, channel %s); the game stays as saved until its host ends "
-                              "it.", match_id, match.guild_id, match.channel_id)
-                break
-            for outcome in outcomes:
-                await self._deliver(outcome)
-        # The match is over (or gone): drop its bookkeeping. No await since the last check,
-        # so no kick can slip in between.
-        self._tasks.pop(match_id, None)
-        self._waiting.pop(match_id, None)
-        self._wake.pop(match_id, None)
+            if deadline is None:
+                self.timers.cancel(match_id)
+            elif self.runtime.clock() < deadline:
+                self.timers.set(match_id, deadline)
+            else:
+                try:
+                    outcomes = await self.runtime.time_out(match_id)
+                except Exception:
+                    log.exception("The move for a player out of time failed in match %s "
+                                  "(server %s, channel %s); the game stays as saved until its "
+                                  "host ends it.", match_id, match.guild_id, match.channel_id)
+                    return
+                for outcome in outcomes:
+                    await self._deliver(outcome)
+                if not outcomes and match_id not in self._again:
+                    # Nothing was due after all (the turn changed under us): look again
+                    # in a second rather than spin.
+                    self.timers.set(match_id, self.runtime.clock() + 1.0)
+                    return
+                continue
+            if match_id not in self._again:
+                return  # nothing to do until a click, or the alarm
 
     async def _deliver(self, outcome: Outcome) -> None:
         try:

@@ -12,15 +12,15 @@ in memory, so nobody ever reads (or draws, or answers with) a state that is not 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
+from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
@@ -82,7 +82,7 @@ class Runtime:
         # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
         self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)
         self._matches: dict[int, Match] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         # Accepted moves whose news has not gone out yet, per match: `act` adds one, the
         # bot's `after_move` takes it off when the channel has been told (tests wait on it).
         self.undelivered: dict[int, int] = {}
@@ -167,16 +167,9 @@ class Runtime:
     def engine(self, match: Match) -> Engine:
         return self.games[match.game]
 
-    @contextlib.asynccontextmanager
-    async def _locked(self, match_id: int) -> AsyncIterator[None]:
+    def _locked(self, match_id: int) -> Held:
         """The match's lock: its moves, lobby changes and timers run one at a time."""
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            yield
-        if match_id not in self._matches and not lock.locked():
-            # Finished: drop the bookkeeping (a late waiter still holds the old lock and
-            # will find the match gone).
-            self._locks.pop(match_id, None)
+        return self._locks(match_id)
 
     # -- the lobby ----------------------------------------------------------------------
 

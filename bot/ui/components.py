@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 import discord
 
@@ -22,6 +22,14 @@ class Components(discord.ui.View):
 
     def is_finished(self) -> bool:
         return True
+
+    def add_item(self, item: discord.ui.Item[Any]) -> Self:
+        super().add_item(item)
+        # An item points back at its view, which lists the item: a reference cycle that
+        # only a garbage collection frees, for every message sent. Nothing reads a sent
+        # item's view (discord.py does not keep finished views), so the item forgets it.
+        item._update_view(None)
+        return self
 
 
 def ascii_number(text: str, max_digits: int = 9) -> int | None:

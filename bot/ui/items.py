@@ -45,6 +45,7 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 
 from .components import Components, one_offered_number
+from .leftovers import let_go_of_view
 from .play import current_board, guarded, play, running, seated
 from .replies import tell
 from .words import name
@@ -287,7 +288,10 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
         return cls(item)  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._run)
+        try:
+            await guarded(interaction, self._run)
+        finally:
+            let_go_of_view(self)
 
     async def _run(self, interaction: discord.Interaction) -> None:
         click = await self.check(interaction)

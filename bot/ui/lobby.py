@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
 from .components import Components, offered_values
+from .leftovers import let_go_of_view
 from .replies import NO_MENTIONS, oops, plain_name, tell
 from .server_words import channels_sentence
 
@@ -38,6 +40,19 @@ OPS = {
 }
 
 
+async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
+                    interaction: discord.Interaction, failure: str) -> None:
+    """A lobby item's click: a bug becomes an apology, and the view discord.py routed the
+    click through is let go of (bot/ui/leftovers.py)."""
+    try:
+        await handling
+    except Exception:
+        log.exception(failure)
+        await oops(interaction)
+    finally:
+        let_go_of_view(item)
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ch:lobby:(?P<match>[0-9]{1,15}):(?P<op>join|leave|start|rules|cpu|nocpu|cancel)"):
     def __init__(self, match_id: int, op: str) -> None:
@@ -53,11 +68,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["match"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._handle(interaction)
-        except Exception:
-            log.exception("lobby click failed")
-            await oops(interaction)
+        await _answered(self, self._handle(interaction), interaction, "lobby click failed")
 
     async def _handle(self, interaction: discord.Interaction) -> None:
         bot: CityhallBot = interaction.client  # type: ignore[assignment]
@@ -156,11 +167,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["match"]), item)  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self._handle(interaction)
-        except Exception:
-            log.exception("lobby level pick failed")
-            await oops(interaction)
+        await _answered(self, self._handle(interaction), interaction, "lobby level pick failed")
 
     async def _handle(self, interaction: discord.Interaction) -> None:
         bot: CityhallBot = interaction.client  # type: ignore[assignment]

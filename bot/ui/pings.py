@@ -19,7 +19,6 @@ were already sent, at once (docs/channel.md).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -29,6 +28,8 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot.core.alarms import Alarms
+from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ACTIVE, Match
 
 from .replies import plain_name
@@ -80,14 +81,14 @@ class TurnPings:
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
         self._sent: dict[int, _Sent] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         self.remind_before = REMIND_BEFORE
         self.remind_min_turn = REMIND_MIN_TURN
         # Per match: the turn a reminder is planned for (its clock start and deadline), when
-        # it goes out (the runtime's clock) and its timer; no timer: this turn gets none, or
-        # it went out.
-        self._reminders: dict[int, tuple[tuple[float, float], float,
-                                         asyncio.TimerHandle | None]] = {}
+        # it goes out (the runtime's clock) and whether it is still to go out (False: this
+        # turn gets none, or it went out). The timers are alarms, one loop timer for all.
+        self._reminders: dict[int, tuple[tuple[float, float], float, bool]] = {}
+        self._alarms = Alarms(self._ring, lambda: self.bot.runtime.clock())
 
     def humans_due(self, match: Match) -> list[str]:
         if match.status != ACTIVE or match.state is None:
@@ -101,8 +102,7 @@ class TurnPings:
     async def update(self, match_id: int) -> None:
         """Ping whoever became due since the last ping of this match, from its latest
         saved state; remove the last ping once the match is over."""
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks(match_id):
             match = self.bot.runtime.get(match_id)
             if match is None or match.status != ACTIVE:
                 await self._finish(match_id)
@@ -122,8 +122,6 @@ class TurnPings:
             await self._remember(match_id, sent)
             if old is not None:
                 await self._delete(match.channel_id, old)
-        if self.bot.runtime.get(match_id) is None and not lock.locked():
-            self._locks.pop(match_id, None)
 
     # -- the reminder a minute before the computer plays -----------------------------------
 
@@ -146,36 +144,38 @@ class TurnPings:
         soonest = now
         if restored:
             soonest = now + max(0.0, self.bot.runtime.limits.restart_grace - self.remind_before)
-        handle = None
-        if deadline - match.turn_started_at > self.remind_min_turn and at > soonest:
-            handle = asyncio.get_running_loop().call_later(
-                at - now, lambda: self.bot.background(self.remind(match.id, key)))
-        self._reminders[match.id] = (key, at, handle)
+        due = deadline - match.turn_started_at > self.remind_min_turn and at > soonest
+        if due:
+            self._alarms.set(match.id, at)
+        self._reminders[match.id] = (key, at, due)
+
+    def _ring(self, match_id: int) -> None:
+        planned = self._reminders.get(match_id)
+        if planned is not None and planned[2]:
+            self.bot.background(self.remind(match_id, planned[0]))
 
     def reminder_at(self, match_id: int) -> float | None:
         """When the match's reminder for the turn running goes out (the runtime's clock);
         None when this turn gets none, or it went out."""
         planned = self._reminders.get(match_id)
-        return planned[1] if planned is not None and planned[2] is not None else None
+        return planned[1] if planned is not None and planned[2] else None
 
     def _cancel(self, match_id: int) -> None:
-        planned = self._reminders.pop(match_id, None)
-        if planned is not None and planned[2] is not None:
-            planned[2].cancel()
+        self._reminders.pop(match_id, None)
+        self._alarms.cancel(match_id)
 
     def close(self) -> None:
         """Stopping: no reminder goes out any more (the next start plans them again)."""
-        for match_id in list(self._reminders):
-            self._cancel(match_id)
+        self._reminders.clear()
+        self._alarms.close()
 
     async def remind(self, match_id: int, key: tuple[float, float]) -> None:
         """The reminder for the turn ``key``, if that turn is still running: one message
         mentioning exactly the humans still due, in place of the match's last ping."""
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks(match_id):
             planned = self._reminders.get(match_id)
             if planned is not None and planned[0] == key:
-                self._reminders[match_id] = (key, planned[1], None)  # it goes out now
+                self._reminders[match_id] = (key, planned[1], False)  # it goes out now
             match = self.bot.runtime.get(match_id)
             if match is None or match.status != ACTIVE or self.bot.draining:
                 return
@@ -214,11 +214,8 @@ class TurnPings:
 
     async def finish(self, match_id: int) -> None:
         """The match is over or ended: take its last ping away."""
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks(match_id):
             await self._finish(match_id)
-        if not lock.locked():
-            self._locks.pop(match_id, None)
 
     async def _finish(self, match_id: int) -> None:
         self._cancel(match_id)

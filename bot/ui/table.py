@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, Match
 from bot.render.pool import Priority, Superseded
 
@@ -109,7 +110,7 @@ class Tables:
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         self._dirty: set[int] = set()
         # The state version each match's table message shows now (tests and the benchmark
         # wait on it; it also tells a refresh apart from a no-op).
@@ -208,13 +209,12 @@ class Tables:
     async def refresh(self, match_id: int) -> None:
         """Re-draw the table message in place with the match's latest state."""
         self._dirty.add(match_id)
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks(match_id):
             if match_id in self._dirty:
                 self._dirty.discard(match_id)
                 await self._publish(match_id)
-        if self.bot.runtime.get(match_id) is None and not lock.locked():
-            self._locks.pop(match_id, None)  # finished: nothing more to publish
+        if self.bot.runtime.get(match_id) is None and not self._locks.locked(match_id):
+            # finished: nothing more to publish
             self._frames.pop(match_id, None)
             self._news.pop(match_id, None)
 
@@ -333,14 +333,14 @@ class Tables:
         """A match was ended early: its table says so and loses its buttons, after any
         redraw already under way (which would otherwise land last and bring the board and
         its buttons back); later redraws leave it alone."""
-        async with self._locks.setdefault(match.id, asyncio.Lock()):
+        async with self._locks(match.id):
             await self.retire(match, note=note, superseded=False)
 
     async def moved(self, match: Match, message_id: int, version: int) -> None:
         """The table was posted anew as ``message_id`` (showing ``version``), e.g. by
         /game status: retire the old one and remember the new, after any redraw under way
         (which would otherwise land on the old message after it was retired)."""
-        async with self._locks.setdefault(match.id, asyncio.Lock()):
+        async with self._locks(match.id):
             live = self.bot.runtime.get(match.id) or match
             await self.retire(live)
             await self.bot.runtime.set_table_message(match.id, message_id)
@@ -351,7 +351,7 @@ class Tables:
 
     async def repost(self, match: Match) -> discord.Message | None:
         """Post the table anew at the bottom of the channel and retire the old message."""
-        async with self._locks.setdefault(match.id, asyncio.Lock()):
+        async with self._locks(match.id):
             return await self._repost(match)
 
     async def _repost(self, match: Match) -> discord.Message | None:

@@ -1,0 +1,155 @@
+"""A handled click leaves nothing for the garbage collector (bot/ui/leftovers.py).
+
+Under load, whatever a click leaves in reference cycles waits for a full garbage
+collection, whose pause every player waits through; these tests hold the bot to freeing
+its clicks by reference counting alone."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.games.cityscape import ENGINE as CITYSCAPE
+from bot.ui.items import GameItem
+from bot.ui.leftovers import cut_if_unused, trim_click
+from tests.fakediscord import FakeDiscord
+from tests.harness import button_id, cityhall_bot, settle
+
+
+def click_on(message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    return {"type": 3, "id": "1", "token": "t", "data": {"custom_id": custom_id,
+                                                          "component_type": 2},
+            "message": message}
+
+
+TABLE = {
+    "id": "10", "channel_id": "20", "flags": 0, "content": "",
+    "embeds": [{"title": "Cityscape", "image": {"url": "attachment://table.png"}}],
+    "attachments": [{"id": "30", "filename": "table.png"}],
+    "components": [
+        {"type": 1, "components": [{"type": 2, "custom_id": f"ch:cs:1:v3:h{h}", "style": 2}
+                                   for h in range(1, 6)]},
+        {"type": 1, "components": [{"type": 2, "custom_id": "ch:cs:1:v3:goals", "style": 1},
+                                   {"type": 2, "custom_id": "ch:cs:1:v3:help", "style": 2}]},
+    ],
+}
+
+
+def test_a_click_keeps_only_the_clicked_component_of_its_message() -> None:
+    data = click_on(copy.deepcopy(TABLE), "ch:cs:1:v3:goals")
+    trim_click(data)
+    message = data["message"]
+    assert message["components"] == [
+        {"type": 1, "components": [{"type": 2, "custom_id": "ch:cs:1:v3:goals", "style": 1}]}]
+    assert message["embeds"] == [] and message["attachments"] == []
+    assert (message["id"], message["channel_id"], message["flags"]) == ("10", "20", 0)
+
+
+def test_what_the_trim_does_not_understand_is_left_as_it_came() -> None:
+    layout = copy.deepcopy(TABLE) | {"flags": 1 << 15}  # components v2: not rows
+    odd_row: dict[str, Any] = copy.deepcopy(TABLE)
+    odd_row["components"].append({"type": 17, "components": []})
+    command = {"type": 2, "data": {"name": "cityscape"}, "message": copy.deepcopy(TABLE)}
+    for data in (click_on(layout, "ch:cs:1:v3:goals"), click_on(odd_row, "ch:cs:1:v3:goals"),
+                 command, click_on("not a message", "x")):  # type: ignore[arg-type]
+        before = copy.deepcopy(data)
+        trim_click(data)
+        assert data == before
+
+
+class _Response:
+    def __init__(self, parent: Any) -> None:
+        self._parent = parent
+
+
+class _Interaction:
+    """discord.Interaction's two self-referencing slots, and nothing else."""
+
+    __slots__ = ("_cs_response", "_original_response")
+
+    def __init__(self) -> None:
+        self._original_response = None
+        self._cs_response = _Response(self)
+
+
+def test_an_interaction_still_in_use_keeps_its_response() -> None:
+    interaction: Any = _Interaction()
+    response = interaction._cs_response
+    holder = [interaction]  # say, a picture still being sent for this click
+    assert not cut_if_unused(interaction)
+    assert interaction._cs_response is response
+    holder.clear()
+    del response
+    assert cut_if_unused(interaction)
+    assert not hasattr(interaction, "_cs_response")
+
+
+@contextmanager
+def collector_off() -> Iterator[list[Any]]:
+    """The collector stays off while the clicks run, then one collection keeps whatever
+    it finds unreachable in the list yielded."""
+    gc.collect()
+    gc.disable()
+    found: list[Any] = []
+    try:
+        yield found
+    finally:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        found.extend(gc.garbage)
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
+
+
+async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscord,
+                                                        tmp_path: Path) -> None:
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        ann = await fake.add_member("Ann")
+        bob = await fake.add_member("Bob")
+        users = {str(ann["id"]): ann, str(bob["id"]): bob}
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
+                                         {"rounds": 1})).response(timeout=5)).message
+        assert lobby is not None
+        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and match.state is not None
+        for side, owner in match.state["sides"].items():
+            await bot.after_move(await bot.runtime.act(
+                match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
+        await settle(bot, match.id)
+        moves_before = match.version
+        with collector_off() as garbage:
+            for _ in range(6):
+                state = match.state
+                player = CITYSCAPE.to_act(state)[0]
+                action = CITYSCAPE.ai_action(state, player)
+                assert match.table_message_id is not None
+                table = fake.message(match.table_message_id)
+                prefix = f"ch:cs:{match.id}:v{match.version}:"
+                height = await fake.click(users[player], table,
+                                          button_id(table, prefix=f"{prefix}h{action['height']}"))
+                picker = (await height.response(timeout=5)).message
+                assert picker is not None
+                lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
+                await (await fake.click(users[player], picker, lot)).response(timeout=5)
+                await settle(bot, match.id)
+            for _ in range(50):  # the handled interactions are let go of within a second or two
+                if not len(bot.leftovers):
+                    break
+                await asyncio.sleep(0.1)
+        assert match.version == moves_before + 6  # each click was a move
+        left = [o for o in garbage if isinstance(o, (discord.Interaction, discord.ui.View,
+                                                     discord.ui.Item, discord.Message))]
+        assert left == [], f"{len(left)} objects of clicks left to the collector, " \
+                           f"e.g. {[type(o).__name__ for o in left[:8]]}"
+        assert not any(isinstance(o, GameItem) for o in garbage)
