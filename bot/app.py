@@ -37,6 +37,7 @@ from bot.core.storage import Storage, StorageError, describe_error
 from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
+from bot.ui import answers
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -147,6 +148,9 @@ class CityhallBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)
+        # Interaction answers without parsing back the messages they made (bot/ui/answers.py);
+        # set in this task, which goes on to read the gateway: every handler inherits it.
+        answers.install()
         # A few threads are enough for what still runs in threads (notices, previews);
         # each thread is memory, and the pictures go to the render processes.
         asyncio.get_running_loop().set_default_executor(
@@ -218,16 +222,12 @@ class CityhallBot(commands.Bot):
         # full collections stay short.
         gc.collect()
         gc.freeze()
-        # Every click leaves a hundred or so objects in reference cycles (discord.py's
-        # interaction, its response and message, a view and its items), which only a
-        # collection frees, and freeing them is most of what a young collection costs: at
-        # 10,000 allocations one freed ~8,000 objects in a 40-60 ms pause of the loop
-        # everyone shares. Young collections of 2,000 stay under 10 ms. Some of those
-        # cycles are still in flight at a young collection and die old: a full collection
-        # every ~1 million allocations frees them, which keeps the bot's memory flat (at
-        # one per ~10 million it climbed 40 MB in a 10-minute soak), at the price of a
-        # pause that walks every match state written since the freeze (100-200 ms with
-        # 200 busy matches, every few minutes under load).
+        # A click leaves almost nothing in reference cycles (bot/ui/leftovers.py), so the
+        # collector mostly walks what is alive: young collections every 2,000 allocations
+        # stay under 10 ms (at 10,000, when each click left a hundred objects in cycles,
+        # one took 40-60 ms). What the libraries still leave in cycles is freed by a full
+        # collection every ~1 million allocations; its cost is walking every long-lived
+        # object made since the freeze (mostly the states of matches played since).
         gc.set_threshold(2_000, 5, 100)
         await self.sync_commands()
         if self.application_id:

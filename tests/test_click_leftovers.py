@@ -1,4 +1,5 @@
-"""A handled click leaves nothing for the garbage collector (bot/ui/leftovers.py).
+"""A handled click leaves nothing for the garbage collector (bot/ui/leftovers.py), and
+its answer is not parsed back (bot/ui/answers.py).
 
 Under load, whatever a click leaves in reference cycles waits for a full garbage
 collection, whose pause every player waits through; these tests hold the bot to freeing
@@ -15,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import discord.webhook.async_ as webhook_http
+import pytest
 
 from bot.games.cityscape import ENGINE as CITYSCAPE
+from bot.ui.answers import LeanAnswers
 from bot.ui.items import GameItem
 from bot.ui.leftovers import COUNTING_WORKS, _Probe, cut_if_unused, trim_click
 from tests.fakediscord import FakeDiscord
@@ -31,6 +35,7 @@ def click_on(message: dict[str, Any], custom_id: str) -> dict[str, Any]:
 
 TABLE = {
     "id": "10", "channel_id": "20", "flags": 0, "content": "",
+    "interaction_metadata": {"id": "2", "type": 2, "user": {"id": "5", "username": "ann"}},
     "embeds": [{"title": "Cityscape", "image": {"url": "attachment://table.png"}}],
     "attachments": [{"id": "30", "filename": "table.png"}],
     "components": [
@@ -49,6 +54,7 @@ def test_a_click_keeps_only_the_clicked_component_of_its_message() -> None:
     assert message["components"] == [
         {"type": 1, "components": [{"type": 2, "custom_id": "ch:cs:1:v3:goals", "style": 1}]}]
     assert message["embeds"] == [] and message["attachments"] == []
+    assert "interaction_metadata" not in message
     assert (message["id"], message["channel_id"], message["flags"]) == ("10", "20", 0)
 
 
@@ -139,3 +145,54 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
         assert left == [], f"{len(left)} objects of clicks left to the collector, " \
                            f"e.g. {[type(o).__name__ for o in left[:8]]}"
         assert not any(isinstance(o, GameItem) for o in garbage)
+
+
+ANSWERED = {"interaction": {"id": "1", "type": 3},
+            "resource": {"type": 4, "message": copy.deepcopy(TABLE) | {"mentions": [{"id": "5"}]}}}
+
+
+class _Route:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+async def test_an_answers_message_comes_back_without_what_nobody_reads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def discord_replies(self: Any, route: Any, session: Any, **kwargs: Any) -> Any:
+        return copy.deepcopy(ANSWERED if route.path.endswith("/callback") else TABLE)
+
+    monkeypatch.setattr(webhook_http.AsyncWebhookAdapter, "request", discord_replies)
+    lean = LeanAnswers()
+    answered = await lean.request(_Route("/interactions/{webhook_id}/{webhook_token}/callback"),
+                                  None)
+    message = answered["resource"]["message"]
+    assert (message["id"], message["channel_id"], message["flags"]) == ("10", "20", 0)
+    assert message["components"] == message["embeds"] == message["attachments"] == []
+    assert message["mentions"] == []
+    edited = await lean.request(
+        _Route("/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"), None)
+    assert edited["id"] == "10" and edited["components"] == [] and edited["embeds"] == []
+    sent = await lean.request(_Route("/channels/{channel_id}/messages"), None)
+    assert sent == TABLE  # not an interaction's answer: as it came
+
+
+async def test_clicks_are_answered_through_the_lean_adapter(fake_discord: FakeDiscord,
+                                                           tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    answered: list[str] = []
+    real = LeanAnswers.request
+
+    async def counted(self: Any, route: Any, session: Any, **kwargs: Any) -> Any:
+        answered.append(route.path)
+        return await real(self, route, session, **kwargs)
+
+    monkeypatch.setattr(LeanAnswers, "request", counted)
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
+        ann = await fake.add_member("Ann")
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
+                 .response(timeout=5)).message
+        assert lobby is not None
+        rules = await (await fake.click(ann, lobby, button_id(lobby, "How to play"))).response(timeout=5)
+        assert rules.ephemeral
+    assert any(path.endswith("/callback") for path in answered)

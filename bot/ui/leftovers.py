@@ -11,7 +11,8 @@ here so that reference counting frees the click as soon as it is done:
   message: for a table, its embed, its picture and twenty-odd buttons. discord.py turns all
   of it into objects, then rebuilds a View from the message to route a DynamicItem.
   ``trim_click`` keeps what the bot reads of that message (its id, its flags, the clicked
-  component in its row) before discord.py parses it.
+  component in its row; no embeds, attachments, mentions or the metadata of the command it
+  answered) before discord.py parses it.
 - **The view a DynamicItem is routed through.** Its items point back at it;
   ``let_go_of_view`` empties it once the item's callback is done.
 - **The interaction and its response**, which point at each other (and at the message
@@ -69,6 +70,11 @@ def trim_click(data: dict[str, Any]) -> None:
     message["components"] = kept
     message["embeds"] = []
     message["attachments"] = []
+    message["mentions"] = []
+    message["mention_roles"] = []
+    # Who answered which command with this message: the click carries its own user.
+    message.pop("interaction_metadata", None)
+    message.pop("interaction", None)
 
 
 def let_go_of_view(item: discord.ui.Item[Any]) -> None:
