@@ -70,6 +70,24 @@ async def settle(bot: CityhallBot, *match_ids: int, timeout: float = 10.0) -> No
         await asyncio.sleep(0.005)
 
 
+async def cityscape_building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str, Any],
+                             bob: dict[str, Any], options: dict[str, Any] | None = None) -> Match:
+    """Ann opens a Cityscape table, Bob joins, Ann starts, both sides' goals are chosen:
+    the match, settled, with its first block to build."""
+    lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], options))
+             .response(timeout=5)).message
+    assert lobby is not None
+    await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+    await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None and match.state is not None
+    for side, owner in match.state["sides"].items():
+        await bot.after_move(await bot.runtime.act(
+            match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
+    await settle(bot, match.id)
+    return match
+
+
 def button_id(message: FakeMessage, label: str | None = None, prefix: str | None = None) -> str:
     return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
 

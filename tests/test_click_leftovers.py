@@ -24,7 +24,7 @@ from bot.ui.answers import LeanAnswers
 from bot.ui.items import GameItem
 from bot.ui.leftovers import COUNTING_WORKS, _Probe, cut_if_unused, trim_click
 from tests.fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import button_id, cityhall_bot, cityscape_building, settle
 
 
 def click_on(message: dict[str, Any], custom_id: str) -> dict[str, Any]:
@@ -108,17 +108,8 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
         ann = await fake.add_member("Ann")
         bob = await fake.add_member("Bob")
         users = {str(ann["id"]): ann, str(bob["id"]): bob}
-        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                         {"rounds": 1})).response(timeout=5)).message
-        assert lobby is not None
-        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
-        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
-        for side, owner in match.state["sides"].items():
-            await bot.after_move(await bot.runtime.act(
-                match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
-        await settle(bot, match.id)
+        match = await cityscape_building(fake, bot, ann, bob, {"rounds": 1})
+        assert match.state is not None
         moves_before = match.version
         with collector_off() as garbage:
             for _ in range(6):

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from tests.fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import button_id, cityhall_bot, cityscape_building
 
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
@@ -139,15 +139,8 @@ async def test_a_changed_turn_time_is_used_from_the_next_turn(fake_discord: Fake
     ann = await fake.add_member("Ann")
     bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
-        for side, owner in match.state["sides"].items():
-            await bot.after_move(await bot.runtime.act(
-                match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
-        await settle(bot, match.id)
+        match = await cityscape_building(fake, bot, ann, bob)
+        assert match.state is not None
 
         def turn_limit() -> float:
             deadline = bot.runtime.deadline(match)
