@@ -33,9 +33,10 @@ import discord
 COMPONENT = 3  # interaction type: a button or menu click
 ACTION_ROW = 1
 COMPONENTS_V2 = 1 << 15
-# An interaction token works for 15 minutes; past that nothing can use the interaction,
-# and one still held by something else is left to the collector.
-TOKEN_SECONDS = 15 * 60.0
+# A click's own work (its answer, a picture that follows) is done within seconds; one
+# still held by something else after a minute (a traceback, say) is left to the collector
+# rather than kept here, where it could not be freed at all.
+GIVE_UP_SECONDS = 60.0
 SWEEP_SECONDS = 1.0
 
 
@@ -117,7 +118,7 @@ class Leftovers:
         still: deque[tuple[float, discord.Interaction]] = deque()
         while self._waiting:
             since, interaction = self._waiting.popleft()
-            if not cut_if_unused(interaction) and now - since < TOKEN_SECONDS:
+            if not cut_if_unused(interaction) and now - since < GIVE_UP_SECONDS:
                 still.append((since, interaction))
         self._waiting = still
         if still:

@@ -29,6 +29,8 @@ BOTTOM_Y = GRID_BOTTOM  # the info line and the scores are drawn below this, eve
 INFO_Y = 30  # from BOTTOM_Y
 SCORE_Y = 60  # from BOTTOM_Y
 SCORE_ROW = 54
+# The score bar beside each name keeps at least this much (px) when names are long.
+SCORE_BAR_LEAST = 70
 
 BOARD_XY: dict[int, tuple[int, int]] = {
     1: (MARGIN, GRID_Y),

@@ -21,6 +21,7 @@ from .layout import (
     HEADER_H,
     INFO_Y,
     RISK_AREAS,
+    SCORE_BAR_LEAST,
     SCORE_ROW,
     SCORE_Y,
     _bottom_height,
@@ -168,6 +169,11 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
            secondary=True)
     columns = 1 if n <= 1 else 2
     col_w = (WIDTH - 2 * MARGIN - 32 - (columns - 1) * 24) // columns
+    # One name column for all rows, so the scores line up: as wide as the longest name
+    # needs (a star more for winners), taken from the score bar down to its least.
+    widest = max((kit.chip_width(p, TEXT, True, cast.fallback(p)) + (34 if p in winners else 0)
+                  for p in cast.players), default=0)
+    chip_w = max(170, min(widest, col_w - SCORE_BAR_LEAST - 62 - 12 - 90))
     for i, p in enumerate(cast.players):
         col, row = (i // rows, i % rows) if columns == 2 else (0, i)
         x0 = MARGIN + 16 + col * (col_w + 24)
@@ -178,7 +184,6 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
             c.panel((x0 - 8, round(cy - 25), x1 + 8, round(cy + 25)), HIGHLIGHT, radius=25,
                     outline=INK, width=2)
         score = int(scores.get(p, 0))
-        chip_w = min(230, col_w - 330)
         star = 34 if p in winners else 0
         box = c.chip((x0, cy), p, style, TEXT, anchor="lm", max_width=chip_w - star,
                      fallback=cast.fallback(p))
