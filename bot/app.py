@@ -35,7 +35,7 @@ from bot.core.levels import Budget
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
-from bot.core.storage import Storage, StorageError, describe_error
+from bot.core.storage import Storage, StorageError, describe_error, is_database_url
 from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
@@ -750,27 +750,41 @@ async def _serve(settings: Settings) -> int:
     log.info("Using the database %s.", settings.database_name)
     if settings.shards is not None:
         log.info("Connecting %s.", settings.shards.label())
-    # The lease first: with SQLite, a second process must not even open (and perhaps
-    # upgrade) the file the first one is using.
+    # With SQLite the lease comes first: a second process must not even open (and perhaps
+    # upgrade) the file the first one is using. With PostgreSQL the database first, so that
+    # a server that cannot be reached is said as such (migrations there take a lock of
+    # their own).
+    postgres = is_database_url(settings.database)
+    lease: Lease | None = None
     try:
-        lease = await acquire_lease(settings.database, settings.shards,
-                                    wait=settings.lease_wait)
+        if not postgres:
+            lease = await acquire_lease(settings.database, settings.shards,
+                                        wait=settings.lease_wait)
+        try:
+            storage = await Storage.open(settings.database)
+        except StorageError as exc:
+            log.error("%s", exc)
+            return EXIT_DATABASE
+        if postgres:
+            try:
+                lease = await acquire_lease(settings.database, settings.shards,
+                                            wait=settings.lease_wait)
+            except BaseException:
+                await storage.close()
+                raise
+        assert lease is not None
+        return await _serve_with_lease(settings, stop, running, lease, storage)
     except LeaseError as exc:
         log.error("%s", exc)
         return EXIT_LEASE
-    try:
-        return await _serve_with_lease(settings, stop, running, lease)
     finally:
-        await lease.close()
+        if lease is not None:
+            await lease.close()
 
 
 async def _serve_with_lease(settings: Settings, stop: asyncio.Event,
-                            running: list[CityhallBot], lease: Lease) -> int:
-    try:
-        storage = await Storage.open(settings.database)
-    except StorageError as exc:
-        log.error("%s", exc)
-        return EXIT_DATABASE
+                            running: list[CityhallBot], lease: Lease,
+                            storage: Storage) -> int:
     bot = make_bot(settings, storage=storage)
     running.append(bot)
     try:

@@ -86,9 +86,10 @@ class FileLease(Lease):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle = open(path, "ab")  # noqa: SIM115 - held for the life of the process
-        except OSError as exc:
-            raise LeaseError(f"Cannot create the lock file {path}: {exc.strerror or exc}.") \
-                from exc
+        except OSError:
+            # A folder the bot cannot write to: the database cannot be used either (its
+            # write-ahead log lives beside it), and opening it says so in its own sentence.
+            return cls(None, None)
         deadline = time.monotonic() + wait
         while True:
             try:
