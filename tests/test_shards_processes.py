@@ -3,7 +3,7 @@ of four, a Cityscape game running in a server on every shard. One process is kil
 SIGKILL mid-game and a replacement started with its shards: every game goes on by clicks on
 its table's buttons to the end with no move lost or doubled, and /stats in each server
 counts exactly its own finished game. A third process asking for an owned shard is refused
-with a sentence naming it."""
+with a sentence naming it, and a process whose lease connection is cut stops with 75."""
 
 from __future__ import annotations
 
@@ -225,6 +225,15 @@ async def test_two_processes_share_four_shards_and_a_replacement_takes_over(
             assert board["Cityscape"].startswith(f"**1.** Player{shard} — 1 game, "), board
             assert "\n" not in board["Cityscape"], board
         assert set(fake.failed_interactions) == set(), "a click was lost"
+        # The lease connection of the second process is cut: it can no longer prove that
+        # it alone drives shards 2 and 3, so it stops at once, saying why, with 75.
+        assert second.process is not None
+        await db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                         " WHERE application_name LIKE $1", f"cityhall lease % pid "
+                         f"{second.process.pid}")
+        assert await asyncio.wait_for(second.process.wait(), 30) == 75
+        await second.collect()
+        assert "Lost the lease on shards 2, 3 of 4" in second.output, second.output
         # The only refused requests: deleting a message already gone (Unknown Message),
         # seen in servers of the process never killed too; not a sharding matter.
         for error in fake.errors:
