@@ -79,11 +79,18 @@ class Settings:
 
                 load_dotenv(ROOT / ".env")
             env = dict(os.environ)
+        chosen = shards(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
+        url = database_url(env.get("DATABASE_URL"))
+        if chosen is not None and not chosen.everything and url is None:
+            # The other shards need other processes, and those cannot share an SQLite file.
+            raise ConfigError("SHARD_IDS names only some of the shards; the others need "
+                              "other processes, and several processes need PostgreSQL "
+                              "(DATABASE_URL).")
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=_int(env, "DEV_GUILD_ID"),
             database_path=database_path(env.get("DATABASE_PATH")),
-            database_url=database_url(env.get("DATABASE_URL")),
+            database_url=url,
             api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
@@ -98,7 +105,7 @@ class Settings:
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
             cpu_hard_seconds=_float(env, "CPU_HARD_SECONDS", 0.9, minimum=0.0),
             cpu_hard_iterations=_count(env, "CPU_HARD_ITERATIONS", 0, minimum=0) or 0,
-            shards=shards(env.get("SHARD_COUNT"), env.get("SHARD_IDS")),
+            shards=chosen,
             lease_wait=_float(env, "LEASE_WAIT_SECONDS", 30.0, minimum=0.0),
         )
 

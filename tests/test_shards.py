@@ -17,13 +17,25 @@ from bot.core.shards import Shards
 from .pg_support import PgServer
 from .runtime_support import BACKENDS, storage_opener
 
+URL = "postgresql://cityhall@127.0.0.1:5432/cityhall"
+
 
 def settings(**env: str) -> Settings:
-    return Settings.from_env(env, dotenv=False)
+    return Settings.from_env({"DATABASE_URL": URL, **env}, dotenv=False)
 
 
 def test_without_shard_settings_one_process_owns_everything() -> None:
     assert settings().shards is None
+
+
+def test_some_shards_of_an_sqlite_file_are_refused() -> None:
+    with pytest.raises(ConfigError) as refused:
+        settings(DATABASE_URL="", SHARD_COUNT="2", SHARD_IDS="0")
+    assert str(refused.value) == (
+        "SHARD_IDS names only some of the shards; the others need other processes, and "
+        "several processes need PostgreSQL (DATABASE_URL).")
+    # All of them in one process is fine (one process, shards of its own).
+    assert settings(DATABASE_URL="", SHARD_COUNT="2").shards == Shards(2, (0, 1))
 
 
 def test_shard_settings_name_this_processes_shards() -> None:
