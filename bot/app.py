@@ -29,11 +29,13 @@ from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
 from bot.core.engine import JSON
+from bot.core.lease import Lease, LeaseError
+from bot.core.lease import acquire as acquire_lease
 from bot.core.levels import Budget
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
-from bot.core.storage import Storage, StorageError, describe_error
+from bot.core.storage import Storage, StorageError, describe_error, is_database_url
 from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
@@ -56,6 +58,9 @@ EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", *(record.cog for rec
 # exits with 74 (EX_IOERR) and is restarted: a lock held by another program may go away.
 EXIT_CONFIG = 78
 EXIT_DATABASE = 74
+# Another process holds this one's shards (or its SQLite file), or the lease on them was
+# lost: EX_TEMPFAIL, restarted after a pause; the lease may be free by then.
+EXIT_LEASE = 75
 
 # After SIGTERM or SIGINT: clicks in flight get this long to be answered, then what they
 # saved is published; the process is gone within SHUTDOWN_SECONDS whatever happens
@@ -180,7 +185,8 @@ class CityhallBot(commands.Bot):
                                turn_seconds=self.settings.turn_seconds, limits=limits,
                                servers=self.servers, thinker=self.think,
                                budget=Budget(self.settings.cpu_hard_iterations,
-                                             self.settings.cpu_hard_seconds or None))
+                                             self.settings.cpu_hard_seconds or None),
+                               shards=self.settings.shards)
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay,
                              cpu_delay_for=self.servers.cpu_delay)
         self.metrics.watch(self)
@@ -575,6 +581,26 @@ class CityhallBot(commands.Bot):
         await super().close()
 
 
+class ShardedCityhallBot(CityhallBot, commands.AutoShardedBot):
+    """The bot connecting only SHARD_IDS of SHARD_COUNT shards (Discord routes each server's
+    events and interactions to its shard), and driving only those servers' matches."""
+
+    def __init__(self, settings: Settings, *, storage: Storage | None = None,
+                 **kwargs: Any) -> None:
+        assert settings.shards is not None
+        super().__init__(settings, storage=storage, shard_count=settings.shards.count,
+                         shard_ids=list(settings.shards.ids), **kwargs)
+
+
+def make_bot(settings: Settings, *, storage: Storage | None = None,
+             **kwargs: Any) -> CityhallBot:
+    """The plain bot without SHARD_COUNT (one process, every server, as before sharding
+    existed: not a cost paid by everyone), else the sharded one."""
+    if settings.shards is None:
+        return CityhallBot(settings, storage=storage, **kwargs)
+    return ShardedCityhallBot(settings, storage=storage, **kwargs)
+
+
 def tree_digest(tree: discord.app_commands.CommandTree[Any],
                 guild: discord.abc.Snowflake | None) -> str:
     """A fingerprint of exactly what ``tree.sync(guild=guild)`` would upload."""
@@ -741,20 +767,64 @@ async def _serve(settings: Settings) -> int:
         loop.add_signal_handler(signum, on_signal, signum)
 
     log.info("Using the database %s.", settings.database_name)
+    if settings.shards is not None:
+        log.info("Connecting %s.", settings.shards.label())
+    # With SQLite the lease comes first: a second process must not even open (and perhaps
+    # upgrade) the file the first one is using. With PostgreSQL the database first, so that
+    # a server that cannot be reached is said as such (migrations there take a lock of
+    # their own).
+    postgres = is_database_url(settings.database)
+    lease: Lease | None = None
     try:
-        storage = await Storage.open(settings.database)
-    except StorageError as exc:
+        if not postgres:
+            lease = await acquire_lease(settings.database, settings.shards,
+                                        wait=settings.lease_wait)
+        try:
+            storage = await Storage.open(settings.database)
+        except StorageError as exc:
+            log.error("%s", exc)
+            return EXIT_DATABASE
+        if postgres:
+            try:
+                lease = await acquire_lease(settings.database, settings.shards,
+                                            wait=settings.lease_wait)
+            except BaseException:
+                await storage.close()
+                raise
+        assert lease is not None
+        return await _serve_with_lease(settings, stop, running, lease, storage)
+    except LeaseError as exc:
         log.error("%s", exc)
-        return EXIT_DATABASE
-    bot = CityhallBot(settings, storage=storage)
+        return EXIT_LEASE
+    finally:
+        if lease is not None:
+            await lease.close()
+
+
+async def _serve_with_lease(settings: Settings, stop: asyncio.Event,
+                            running: list[CityhallBot], lease: Lease,
+                            storage: Storage) -> int:
+    bot = make_bot(settings, storage=storage)
     running.append(bot)
     try:
         if not await _wait_for_network(settings, stop):
             return 0
         started = asyncio.create_task(bot.start(settings.token or ""), name="cityhall-bot")
         stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait({started, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        lost = asyncio.create_task(lease.lost.wait())
+        await asyncio.wait({started, stopping, lost}, return_when=asyncio.FIRST_COMPLETED)
         stopping.cancel()
+        lost.cancel()
+        if lease.lost.is_set() and not started.done():
+            # Another process may own these shards already: no click, timer or computer
+            # move more. Moves committed so far are safe; the next owner re-draws any
+            # table left behind.
+            bot.draining = True
+            _exit_after(SHUTDOWN_SECONDS)
+            await bot.drain(time.monotonic() + 1.0)
+            await bot.close()
+            await asyncio.wait({started}, timeout=1.0)
+            return EXIT_LEASE
         if started.done():
             started.result()  # what ended it, raised here
             return 0

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.core.shards import Shards
+
 
 def _project_root() -> Path:
     here = Path(__file__).resolve().parent.parent
@@ -48,6 +50,12 @@ class Settings:
     cpu_hard_iterations: int = 0
     # DATABASE_URL: a PostgreSQL server instead of the SQLite file at database_path.
     database_url: str | None = None
+    # SHARD_COUNT and SHARD_IDS: the Discord shards this process connects and drives; None
+    # (both unset): one process owns everything, as Discord's one shard.
+    shards: Shards | None = None
+    # How long a starting process waits for another to let go of its shards (or of the
+    # SQLite file) before it gives up with a sentence naming them.
+    lease_wait: float = 30.0
 
     @property
     def database(self) -> str:
@@ -71,11 +79,18 @@ class Settings:
 
                 load_dotenv(ROOT / ".env")
             env = dict(os.environ)
+        chosen = shards(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
+        url = database_url(env.get("DATABASE_URL"))
+        if chosen is not None and not chosen.everything and url is None:
+            # The other shards need other processes, and those cannot share an SQLite file.
+            raise ConfigError("SHARD_IDS names only some of the shards; the others need "
+                              "other processes, and several processes need PostgreSQL "
+                              "(DATABASE_URL).")
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             dev_guild_id=_int(env, "DEV_GUILD_ID"),
             database_path=database_path(env.get("DATABASE_PATH")),
-            database_url=database_url(env.get("DATABASE_URL")),
+            database_url=url,
             api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
@@ -90,6 +105,8 @@ class Settings:
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
             cpu_hard_seconds=_float(env, "CPU_HARD_SECONDS", 0.9, minimum=0.0),
             cpu_hard_iterations=_count(env, "CPU_HARD_ITERATIONS", 0, minimum=0) or 0,
+            shards=chosen,
+            lease_wait=_float(env, "LEASE_WAIT_SECONDS", 30.0, minimum=0.0),
         )
 
 
@@ -114,6 +131,36 @@ def database_url(raw: str | None) -> str | None:
                           "HOST:PORT/DATABASE (or empty for the SQLite file at "
                           "DATABASE_PATH).")
     return raw
+
+
+def shards(count_raw: str | None, ids_raw: str | None) -> Shards | None:
+    """SHARD_COUNT and SHARD_IDS: both unset, None; SHARD_COUNT alone, every shard."""
+    count_text = (count_raw or "").strip()
+    ids_text = (ids_raw or "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the number of shards in all "
+                              "processes together (e.g. SHARD_COUNT=4 SHARD_IDS=0,1).")
+        return None
+    if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number, at least 1, not "
+                          f"{count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return Shards.of(count, range(count))
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit()):
+            raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas "
+                              f"(e.g. 0,1), not {ids_text!r}.")
+        if int(part) >= count:
+            raise ConfigError(f"SHARD_IDS has shard {int(part)}, but with SHARD_COUNT={count}"
+                              f" the shards are 0 to {count - 1}.")
+        ids.append(int(part))
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {ids_text!r}.")
+    return Shards.of(count, ids)
 
 
 def database_path_from_env() -> str:

@@ -24,6 +24,7 @@ from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
+from .shards import Shards
 from .storage import ChannelBusy, ResultRow, Storage
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,12 @@ class Runtime:
     def __init__(self, storage: Storage, games: Mapping[str, Engine], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
                  limits: Limits = Limits(), servers: ServerSettingsStore | None = None,
-                 thinker: Thinker | None = None, budget: Budget | None = None) -> None:
+                 thinker: Thinker | None = None, budget: Budget | None = None,
+                 shards: Shards | None = None) -> None:
         self.storage = storage
+        # The shards this process owns: only their servers' matches are loaded, so every
+        # timer, computer player and redraw that starts from them stays on them.
+        self.shards = shards
         self.games = dict(games)
         # Hard players' moves: off this process's GIL where the bot gives a thinker, else
         # at least off the event loop, in a thread.
@@ -90,11 +95,12 @@ class Runtime:
     # -- loading ----------------------------------------------------------------------
 
     async def load(self) -> list[Match]:
-        """Bring every unfinished match back after a start or restart."""
+        """Bring every unfinished match back after a start or restart (with ``shards``,
+        those in this process's servers only)."""
         await self.servers.load()
         matches = []
         upgraded: dict[str, int] = {}
-        for match in await self.storage.unfinished():
+        for match in await self.storage.unfinished(self.shards):
             if match.game not in self.games:
                 continue
             saved_version = match.state_version

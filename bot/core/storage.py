@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 import aiosqlite
 
 from .records import UNFINISHED, Match, Seat
+from .shards import Shards
 
 assert UNFINISHED == ("lobby", "active")  # spelled out in the SQL below
 
@@ -1026,12 +1027,16 @@ class Storage:
             state_version = row["archived_state_version"]
         return _match(row, state_text, state_version)
 
-    async def unfinished(self) -> list[Match]:
-        # The literal list lets SQLite use the partial index (a bound parameter would not).
+    async def unfinished(self, shards: Shards | None = None) -> list[Match]:
+        """Every unfinished match, or with ``shards`` only those in servers on its shards
+        (another process drives the rest, and must be the only one to)."""
+        # The literal list lets SQLite use the partial index (a bound parameter would not);
+        # the shard condition then filters the few unfinished rows that index yields.
+        owned = "" if shards is None or shards.everything else f" AND {shards.sql('m.guild_id')}"
         rows = await self._backend.fetch_all(
             "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version"
             " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
-            " WHERE m.status IN ('lobby', 'active') ORDER BY m.id")
+            f" WHERE m.status IN ('lobby', 'active'){owned} ORDER BY m.id")
         # Decoding a thousand states is tens of milliseconds: off the event loop.
         return await asyncio.to_thread(
             lambda: [_match(row, row["live_state"], row["live_state_version"]) for row in rows])

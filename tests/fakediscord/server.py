@@ -155,6 +155,13 @@ def _route(method: str, template: str, *, bot_auth: bool = True) -> Callable[[Ha
     return register
 
 
+def _valid_shard(shard: Any) -> bool:
+    """[shard_id, num_shards] as Discord accepts it: 0 <= shard_id < num_shards."""
+    return (isinstance(shard, list) and len(shard) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+            and 0 <= shard[0] < shard[1])
+
+
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py only decodes JSON when Content-Type is exactly "application/json";
     # web.json_response would append "; charset=utf-8".
@@ -210,6 +217,13 @@ class FakeDiscord:
     bot_name: str = "Cityhall"
     guild_name: str = "Fake Guild"
     heartbeat_interval_ms: int = 41250
+    # What GET /gateway/bot recommends. Like Discord, a session may IDENTIFY with any
+    # [shard_id, num_shards] that makes sense (events are routed by the session's own
+    # num_shards), and several sessions may hold the same shard: Discord's sharding docs
+    # say num_shards "does not relate to (or limit) the total number of potential
+    # sessions", so nothing stops two processes from both connecting shard 0; each then
+    # gets that shard's events. Keeping them apart is the bot's job (bot/core/lease.py).
+    shard_count: int = 1
     bot_permissions: int = BOT_PERMISSIONS
     host: str = "127.0.0.1"
     port: int = 0
@@ -1160,9 +1174,14 @@ class FakeDiscord:
                     self._record_error("WS", "/gateway", 4004, 4004, "IDENTIFY with a wrong token")
                     await ws.close(code=4004, message=b"Authentication failed.")
                     return
+                shard = data.get("shard")
+                if shard is not None and not _valid_shard(shard):
+                    self._record_error("WS", "/gateway", 4010, 4010, f"IDENTIFY with shard {shard!r}")
+                    await ws.close(code=4010, message=b"Invalid shard.")
+                    return
                 session = gw.Session(identify=data, connection=conn)
-                if isinstance(data.get("shard"), list):
-                    session.shard = (int(data["shard"][0]), int(data["shard"][1]))
+                if shard is not None:
+                    session.shard = (int(shard[0]), int(shard[1]))
                 self.sessions[session.id] = session
                 await self._send_ready(session)
             elif op == gw.RESUME:
@@ -1404,7 +1423,7 @@ class FakeDiscord:
 
     @_route("GET", "/gateway/bot")
     async def _get_gateway_bot(self, ctx: _Ctx) -> web.StreamResponse:
-        return _json({"url": self.gateway_url, "shards": 1,
+        return _json({"url": self.gateway_url, "shards": self.shard_count,
                       "session_start_limit": {"total": 1000, "remaining": 999,
                                               "reset_after": 14400000, "max_concurrency": 1}})
 

@@ -1,0 +1,155 @@
+"""Shards in several processes: the settings that choose them, the matches each process
+restores (only its servers'), and the lease that keeps two processes off the same shard."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.config import ConfigError, Settings
+from bot.core.lease import FileLease, LeaseError, PostgresLease, acquire
+from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
+from bot.core.shards import Shards
+
+from .pg_support import PgServer
+from .runtime_support import BACKENDS, storage_opener
+
+URL = "postgresql://cityhall@127.0.0.1:5432/cityhall"
+
+
+def settings(**env: str) -> Settings:
+    return Settings.from_env({"DATABASE_URL": URL, **env}, dotenv=False)
+
+
+def test_without_shard_settings_one_process_owns_everything() -> None:
+    assert settings().shards is None
+
+
+def test_some_shards_of_an_sqlite_file_are_refused() -> None:
+    with pytest.raises(ConfigError) as refused:
+        settings(DATABASE_URL="", SHARD_COUNT="2", SHARD_IDS="0")
+    assert str(refused.value) == (
+        "SHARD_IDS names only some of the shards; the others need other processes, and "
+        "several processes need PostgreSQL (DATABASE_URL).")
+    # All of them in one process is fine (one process, shards of its own).
+    assert settings(DATABASE_URL="", SHARD_COUNT="2").shards == Shards(2, (0, 1))
+
+
+def test_shard_settings_name_this_processes_shards() -> None:
+    chosen = settings(SHARD_COUNT="4", SHARD_IDS="3, 1").shards
+    assert chosen == Shards(4, (1, 3))
+    assert chosen.label() == "shards 1, 3 of 4"
+    assert settings(SHARD_COUNT="2").shards == Shards(2, (0, 1))
+
+
+@pytest.mark.parametrize(("env", "sentence"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT, the number of shards in all processes "
+                         "together (e.g. SHARD_COUNT=4 SHARD_IDS=0,1)."),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number, at least 1, not '0'."),
+    ({"SHARD_COUNT": "four"}, "SHARD_COUNT must be a whole number, at least 1, not 'four'."),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "0;1"},
+     "SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not '0;1'."),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "1,4"},
+     "SHARD_IDS has shard 4, but with SHARD_COUNT=4 the shards are 0 to 3."),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, "SHARD_IDS names a shard twice: '1,1'."),
+])
+def test_bad_shard_settings_are_refused_in_a_sentence(env: dict[str, str],
+                                                      sentence: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        settings(**env)
+    assert str(refused.value) == sentence
+
+
+def guild_on(shard: int, count: int, n: int = 0) -> int:
+    """A server id that Discord puts on ``shard`` of ``count``."""
+    return ((n * count + shard) << 22) | 12345
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_process_restores_only_its_shards_unfinished_matches(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    async with storage_opener(backend, tmp_path, request) as open_one:
+        storage = await open_one()
+        made: dict[int, list[int]] = {}
+        channel = 100
+        for shard in range(4):
+            for n, status in enumerate((LOBBY, ACTIVE, OVER)):
+                channel += 1
+                match = await storage.create_match(Match(
+                    id=0, guild_id=guild_on(shard, 4, n), channel_id=channel,
+                    game="cityscape", status=status, host_id="1", seats=[Seat("1", "Ann")],
+                    options={}, seed=1))
+                if status != OVER:
+                    made.setdefault(shard, []).append(match.id)
+        mine = await storage.unfinished(Shards.of(4, [1, 3]))
+        assert sorted(m.id for m in mine) == sorted(made[1] + made[3])
+        everything = await storage.unfinished()
+        assert len(everything) == 8
+        assert len(await storage.unfinished(Shards.of(4, range(4)))) == 8
+
+
+async def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    database = str(tmp_path / "cityhall.sqlite3")
+    first = await acquire(database, None, wait=0)
+    assert isinstance(first, FileLease)
+    try:
+        with pytest.raises(LeaseError) as refused:
+            await acquire(database, None, wait=0.3)
+        assert str(refused.value) == (
+            f"Another Cityhall process is using the database {database} (it holds "
+            f"{database}.lock); two processes on one SQLite file would both drive every "
+            f"game. Stop the other one, or run several processes over PostgreSQL "
+            f"(DATABASE_URL) with SHARD_COUNT and SHARD_IDS.")
+    finally:
+        await first.close()
+    # Let go (the process ended): the next one starts.
+    again = await acquire(database, None, wait=0)
+    await again.close()
+
+
+async def test_an_owned_shard_is_refused_after_a_bounded_wait_and_naming_it(
+        pg_server: PgServer) -> None:
+    url = pg_server.create_database()
+    first = await acquire(url, Shards.of(4, [0, 1]), wait=0)
+    try:
+        # Other shards are free.
+        other = await acquire(url, Shards.of(4, [2, 3]), wait=0)
+        await other.close()
+        with pytest.raises(LeaseError) as refused:
+            await acquire(url, Shards.of(4, [1, 2]), wait=0.6)
+        text = str(refused.value)
+        assert text.startswith("Waited 0.6 s for shards another process owns: shard 1 of 4 "
+                               "is held by cityhall lease "), text
+        assert text.endswith("Two processes must never drive the same shard; start this one "
+                             "with other SHARD_IDS, or stop the other first."), text
+        assert "shard 2" not in text
+        with pytest.raises(LeaseError) as refused:
+            await acquire(url, Shards.of(2, [1]), wait=0)
+        assert "runs with SHARD_COUNT=4, this one with 2" in str(refused.value)
+    finally:
+        await first.close()
+    # The owner stopped: its shards are free for its replacement (shard 2 was let go too).
+    replacement = await acquire(url, Shards.of(4, [1, 2]), wait=0)
+    await replacement.close()
+
+
+async def test_a_lost_lease_connection_is_noticed(pg_server: PgServer) -> None:
+    url = pg_server.create_database()
+    lease = await acquire(url, Shards.of(2, [0]), wait=0)
+    assert isinstance(lease, PostgresLease)
+    try:
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                " WHERE application_name LIKE 'cityhall lease%'")
+        finally:
+            await admin.close()
+        await asyncio.wait_for(lease.lost.wait(), 15)
+        # The server let go of the lock with the connection: a replacement can take over.
+        replacement = await acquire(url, Shards.of(2, [0]), wait=2)
+        await replacement.close()
+    finally:
+        await lease.close()
