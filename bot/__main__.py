@@ -47,6 +47,17 @@ def main(argv: list[str] | None = None) -> int:
     back.add_argument("--database", default=None, metavar="PATH",
                       help="the database to copy (default: DATABASE_PATH, as `run` uses it)")
 
+    move = sub.add_parser("migrate-db", help="copy the SQLite database into PostgreSQL",
+                          description="Copy every table of Cityhall's SQLite database into an "
+                                      "empty PostgreSQL database and check the row counts. "
+                                      "Stop the bot first.")
+    move.add_argument("--from", dest="source", required=True, metavar="sqlite:///FILE",
+                      help="the SQLite database (read only; it is not changed)")
+    move.add_argument("--to", dest="target", required=True, metavar="postgresql://...",
+                      help="the PostgreSQL database (empty; its schema is created)")
+    move.add_argument("--replace", action="store_true",
+                      help="delete what the target holds first")
+
     sim = sub.add_parser("simulate", help="play computer players offline and save every board")
     sim.add_argument("game")
     sim.add_argument("--players", type=int, default=3)
@@ -104,6 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.tools.backup import main as backup_main
 
         return backup_main(args.file, force=args.force, database=args.database)
+
+    if command == "migrate-db":
+        from bot.tools.migrate_db import main as migrate_main
+
+        return migrate_main(args.source, args.target, replace=args.replace)
 
     if command == "simulate":
         from bot.games import GAMES
