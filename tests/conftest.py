@@ -26,6 +26,10 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
     def expired() -> None:
         print(f"\nTIMEOUT: {item.nodeid} still running after {settings.timeout:g} s",
               file=sys.stderr, flush=True)
+        # timeout_timer ends the process without pytest_sessionfinish: the PostgreSQL
+        # server would outlive the run, orphaned, holding its port and folder.
+        for server in list(_pg_servers):
+            server.close()
         timeout_timer(item, settings)  # dumps the stacks and ends the process
 
     timer = threading.Timer(settings.timeout, expired)
