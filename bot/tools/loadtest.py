@@ -63,7 +63,7 @@ class Config:
     restore_retry: float = 5.0
     growth_games: int = 10
     stats_games: int = 10_000
-    stats_calls: int = 30
+    stats_calls: int = 100
     turn_seconds: float = 3600.0
     workdir: str | None = None
     seed: int = 1
