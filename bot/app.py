@@ -44,6 +44,7 @@ from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
 from bot.ui.lobby import GameCommands
+from bot.ui.pacing import RequestGate
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
@@ -127,6 +128,9 @@ class CityhallBot(commands.Bot):
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
+        # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py).
+        self.request_gate = RequestGate(settings.rate_limit_scale)
+        self.request_gate.install(self.http)
         self._expired_note = LateTally()
         self.pings = TurnPings(self)
         self._tasks: set[asyncio.Task[None]] = set()

@@ -123,6 +123,9 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         assert started.type == 7
         table = lobby  # the lobby message became the table
         assert not table.embeds and "secret goals" in table.content
+        # The click is answered first; the picture follows as soon as it is drawn.
+        await fake.wait_until(lambda: any(a.filename == "table.png" for a in table.attachments),
+                              10, "the table's picture")
         with table.attachment("table.png").image() as picture:
             assert picture.format == "PNG" and picture.width >= 800
         match = bot.runtime.in_channel(int(channel))

@@ -46,6 +46,7 @@ from bot.tools.players import (
 )
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.limits import peak_count
 
 
 @dataclass
@@ -204,6 +205,7 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     ready_wall = time.time()
     mark = recorder.mark()
     answered_at: dict[int, float] = {}
+    first_sent: dict[int, float] = {}
 
     async def one(i: int, table: Table) -> None:
         await asyncio.sleep(spread * i / len(tables))
@@ -212,13 +214,15 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
             if target is not None:
                 user, msg, custom_id = target
                 click = await city.players.send("restore", city.fake.click(user, msg, custom_id))
+                if click is not None:
+                    first_sent.setdefault(i, click.sent)
                 if click is not None and click.ok and click.latency_ms is not None:
                     answered_at[i] = click.sent + click.latency_ms / 1000
                     return
             await asyncio.sleep(retry)
 
     await asyncio.gather(*(one(i, t) for i, t in enumerate(tables)))
-    done_wall = time.time()
+    done_wall, done = time.time(), time.monotonic()
     clicks = recorder.since(mark)
     everyone = len(answered_at) == len(tables)
     last = max(answered_at.values()) if answered_at else None
@@ -228,6 +232,10 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     after_ready = None if last is None or not everyone else last - ready_at
     report.add("restart", "READY -> every match answered a click", after_ready, "s", "<= 2 s",
                None if after_ready is None else after_ready <= 2.0)
+    # Whether the load test itself kept up: the first clicks are due within ``spread``
+    # seconds of READY; sent later, the fake (on the same cores) was the bottleneck.
+    report.add("restart", "READY -> last first click sent",
+               max(first_sent.values()) - ready_at if first_sent else None, "s")
     report.add("restart", "process start -> every match answered",
                None if after_ready is None else after_ready + ready_s, "s")
     report.add("restart", "matches answering", f"{len(answered_at)}/{len(tables)}", "",
@@ -238,7 +246,9 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     stall_figures(report, "restart", stall)
     whole = bot.stall_between(bot.started_wall, done_wall)
     report.add("restart", "longest stall since process start", whole["max_ms"], "ms")
+    limits = limit_figures(report, "restart", city.fake, ready_at, done)
     report.details["restart"] = {"ready_s": ready_s, "clicks": stats, "stall": stall,
+                                 "limits": limits,
                                  "stall_since_start": whole, "restore_spread_s": spread,
                                  "retry_s": retry, "give_up_s": give_up}
 
@@ -281,9 +291,9 @@ async def sustained(report: Report, bot: BotProcess, city: Cityscape, tables: li
                     p95_target: float | None) -> dict[str, Any]:
     recorder = city.players.recorder
     mark = recorder.mark()
-    began_wall = time.time()
+    began_wall, began = time.time(), time.monotonic()
     driven = await drive(city, tables, rate, seconds, scenario)
-    end_wall = time.time()
+    end_wall, ended = time.time(), time.monotonic()
     report.add(scenario, "channels", len(tables))
     report.add(scenario, "offered rate", rate, "/s")
     stats = click_figures(report, scenario, recorder.since(mark), p95_target=p95_target,
@@ -293,9 +303,33 @@ async def sustained(report: Report, bot: BotProcess, city: Cityscape, tables: li
     await bot.wait_for_stats(end_wall)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
+    limits = limit_figures(report, scenario, city.fake, began, ended)
     report.details[scenario] = {"clicks": stats, "drive": driven, "stall": stall,
-                                "kinds": _kinds(recorder.since(mark))}
+                                "kinds": _kinds(recorder.since(mark)), "limits": limits}
     return stats
+
+
+def limit_figures(report: Report, scenario: str, fake: FakeDiscord, since: float,
+                  until: float) -> dict[str, Any]:
+    """What the bot asked of Discord's global limit in a phase, and every 429 it got.
+
+    Real Discord counts 429s as invalid requests and blocks a bot's address for an hour
+    after 10,000 of them in 10 minutes; each one also keeps a request (and its picture)
+    waiting in the bot. A bot that paces itself gets none. Times are the fake's monotonic
+    clock, which ``since`` and ``until`` share."""
+    limiter = fake.limiter
+    counted = [t for t in limiter.global_attempts if since <= t < until]
+    hits = [h for h in limiter.hits if since <= h.at < until and not h.injected]
+    on_global = sum(1 for h in hits if h.is_global)
+    seconds = max(until - since, 1e-9)
+    busiest = peak_count(counted, 1.0)
+    report.add(scenario, "requests under the global limit: mean / busiest second",
+               f"{len(counted) / seconds:.1f} / {busiest} per s", "", "<= 50 per s", busiest <= 50)
+    report.add(scenario, "answered 429 by Discord (global / per route)",
+               f"{on_global} / {len(hits) - on_global}", "", "0", not hits)
+    return {"global_requests": len(counted), "busiest_second": busiest,
+            "rate_limited_global": on_global, "rate_limited_route": len(hits) - on_global,
+            "rate_limited_examples": [str(h) for h in hits[:5]]}
 
 
 def _kinds(clicks: list[Click]) -> dict[str, int]:
@@ -488,6 +522,7 @@ async def run(config: Config) -> Report:
             mark = recorder.mark()
             played = min(config.channels, len(tables))
             _progress('setup: opening matches by clicks')
+            setup_began = time.monotonic()
             setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
             playing = sum(1 for t in tables if t.stage == "playing")
             report.add("setup", "unfinished matches opened by clicks",
@@ -502,7 +537,8 @@ async def run(config: Config) -> Report:
                        f"{building}/{played}")
             report.add("setup", "seconds", setup_s, "s")
             setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
-            report.details["setup"] = {"clicks": setup_stats}
+            report.details["setup"] = {"clicks": setup_stats, "limits": limit_figures(
+                report, "setup", fake, setup_began, time.monotonic())}
             settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
 
             async def calm(after: str) -> None:

@@ -124,7 +124,22 @@ class IdTemplate:
             i += 1
         if len(stack) != 1:
             raise ValueError(f"unclosed '[' in {text!r}")
-        return tuple(parts)
+        return self._joined(parts)
+
+    @classmethod
+    def _joined(cls, parts: Iterable[Part]) -> tuple[Part, ...]:
+        # Runs of literal characters as one string: every button sent formats its id, and
+        # a picker sends twenty at a time.
+        out: list[Part] = []
+        for part in parts:
+            if isinstance(part, _Optional):
+                part = _Optional(tuple(p for p in cls._joined(part.parts)
+                                       if not isinstance(p, _Optional)))
+            if isinstance(part, str) and out and isinstance(out[-1], str):
+                out[-1] += part
+            else:
+                out.append(part)
+        return tuple(out)
 
     @staticmethod
     def _flat(parts: Iterable[Part]) -> Iterable[str | _Slot]:
@@ -278,7 +293,18 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     def create(cls, item: ItemT, **values: object) -> Self:
         """``item`` (a plain Button or Select) with this class's custom id for ``values``."""
         item.custom_id = cls.custom_id_for(**values)  # type: ignore[attr-defined]
-        return cls(item)
+        # The id was just made from ``values``: set them as parsing it back would, without
+        # the parse (discord.py still checks the id against the template).
+        made = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(made, item)
+        for slot in cls.id_template.slots:
+            value = values.get(slot.name)
+            if slot.number:
+                value = None if value is None or value == "" else int(value)  # type: ignore[call-overload]
+            elif value is not None:
+                value = str(value)
+            setattr(made, slot.name, value)
+        return made
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],

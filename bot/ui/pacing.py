@@ -1,55 +1,85 @@
-"""Keeping under Discord's rate limits before drawing, so the newest state is what goes out.
+"""Keeping under Discord's rate limits, so that Discord never has to answer 429.
 
-discord.py already waits when Discord's headers say a route is exhausted, but it waits with
-the request in hand: a table drawn before the wait is sent after it, already out of date,
-and the next edit follows at once. Waiting here first, then drawing, lets the coalescing in
-``Tables`` skip the frames that a channel could not have shown anyway.
+Two gates, each a sliding window that hands out send times in order of asking:
+
+- **Before drawing** (``ChannelPacing``: its channel, then the bot's): a table waits for
+  its turn first and is drawn after, from the newest saved state, so the coalescing in ``Tables``
+  skips the frames the channel could not have shown anyway. discord.py would wait too (it
+  reads Discord's headers), but with the request in hand: a table drawn before the wait is
+  sent after it, already out of date.
+- **Right before the request** (``RequestGate``, every request of the bot's HTTP client):
+  the bot's global limit and each channel's message limits. Drawing takes a variable time
+  (a picture waits for a render worker), so requests paced before drawing can arrive
+  bunched; counted here they cannot. Interaction answers do not pass this way (discord.py
+  sends them through its webhook adapter) and Discord does not count them globally.
+
+Real Discord counts every 429 as an invalid request and blocks a bot's address for an hour
+after 10,000 of them in ten minutes; each also keeps a request, picture and all, waiting
+in the bot. Hence margins under Discord's figures rather than discord.py's retries.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
 
 # Discord's per-channel limits for creating and for editing messages, and its global
-# limit per bot, less a margin for what discord.py sends on its own.
+# limit per bot (50 a second), less a margin for what discord.py sends on its own.
 CHANNEL_LIMIT = (5, 5.0)
 GLOBAL_LIMIT = (45, 1.0)
+# A request paced here reaches Discord a little later, by a varying amount; Discord's
+# windows open at the first request they see. A channel's window a few percent longer than
+# Discord's keeps the sixth message out of a window opened late.
+CHANNEL_MARGIN = 1.04
+_CHANNEL_ROUTE = re.compile(r"/channels/\{channel_id\}/messages(/\{message_id\})?$")
 
 
 class Pacer:
-    """At most ``limit`` requests per ``per`` seconds for each key (a sliding window)."""
+    """At most ``limit`` requests per ``per`` seconds for each key (a sliding window).
+
+    Each caller is given the earliest time that keeps every window of ``per`` seconds at
+    ``limit`` or fewer, counting the callers ahead of it, and sleeps until then: first
+    come, first served, with one timer per waiting caller and nobody woken to find the
+    window still full. A caller cancelled while waiting leaves its time unused."""
 
     def __init__(self, limit: int, per: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit, self.per, self.clock = limit, per, clock
-        self._stamps: dict[Hashable, deque[float]] = {}
+        self._times: dict[Hashable, deque[float]] = {}
         self._calls = 0
 
+    def reserve(self, key: Hashable) -> float:
+        """Seconds to wait before this request may go (0.0: at once), counted as sent then."""
+        now = self.clock()
+        times = self._times.get(key)
+        if times is None:
+            times = self._times[key] = deque(maxlen=self.limit)
+        at = max(now, times[-1]) if times else now  # never ahead of an earlier caller
+        if len(times) == self.limit:
+            at = max(at, times[0] + self.per)  # the oldest of the last ``limit`` must age out
+        times.append(at)
+        self._prune(now)
+        return at - now
+
     async def wait(self, key: Hashable) -> None:
-        stamps = self._stamps.setdefault(key, deque())
-        while True:
-            now = self.clock()
-            while stamps and stamps[0] <= now - self.per:
-                stamps.popleft()
-            if len(stamps) < self.limit:
-                stamps.append(now)
-                self._prune(now)
-                return
-            await asyncio.sleep(stamps[0] + self.per - now)
+        delay = self.reserve(key)
+        if delay > 0:
+            await asyncio.sleep(delay)
 
     def _prune(self, now: float) -> None:
         # Channels that went quiet (or away) should not keep an entry for ever.
         self._calls += 1
         if self._calls % 1000:
             return
-        for key in [k for k, s in self._stamps.items() if not s or s[-1] <= now - self.per]:
-            del self._stamps[key]
+        for key in [k for k, t in self._times.items() if not t or t[-1] <= now - self.per]:
+            del self._times[key]
 
 
 class ChannelPacing:
-    """The limits a channel message goes through: its channel's route, then the bot's."""
+    """The wait before a channel message is drawn: its channel's route, then the bot's."""
 
     def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
         # ``scale`` shortens the windows for a test server that does the same.
@@ -59,3 +89,31 @@ class ChannelPacing:
     async def wait(self, route: str, channel_id: int) -> None:
         await self.channel.wait((route, channel_id))
         await self.bot.wait("global")
+
+
+class RequestGate:
+    """The last wait before a request leaves: the bot's global limit, and the message
+    routes of its channel. ``install`` puts it in front of discord.py's HTTP client."""
+
+    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot = Pacer(GLOBAL_LIMIT[0], GLOBAL_LIMIT[1] * scale, clock=clock)
+        self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale * CHANNEL_MARGIN,
+                             clock=clock)
+
+    async def wait(self, method: str, path: str, channel_id: int | None) -> None:
+        if path.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}")):
+            return  # interaction answers: outside the global limit, per interaction
+        if channel_id is not None and _CHANNEL_ROUTE.match(path):
+            await self.channel.wait((method, channel_id))
+        await self.bot.wait("global")
+
+    def install(self, http: Any) -> None:
+        """Wrap ``http.request`` (a ``discord.http.HTTPClient``): discord.py offers no
+        hook before a request, and every REST call it makes goes through that method."""
+        send: Callable[..., Awaitable[Any]] = http.request
+
+        async def request(route: Any, *args: Any, **kwargs: Any) -> Any:
+            await self.wait(route.method, route.path, route.channel_id)
+            return await send(route, *args, **kwargs)
+
+        http.request = request

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -115,7 +116,16 @@ class TurnPings:
             if not new:
                 return
             sent.pinged.update(new)
-            message_id = await self._send(match, self.text(match, new), new)
+            turn = match.turn_started_at
+
+            def still_due() -> bool:
+                # A busy channel's ping waits its turn under Discord's limits; if the player
+                # moved meanwhile, it would only notify them of a turn already over.
+                latest = self.bot.runtime.get(match_id)
+                return latest is not None and latest.turn_started_at == turn \
+                    and any(p in self.humans_due(latest) for p in new)
+
+            message_id = await self._send(match, self.text(match, new), new, still_due)
             if message_id is None:
                 return
             old, sent.message_id = sent.message_id, message_id
@@ -269,13 +279,16 @@ class TurnPings:
         tail = f" — {deadline} {ends}" if ends else ""
         return f"⏰ {mentions}: {asked} in **{plain_name(title)}**{tail}."
 
-    async def _send(self, match: Match, text: str, players: list[str]) -> int | None:
+    async def _send(self, match: Match, text: str, players: list[str],
+                    still_due: Callable[[], bool] | None = None) -> int | None:
         channel = self.bot.get_partial_messageable(match.channel_id)
         # Exactly these players are notified, whatever else the text holds.
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(int(p)) for p in players])
         await self.bot.tables.pacing.wait("send", match.channel_id)
+        if still_due is not None and not still_due():
+            return None
         try:
             message = await channel.send(text, allowed_mentions=allowed)
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
