@@ -337,3 +337,43 @@ async def test_the_commit_marks_stay_as_many_as_the_connections(pg_server: PgSer
     finally:
         await admin.close()
         await storage.close()
+
+
+@pytest.mark.parametrize("reached_the_server", [True, False])
+async def test_a_commit_cut_off_by_a_server_crash_is_settled_by_its_mark_after_recovery(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        reached_the_server: bool) -> None:
+    """The server crashes while a move's COMMIT is on its way (before it got it, or just
+    after it committed) and replays its WAL on restart: the move is there once."""
+    storage = await Storage.open(pg_server.create_database())
+    try:
+        match = await storage.create_match(_match(70))
+        execute = asyncpg.connection.Connection.execute
+        cut: list[str] = []
+
+        async def crash_at_commit(self: asyncpg.Connection, query: str, *args: object,
+                                  **kwargs: object) -> str:
+            if query != "COMMIT" or cut:
+                return await execute(self, query, *args, **kwargs)
+            cut.append(query)
+            if reached_the_server:
+                await execute(self, query)
+            await asyncio.to_thread(pg_server.stop, crash=True)
+            await asyncio.to_thread(pg_server.start)
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
+
+        monkeypatch.setattr(asyncpg.connection.Connection, "execute", crash_at_commit)
+        match.version = 1
+        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
+            await storage.save(match, action={"n": 1}, player="1")
+        assert cut == ["COMMIT"]
+        assert await storage.actions(match.id) == [("1", {"n": 1})]
+        outcome = "committed on the server." if reached_the_server else \
+            "aborted on the server; running it again."
+        assert f"A commit cut off by the lost connection was {outcome}" in [
+            r.getMessage() for r in caplog.records]
+    finally:
+        if pg_server.process is None:
+            pg_server.start()
+        await storage.close()
