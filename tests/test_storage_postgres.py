@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 
 import asyncpg
@@ -186,21 +187,7 @@ async def test_a_commit_whose_answer_was_lost_is_neither_repeated_nor_lost(
     storage = await Storage.open(pg_server.create_database())
     try:
         match = await storage.create_match(_match(40))
-        execute = asyncpg.connection.Connection.execute
-        cut: list[str] = []
-
-        async def cut_off_commit(self: asyncpg.Connection, query: str, *args: object,
-                                 **kwargs: object) -> str:
-            if query != "COMMIT" or cut:
-                return await execute(self, query, *args, **kwargs)
-            cut.append(query)
-            if reached_the_server:
-                await execute(self, query)
-            self.terminate()  # the answer (or the COMMIT itself) is lost with the connection
-            raise asyncpg.ConnectionDoesNotExistError(
-                "connection was closed in the middle of operation")
-
-        monkeypatch.setattr(asyncpg.connection.Connection, "execute", cut_off_commit)
+        cut, _ = _cut_the_first_commit(monkeypatch, reached_the_server=reached_the_server)
         match.version = 1
         with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
             await storage.save(match, action={"n": 1}, player="1")
@@ -211,4 +198,182 @@ async def test_a_commit_whose_answer_was_lost_is_neither_repeated_nor_lost(
         assert f"A commit cut off by the lost connection was {outcome}" in [
             r.getMessage() for r in caplog.records]
     finally:
+        await storage.close()
+
+
+def _cut_the_first_commit(monkeypatch: pytest.MonkeyPatch, *, reached_the_server: bool,
+                          server_sees_it: bool = True) -> tuple[list[str], list[int]]:
+    """The connection of the first COMMIT breaks while it is on its way: before the server
+    got it, or after it committed (the answer is lost). With ``server_sees_it=False`` the
+    cut is in the network and the server does not learn of it: its backend stays, idle in
+    its transaction (its socket is kept open here: the second list holds it, to close)."""
+    execute = asyncpg.connection.Connection.execute
+    cut: list[str] = []
+    kept: list[int] = []
+
+    async def cut_off_commit(self: asyncpg.Connection, query: str, *args: object,
+                             **kwargs: object) -> str:
+        if query != "COMMIT" or cut:
+            return await execute(self, query, *args, **kwargs)
+        cut.append(query)
+        if reached_the_server:
+            await execute(self, query)
+        if server_sees_it:
+            self.terminate()  # the answer (or the COMMIT itself) is lost with the connection
+        else:
+            # the socket stays open (a copy of it), and nothing is said to the server
+            kept.append(os.dup(self._transport.get_extra_info("socket").fileno()))
+            self._transport.abort()
+            await asyncio.sleep(0)  # asyncpg learns of it first, as from a real cut
+        raise asyncpg.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation")
+
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", cut_off_commit)
+    return cut, kept
+
+
+def _reusing_the_transaction_id(monkeypatch: pytest.MonkeyPatch, xid: str) -> None:
+    """Every transaction asked for its id is told ``xid``: as after a server crash that lost
+    the WAL which had handed an id out, and gave the id again to a transaction that
+    committed."""
+    for name in ("execute", "fetch", "fetchrow", "fetchval"):
+        original = getattr(asyncpg.connection.Connection, name)
+
+        async def reusing(self: asyncpg.Connection, query: str, *args: object,
+                          _original: object = original, **kwargs: object) -> object:
+            query = query.replace("pg_current_xact_id()", f"'{xid}'::xid8")
+            return await _original(self, query, *args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(asyncpg.connection.Connection, name, reusing)
+
+
+@pytest.mark.parametrize("reached_the_server", [True, False])
+async def test_a_commit_in_doubt_is_judged_by_its_own_mark_not_a_reused_transaction_id(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        reached_the_server: bool) -> None:
+    """A crash can make the server hand a lost transaction's id to another one that commits:
+    asked about that id, it says "committed" for a move that was not saved. The move's own
+    mark decides: lost, it is saved again (once); committed, it is not written twice."""
+    url = pg_server.create_database()
+    storage = await Storage.open(url)
+    other = await asyncpg.connect(url)
+    try:
+        match = await storage.create_match(_match(50))
+        async with other.transaction():
+            xid = await other.fetchval("SELECT pg_current_xact_id()::text")  # takes an id
+        assert await other.fetchval("SELECT pg_xact_status($1::text::xid8)", xid) == "committed"
+        _reusing_the_transaction_id(monkeypatch, xid)
+        cut, _ = _cut_the_first_commit(monkeypatch, reached_the_server=reached_the_server)
+        match.version = 1
+        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
+            await storage.save(match, action={"n": 1}, player="1")
+        assert cut == ["COMMIT"]
+        assert await storage.actions(match.id) == [("1", {"n": 1})]
+        again = await storage.get(match.id)
+        assert again is not None and again.version == 1
+        outcome = "committed on the server." if reached_the_server else \
+            "aborted on the server; running it again."
+        assert f"A commit cut off by the lost connection was {outcome}" in [
+            r.getMessage() for r in caplog.records]
+    finally:
+        await other.close()
+        await storage.close()
+
+
+async def test_a_commit_cut_off_in_the_network_ends_the_transaction_left_on_the_server(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The network, not the server, failed: the old backend still holds the move's
+    transaction (and its rows' locks) and would never learn that its client is gone. The
+    move is saved once, without waiting for it, and it is ended."""
+    url = pg_server.create_database()
+    storage = await Storage.open(url)
+    admin = await asyncpg.connect(url)
+    kept: list[int] = []
+    try:
+        storage._backend.retry_seconds = 10  # type: ignore[attr-defined]
+        match = await storage.create_match(_match(60))
+        cut, kept = _cut_the_first_commit(monkeypatch, reached_the_server=False,
+                                          server_sees_it=False)
+        match.version = 1
+        await storage.save(match, action={"n": 1}, player="1")
+        assert cut == ["COMMIT"] and len(kept) == 1
+        assert await storage.actions(match.id) == [("1", {"n": 1})]
+        # the next move is not held up by the old transaction's locks either
+        match.version = 2
+        await storage.save(match, action={"n": 2}, player="1")
+        assert await storage.actions(match.id) == [("1", {"n": 1}), ("1", {"n": 2})]
+        assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity"
+                                    " WHERE state LIKE 'idle in transaction%'") == 0
+    finally:
+        for fd in kept:
+            os.close(fd)
+        await admin.close()
+        await storage.close()
+
+
+async def test_the_commit_marks_stay_as_many_as_the_connections(pg_server: PgServer) -> None:
+    """Each write marks a row of its own slot; slots are reused, so the table holds about as
+    many rows as the pool has connections, and a start removes the rows of slots nobody
+    has written for a day."""
+    url = pg_server.create_database()
+    storage = await Storage.open(url)
+    admin = await asyncpg.connect(url)
+    try:
+        matches = [await storage.create_match(_match(200 + n)) for n in range(16)]
+
+        async def play(match: Match) -> None:
+            for _ in range(20):
+                match.version += 1
+                await storage.save(match, action={"n": match.version}, player="1")
+
+        await asyncio.gather(*map(play, matches))
+        assert 1 <= await admin.fetchval("SELECT count(*) FROM cityhall_commits") <= 10
+        await admin.execute("INSERT INTO cityhall_commits (slot, token, at)"
+                            " VALUES (1, 1, now() - interval '25 hours')")
+        await storage.close()
+        storage = await Storage.open(url)
+        slots = {r[0] for r in await admin.fetch("SELECT slot FROM cityhall_commits")}
+        assert 1 not in slots and 1 <= len(slots) <= 10
+    finally:
+        await admin.close()
+        await storage.close()
+
+
+@pytest.mark.parametrize("reached_the_server", [True, False])
+async def test_a_commit_cut_off_by_a_server_crash_is_settled_by_its_mark_after_recovery(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        reached_the_server: bool) -> None:
+    """The server crashes while a move's COMMIT is on its way (before it got it, or just
+    after it committed) and replays its WAL on restart: the move is there once."""
+    storage = await Storage.open(pg_server.create_database())
+    try:
+        match = await storage.create_match(_match(70))
+        execute = asyncpg.connection.Connection.execute
+        cut: list[str] = []
+
+        async def crash_at_commit(self: asyncpg.Connection, query: str, *args: object,
+                                  **kwargs: object) -> str:
+            if query != "COMMIT" or cut:
+                return await execute(self, query, *args, **kwargs)
+            cut.append(query)
+            if reached_the_server:
+                await execute(self, query)
+            await asyncio.to_thread(pg_server.stop, crash=True)
+            await asyncio.to_thread(pg_server.start)
+            raise asyncpg.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation")
+
+        monkeypatch.setattr(asyncpg.connection.Connection, "execute", crash_at_commit)
+        match.version = 1
+        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
+            await storage.save(match, action={"n": 1}, player="1")
+        assert cut == ["COMMIT"]
+        assert await storage.actions(match.id) == [("1", {"n": 1})]
+        outcome = "committed on the server." if reached_the_server else \
+            "aborted on the server; running it again."
+        assert f"A commit cut off by the lost connection was {outcome}" in [
+            r.getMessage() for r in caplog.records]
+    finally:
+        if pg_server.process is None:
+            pg_server.start()
         await storage.close()

@@ -7,18 +7,21 @@ matches to one commit without saving a flush. A caller is answered after COMMIT 
 and ``synchronous_commit`` (on unless the server's admin turned it off) makes that a flush.
 
 A lost connection is not a lost move: a job whose transaction broke before COMMIT was sent
-is run again on a new connection; one that broke during COMMIT is *in doubt*, and the
-server is asked about its transaction id (``pg_xact_status``) once it can be reached, so a
-committed job is neither repeated nor reported as failed. Writes and reads wait for the
+is run again on a new connection; one that broke during COMMIT is *in doubt*. Every write
+transaction leaves a mark of its own (a random token in its slot's row of
+``cityhall_commits``), so once the server can be reached the job looks for its mark: there,
+it committed and is neither repeated nor reported as failed; not there, it is run again.
+The server's transaction ids are not asked: a crash can lose the WAL that handed one out,
+and the id be given again to a transaction that commits. Writes and reads wait for the
 server up to ``retry_seconds``, then fail with a sentence.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -50,6 +53,24 @@ T = TypeVar("T")
 # once take turns ("city" and "hall" in ASCII).
 MIGRATION_LOCK = 0x63697479_68616C6C
 CONNECT_TIMEOUT = 5.0
+
+# The marks write transactions leave (see PostgresBackend._transaction). PostgreSQL's alone,
+# outside the numbered MIGRATIONS on purpose: SQLite has no use for it (its writer thread
+# never doubts a commit), so its files keep their schema, and no older Cityhall refuses a
+# database that has it. Created at every start if missing.
+MARKS_TABLE = """
+CREATE TABLE IF NOT EXISTS cityhall_commits (
+    slot BIGINT PRIMARY KEY,   -- random, one per transaction running at once
+    token BIGINT NOT NULL,     -- random, written by each transaction in the slot
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+)"""
+# A process's slots are reused for as long as it runs; a slot not written for a day belongs
+# to a process that has ended (or lost it with a connection), and goes at the next start.
+# SKIP LOCKED: a row held by a transaction that is still running is left to a later start.
+STALE_MARKS = ("DELETE FROM cityhall_commits WHERE slot IN (SELECT slot FROM cityhall_commits"
+               " WHERE at < now() - interval '1 day' FOR UPDATE SKIP LOCKED)")
+# How long the in-doubt check waits for the old transaction to end before trying again.
+MARK_LOCK_WAIT = "5s"
 
 
 @lru_cache(maxsize=512)
@@ -117,10 +138,49 @@ async def run_postgres(conn: asyncpg.Connection, job: Job[T]) -> T:
         return stop.value
 
 
+async def _begin_marked(conn: asyncpg.Connection, slot: int, token: int) -> None:
+    """Begin a transaction whose first statement writes ``token`` into the row of ``slot``:
+    the mark commits if and only if the transaction does."""
+    # One round trip: a simple query may hold several statements, and the numbers are ours
+    # (ints), so they can be written into it.
+    begin = (f"BEGIN; UPDATE cityhall_commits SET token = {int(token)}, at = now()"
+             f" WHERE slot = {int(slot)}")
+    for _ in range(2):
+        if await conn.execute(begin) == "UPDATE 1":
+            return
+        # A new slot (or one a start-up removed while it lay unused): its row is inserted
+        # and committed first, so that a transaction only ever updates it. The check in
+        # doubt locks the row to wait for the transaction; a row the transaction had
+        # inserted itself would be invisible to it, and it would not wait.
+        await conn.execute("ROLLBACK")
+        await conn.execute("INSERT INTO cityhall_commits (slot, token) VALUES ($1, 0)"
+                           " ON CONFLICT (slot) DO NOTHING", slot)
+    raise StorageError("The commit marks table (cityhall_commits) did not keep a row.")
+
+
+async def _read_mark(conn: asyncpg.Connection, slot: int) -> int | None:
+    """The token a slot's row holds once the transaction that last wrote it has ended."""
+    async with conn.transaction():
+        # A network cut (not a server crash) can leave the old backend running, its
+        # transaction idle and never to be committed, or committing just now. Only that
+        # transaction can be updating this slot, and the committed row names it (its id in
+        # xmax): end it. Matched on the running id, so no other backend is touched, even
+        # one that got the old backend's pid.
+        await conn.execute("SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a"
+                           " JOIN cityhall_commits c ON a.backend_xid = c.xmax"
+                           " WHERE c.slot = $1", slot)
+        # FOR UPDATE waits for that transaction to end, then reads the row as it left it:
+        # a plain read could come a moment before a COMMIT that was already on its way.
+        await conn.execute(f"SET LOCAL lock_timeout = '{MARK_LOCK_WAIT}'")
+        token = await conn.fetchval("SELECT token FROM cityhall_commits WHERE slot = $1"
+                                    " FOR UPDATE", slot)
+    return None if token is None else int(token)
+
+
 class _InDoubt(Exception):
-    def __init__(self, xid: str, result: Any, cause: BaseException) -> None:
+    def __init__(self, slot: int, token: int, result: Any, cause: BaseException) -> None:
         super().__init__(str(cause))
-        self.xid, self.result, self.cause = xid, result, cause
+        self.slot, self.token, self.result, self.cause = slot, token, result, cause
 
 
 class PostgresBackend:
@@ -134,6 +194,9 @@ class PostgresBackend:
         self.closed = False
         self._observe: Callable[[float, int], None] | None = None
         self._outage_since: float | None = None
+        # Slots whose last transaction is known to have ended: one is taken per transaction,
+        # so there are about as many as transactions ever ran at once (the pool's size).
+        self._slots: list[int] = []
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10,
@@ -204,51 +267,61 @@ class PostgresBackend:
 
     async def _transaction(self, make: Callable[[], Job[T]]) -> T:
         began = time.perf_counter()
-        stage, xid, result = "running", "", None
+        stage, result, slot = "running", None, 0
+        token = secrets.randbits(63)
         try:
             async with self.pool.acquire() as conn:
-                await conn.execute("BEGIN")
+                # A slot is taken once a connection is, and given back before the connection
+                # is (once its transaction has ended): no more slots than connections.
+                slot = self._slots.pop() if self._slots else secrets.randbits(63)
+                await _begin_marked(conn, slot, token)
                 try:
-                    xid = await conn.fetchval("SELECT pg_current_xact_id()::text")
                     result = await run_postgres(conn, make())
                 except BaseException:
                     # The pool rolls back a connection it gets back anyway; this frees the
-                    # connection at once when it still works.
-                    with contextlib.suppress(Exception):
+                    # connection (and the slot) at once when it still works.
+                    try:
                         await conn.execute("ROLLBACK")
+                    except Exception:
+                        pass
+                    else:
+                        self._slots.append(slot)
                     raise
                 stage = "committing"
                 await conn.execute("COMMIT")
                 stage = "committed"
+                self._slots.append(slot)
                 # Leaving the block resets the connection for the pool: a server lost just
                 # then fails the reset, not this commit.
         except Exception as exc:
             if not _connection_lost(exc):
                 raise
             if stage == "committing":
-                raise _InDoubt(xid, result, exc) from exc
+                raise _InDoubt(slot, token, result, exc) from exc
             if stage == "running":
+                # Not committed; and the slot is not used again: after a network cut the
+                # old backend may hold its row for a while yet. A later start removes it.
                 raise
         self._counted(time.perf_counter() - began)
         return result  # type: ignore[return-value]
 
     async def _status_of(self, doubt: _InDoubt, deadline: float) -> str:
-        """Whether an in-doubt transaction committed, asked once the server answers."""
+        """Whether an in-doubt transaction committed, by its mark, once the server answers."""
         await self._lost(doubt.cause)
         delay = 0.05
         while True:
             try:
                 async with self.pool.acquire() as conn:
-                    status = await conn.fetchval("SELECT pg_xact_status($1::text::xid8)",
-                                                 doubt.xid)
+                    token = await _read_mark(conn, doubt.slot)
             except Exception as exc:
-                if not _connection_lost(exc):
+                # LockNotAvailable: the old transaction did not end within MARK_LOCK_WAIT
+                if not (_connection_lost(exc) or
+                        isinstance(exc, asyncpg.LockNotAvailableError)):
                     raise
                 cause: BaseException = exc
             else:
-                if status in ("committed", "aborted"):
-                    return str(status)
-                cause = doubt.cause  # still "in progress": its backend has not ended yet
+                self._slots.append(doubt.slot)
+                return "committed" if token == doubt.token else "aborted"
             if time.monotonic() + delay > deadline:
                 raise StorageError(f"Lost the database server {where(self.url)} while "
                                    f"committing, and could not learn within "
@@ -374,6 +447,8 @@ async def _prepare(conn: asyncpg.Connection, url: str) -> None:
                 raise StorageError(f"upgrading it from schema {migration.number - 1} to "
                                    f"{migration.number} failed ({exc}); it was left at "
                                    f"schema {migration.number - 1}") from exc
+        await conn.execute(MARKS_TABLE)
+        await conn.execute(STALE_MARKS)
     finally:
         if not conn.is_closed():
             await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
