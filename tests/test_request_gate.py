@@ -8,6 +8,7 @@ after 10,000 in ten minutes; discord.py's retries are a fallback, not a pace. Bu
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,20 @@ async def test_many_channels_at_once_stay_under_the_global_limit(
         assert fake.rate_limited == []
         assert all(len([m for m in fake.channel_messages(c) if m.content.startswith("news")]) == 4
                    for c in channels)
+
+
+async def test_callers_woken_late_together_still_keep_the_window() -> None:
+    pacer = Pacer(3, 0.2)
+    gone: list[float] = []
+
+    async def caller() -> None:
+        await pacer.wait("global")
+        gone.append(time.monotonic())
+
+    callers = [asyncio.create_task(caller()) for _ in range(9)]
+    await asyncio.sleep(0)  # three go at once; the others are given times 0.2 s and 0.4 s on
+    time.sleep(0.39)  # the loop is busy: the 0.2 s timers fire late, next to the 0.4 s ones
+    await asyncio.gather(*callers)
+    assert len(gone) == 9
+    # Never more than three in any 0.2 s, by the times they really went.
+    assert all(later - earlier >= 0.2 - 1e-3 for earlier, later in zip(gone, gone[3:], strict=False))

@@ -44,11 +44,14 @@ class Pacer:
     Each caller is given the earliest time that keeps every window of ``per`` seconds at
     ``limit`` or fewer, counting the callers ahead of it, and sleeps until then: first
     come, first served, with one timer per waiting caller and nobody woken to find the
-    window still full. A caller cancelled while waiting leaves its time unused."""
+    window still full. A caller cancelled while waiting leaves its time unused. A loop
+    that was busy wakes several of them late and at once, so the times they really go at
+    are counted too, and a caller waits again rather than make a window too full."""
 
     def __init__(self, limit: int, per: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit, self.per, self.clock = limit, per, clock
         self._times: dict[Hashable, deque[float]] = {}
+        self._gone: dict[Hashable, deque[float]] = {}
         self._calls = 0
 
     def reserve(self, key: Hashable) -> float:
@@ -68,6 +71,12 @@ class Pacer:
         delay = self.reserve(key)
         if delay > 0:
             await asyncio.sleep(delay)
+        gone = self._gone.get(key)
+        if gone is None:
+            gone = self._gone[key] = deque(maxlen=self.limit)
+        while len(gone) == self.limit and (now := self.clock()) < gone[0] + self.per:
+            await asyncio.sleep(gone[0] + self.per - now)
+        gone.append(self.clock())
 
     def _prune(self, now: float) -> None:
         # Channels that went quiet (or away) should not keep an entry for ever.
@@ -76,6 +85,7 @@ class Pacer:
             return
         for key in [k for k, t in self._times.items() if not t or t[-1] <= now - self.per]:
             del self._times[key]
+            self._gone.pop(key, None)
 
 
 class ChannelPacing:
