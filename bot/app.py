@@ -129,7 +129,7 @@ class CityhallBot(commands.Bot):
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
         # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py).
-        self.request_gate = RequestGate(settings.rate_limit_scale)
+        self.request_gate = RequestGate(settings.rate_limit_scale, share=self.shard_share)
         self.request_gate.install(self.http)
         self._expired_note = LateTally()
         self.pings = TurnPings(self)
@@ -154,6 +154,13 @@ class CityhallBot(commands.Bot):
         self.driver: Driver
         self.pictures: RenderPool
         self.servers: ServerSettingsStore
+
+    @property
+    def shard_share(self) -> float:
+        """The part of Discord's shards this process owns: its share of the bot's global
+        rate limit, which every process of one bot spends together."""
+        shards = self.settings.shards
+        return 1.0 if shards is None else len(shards.ids) / shards.count
 
     async def setup_hook(self) -> None:
         loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)

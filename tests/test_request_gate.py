@@ -73,3 +73,18 @@ async def test_callers_woken_late_together_still_keep_the_window() -> None:
     assert len(gone) == 9
     # Never more than three in any 0.2 s, by the times they really went.
     assert all(later - earlier >= 0.2 - 1e-3 for earlier, later in zip(gone, gone[3:], strict=False))
+
+
+def test_each_process_keeps_to_its_shards_share_of_the_global_limit(tmp_path: Path) -> None:
+    from bot.app import CityhallBot
+    from bot.core.shards import Shards
+    from bot.ui.pacing import GLOBAL_LIMIT
+    from tests.harness import settings_for
+
+    fake = FakeDiscord()
+    alone = CityhallBot(settings_for(fake, tmp_path / "a.sqlite3"))
+    half = CityhallBot(settings_for(fake, tmp_path / "b.sqlite3", shards=Shards.of(4, [0, 1])))
+    # Two processes with two shards each spend at most the one bot's limit together.
+    assert alone.request_gate.bot.limit == GLOBAL_LIMIT[0]
+    assert half.request_gate.bot.limit * 2 <= GLOBAL_LIMIT[0]
+    assert half.tables.pacing.bot.limit == half.request_gate.bot.limit

@@ -88,13 +88,21 @@ class Pacer:
             self._gone.pop(key, None)
 
 
+def global_share(share: float = 1.0) -> int:
+    """This process's part of the bot's global limit. Discord counts it per bot, across
+    every process and shard, and processes do not tell each other what they spend: each
+    keeps to the share of the shards it owns (``share``: owned / all)."""
+    return max(1, int(GLOBAL_LIMIT[0] * share))
+
+
 class ChannelPacing:
     """The wait before a channel message is drawn: its channel's route, then the bot's."""
 
-    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic,
+                 share: float = 1.0) -> None:
         # ``scale`` shortens the windows for a test server that does the same.
         self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale, clock=clock)
-        self.bot = Pacer(GLOBAL_LIMIT[0], GLOBAL_LIMIT[1] * scale, clock=clock)
+        self.bot = Pacer(global_share(share), GLOBAL_LIMIT[1] * scale, clock=clock)
 
     async def wait(self, route: str, channel_id: int) -> None:
         await self.channel.wait((route, channel_id))
@@ -105,8 +113,9 @@ class RequestGate:
     """The last wait before a request leaves: the bot's global limit, and the message
     routes of its channel. ``install`` puts it in front of discord.py's HTTP client."""
 
-    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.bot = Pacer(GLOBAL_LIMIT[0], GLOBAL_LIMIT[1] * scale, clock=clock)
+    def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic,
+                 share: float = 1.0) -> None:
+        self.bot = Pacer(global_share(share), GLOBAL_LIMIT[1] * scale, clock=clock)
         self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale * CHANNEL_MARGIN,
                              clock=clock)
 

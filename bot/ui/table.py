@@ -117,7 +117,7 @@ class Tables:
         self.shown: OrderedDict[int, int] = OrderedDict()
         # Channels where the bot may not attach files (told once, then tables go without).
         self.no_pictures: set[int] = set()
-        self.pacing = ChannelPacing(bot.settings.rate_limit_scale)
+        self.pacing = ChannelPacing(bot.settings.rate_limit_scale, share=bot.shard_share)
         # What each running match's table message shows, so a refresh can tell that a click
         # on the table already brought it up to date (the version alone is not enough: a
         # match ends or is abandoned without a move).
