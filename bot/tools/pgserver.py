@@ -1,9 +1,11 @@
-"""A throwaway PostgreSQL server for the tests, from the ``pgserver`` wheel's binaries.
+"""A throwaway PostgreSQL server from the ``pgserver`` wheel's binaries, for the tests
+(tests/pg_support.py) and ``python -m bot loadtest --database pgserver``.
 
-One server per test session (``initdb`` in a temporary folder, ``postgres`` on a free port
-of 127.0.0.1), one fresh database per test. Nothing is installed by hand: the wheel ships
-PostgreSQL 16. The server runs without fsync: a test stops the server, never the machine,
-and a stopped server keeps what it committed in the operating system's cache.
+``initdb`` in a temporary folder, ``postgres`` on a free port of 127.0.0.1. Nothing is
+installed by hand: the wheel ships PostgreSQL 16. The tests' server runs without fsync (a
+test stops the server, never the machine, and a stopped server keeps what it committed in
+the operating system's cache); the load test's is ``durable``, with PostgreSQL's defaults,
+so its figures pay for the same flush per commit as a deployed server's.
 
 PostgreSQL refuses to run as root; as root (CI, containers) the server runs as ``nobody``
 from a copy of the binaries in a folder that user can reach.
@@ -41,7 +43,8 @@ def _free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, package: Path) -> None:
+    def __init__(self, package: Path, *, durable: bool = False) -> None:
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="cityhall-pg-"))
         self.as_user: pwd.struct_passwd | None = None
         if os.geteuid() == 0:
@@ -73,7 +76,8 @@ class PgServer:
             self.log.touch()
             os.chown(self.log, self.as_user.pw_uid, self.as_user.pw_gid)
         subprocess.run([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
-                        "--auth=trust", "--encoding=UTF8", "--no-sync", "--no-instructions"],
+                        "--auth=trust", "--encoding=UTF8", "--no-instructions",
+                        *([] if self.durable else ["--no-sync"])],
                        check=True, capture_output=True, **self._user_kwargs())
 
     def start(self) -> None:
@@ -81,8 +85,8 @@ class PgServer:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
-                 "-h", "127.0.0.1", "-k", str(self.data), "-c", "fsync=off",
-                 "-c", "full_page_writes=off", "-c", "max_connections=200"],
+                 "-h", "127.0.0.1", "-k", str(self.data), "-c", "max_connections=200",
+                 *([] if self.durable else ["-c", "fsync=off", "-c", "full_page_writes=off"])],
                 stdout=log, stderr=subprocess.STDOUT, **self._user_kwargs())
         deadline = time.monotonic() + 30
         while True:
@@ -91,7 +95,7 @@ class PgServer:
             if ready.returncode == 0:
                 return
             if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the test PostgreSQL server did not start:\n"
+                raise RuntimeError(f"the throwaway PostgreSQL server did not start:\n"
                                    f"{self.log.read_text(errors='replace')[-2000:]}")
             time.sleep(0.1)
 
@@ -111,13 +115,19 @@ class PgServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self) -> str:
+    def create_database(self, name: str | None = None) -> str:
         """A new empty database; its URL."""
-        name = f"test_{next(self._names)}"
+        name = name or f"test_{next(self._names)}"
         subprocess.run([str(self.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.port),
                         "-U", "postgres", "-q", "-c", f"CREATE DATABASE {name}"],
                        check=True, capture_output=True)
         return self.url(name)
+
+    def pids(self) -> list[int]:
+        """The server's processes: the postmaster and every backend and helper below it."""
+        from bot.tools import procs
+
+        return [] if self.process is None else procs.descendants(self.process.pid)
 
     def close(self) -> None:
         # Its data is thrown away: no shutdown checkpoint to wait for.
