@@ -59,7 +59,9 @@ class Report:
         lines = [f"Cityhall load test · {m['date']} · {m['nproc']} CPUs ({m['cpu_model']}), "
                  f"{m['memory_mb'] / 1024:.1f} GB, Python {m['python']}, load average "
                  f"before {m['load_avg']}, after {m.get('load_avg_after', '?')} (other work on "
-                 "the machine counts too)", ""]
+                 "the machine counts too)",
+                 f"Database: {self.config.database or 'sqlite'}; bot processes: "
+                 f"{self.config.processes}", ""]
         rows = [("scenario", "figure", "value", "target", "")]
         for f in self.figures:
             value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
