@@ -518,9 +518,9 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
     try:
         report.details["database"] = await database.describe()
         report.add("start", "database", database.label())
-        report.add("start", "bot processes", config.processes if shard_count == 1 else
-                   f"{config.processes} ({shard_count} shards, "
-                   f"{config.shards_per_process} each)")
+        report.add("start", "bot processes (Discord shards)",
+                   "1 (unsharded)" if shard_count == 1 else
+                   f"{config.processes} ({shard_count} shards, {config.shards_per_process} each)")
         tables = await build_world(fake, config.matches, config.per_guild,
                                    min(config.channels, config.matches), config.games)
         guilds = len({t.guild_id for t in tables})
