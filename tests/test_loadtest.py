@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot.tools.pgserver import binaries
+from bot.tools.loaddb import LoadDatabase
+from bot.tools.loadtest import seed_finished_games
+from bot.tools.pgserver import PgServer, binaries
+from bot.tools.players import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,3 +174,15 @@ def test_several_processes_need_postgresql() -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "--processes 2 needs PostgreSQL" in done.stderr
+
+
+async def test_a_postgresql_database_holding_matches_is_refused(pg_server: PgServer,
+                                                               tmp_path: Path) -> None:
+    # an admin pointing the load test at the bot's real database must not get 10,000
+    # made-up games mixed into it
+    url = pg_server.create_database()
+    await LoadDatabase(tmp_path, url).open()  # empty: accepted
+    people = ({"id": "6", "username": "ann"}, {"id": "7", "username": "bob"})
+    await seed_finished_games(url, [Table(str(5 << 22), "9", *people)], 1)
+    with pytest.raises(SystemExit, match="already holds matches"):
+        await LoadDatabase(tmp_path, url).open()

@@ -21,7 +21,7 @@ SQLITE_FILE = "cityhall.sqlite3"
 # Every Cityhall table in the bot's schema with its indexes and TOAST data: what the
 # database's rows take on disk, without PostgreSQL's own catalog (pg_database_size's
 # fixed ~7 MB) that does not grow with games.
-TABLES_BYTES = ("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint"
+TABLES_BYTES = ("SELECT c.relname, pg_total_relation_size(c.oid)::bigint AS bytes"
                 " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
                 " WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema()")
 
@@ -128,11 +128,12 @@ class LoadDatabase:
 
         conn = await asyncpg.connect(self.url)
         try:
-            tables = int(await conn.fetchval(TABLES_BYTES))
+            each = {r["relname"]: int(r["bytes"]) for r in await conn.fetch(TABLES_BYTES)}
             whole = int(await conn.fetchval("SELECT pg_database_size(current_database())"))
         finally:
             await conn.close()
-        return tables, {"tables": tables, "database": whole}
+        tables = sum(each.values())
+        return tables, {"tables": tables, "database": whole, "per_table": each}
 
     def growth_measure(self) -> str:
         if self.path is not None:
