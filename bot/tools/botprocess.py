@@ -60,7 +60,8 @@ class BotProcess:
             env.update(SHARD_COUNT=str(self.shard_count),
                        SHARD_IDS=",".join(str(s) for s in self.shards))
         env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.token,
-                   DISCORD_API_BASE=self.fake.api_base, CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS=str(self.config.turn_seconds),
+                   DISCORD_API_BASE=self.fake.api_base, CPU_DELAY="0", LOG_LEVEL="WARNING",
+                   TURN_SECONDS=str(self.config.turn_seconds),
                    CITYHALL_LOOP_STATS=str(self.stats_path))
         # No DEV_GUILD_ID: the load spans several guilds, so commands are synced globally
         # (the fake makes global commands usable at once).

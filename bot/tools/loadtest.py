@@ -204,9 +204,9 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
                   give_up: float = 60.0) -> None:
     """kill -9 (every bot process at once), start again, and click every match's table
     until each one answers: the first clicks go out evenly over ``spread`` seconds after
-    the (last) READY, a match that did not
-    answer (or answered with an error) is clicked again ``retry`` seconds later, as a
-    person would try again; matches still silent after ``give_up`` seconds are reported."""
+    the (last) READY, a match that did not answer (or answered with an error) is clicked
+    again ``retry`` seconds later, as a person would try again; matches still silent after
+    ``give_up`` seconds are reported."""
     before = bot.descendants()
     await bot.kill()
     await asyncio.sleep(0.5)
