@@ -6,6 +6,7 @@ thresholds: those are the tool's output, not the test's)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,22 @@ async def test_a_postgresql_database_holding_matches_is_refused(pg_server: PgSer
     await seed_finished_games(url, [Table(str(5 << 22), "9", *people)], 1)
     with pytest.raises(SystemExit, match="already holds matches"):
         await LoadDatabase(tmp_path, url).open()
+
+
+@pytest.mark.timeout(240)
+def test_two_saved_reports_print_side_by_side(report: dict[str, Any],
+                                               sharded_report: dict[str, Any]) -> None:
+    files = []
+    for name, data in (("sqlite", report), ("pg", sharded_report)):
+        saved = sharded_report["workdir"] / f"{name}.json"
+        saved.write_text(json.dumps({k: v for k, v in data.items() if k != "workdir"}))
+        files.append(str(saved))
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--show", *files],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    header, _, *rows = done.stdout.splitlines()
+    assert "sqlite, 1 process" in header and "pgserver, 2 processes" in header
+    restart = next(r for r in rows if "READY -> every match answered a click" in r)
+    # a value from each run on the one line, then the target (<= 2 s)
+    assert len(re.findall(r"\d+(?:\.\d+)? s\b", restart)) == 3, restart
+    assert any("RSS after restart, bot1 (shards 2, 3)" in r for r in rows)

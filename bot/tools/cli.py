@@ -18,8 +18,9 @@ def _rates(text: str) -> list[float]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--show", metavar="REPORT.json", default=None,
-                        help="print the table of a saved --json report and exit")
+    parser.add_argument("--show", metavar="REPORT.json", default=None, nargs="+",
+                        help="print the table of a saved --json report and exit; of several, "
+                             "their figures side by side (e.g. SQLite and PostgreSQL runs)")
     parser.add_argument("--matches", type=int, default=1000,
                         help="unfinished matches to set up (default 1000)")
     parser.add_argument("--per-guild", type=int, default=100,
@@ -73,9 +74,10 @@ def run_from_args(args: argparse.Namespace) -> int:
         import json
         from pathlib import Path
 
-        from bot.tools.report import Report
+        from bot.tools.report import Report, side_by_side
 
-        print(Report.from_json(json.loads(Path(args.show).read_text())).table())
+        reports = [Report.from_json(json.loads(Path(f).read_text())) for f in args.show]
+        print(reports[0].table() if len(reports) == 1 else side_by_side(reports))
         return 0
     from bot.tools.loadtest import Config, main
     from bot.tools.players import PREFIX
