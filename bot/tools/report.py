@@ -85,10 +85,12 @@ def side_by_side(reports: list[Report]) -> str:
     values: list[dict[tuple[str, str], str]] = []
     for r in reports:
         mine: dict[tuple[str, str], str] = {}
+        at = 0  # a figure only this run has goes after the one it followed in it
         for f in r.figures:
             key = (f.scenario, f.figure)
             if key not in keys:
-                keys.append(key)
+                keys.insert(at, key)
+            at = keys.index(key) + 1
             value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
             mine[key] = value + {True: "", False: " MISSED", None: ""}[f.ok]
         values.append(mine)
