@@ -228,6 +228,8 @@ class Bots:
 
     async def settle(self) -> float | None:
         """Until every process's loop is quiet; None if one never was."""
+        if len(self.processes) == 1:
+            return await self.processes[0].settle()
         began = time.monotonic()
         for p in self.processes:
             if await p.settle() is None:
