@@ -65,6 +65,17 @@ async def test_the_gateway_recommends_the_fakes_shard_count(fake_discord: FakeDi
         assert (await answer.json())["shards"] == 4
 
 
+@pytest.mark.fakediscord(shard_count=4)
+async def test_a_server_can_be_placed_on_a_chosen_shard(fake_discord: FakeDiscord) -> None:
+    # what the load test relies on to spread its servers evenly over every shard
+    wanted = [3, 3, 0, 1, 2, 2, 0]
+    ids = [int(fake_discord.add_guild(f"s{i}", shard=s).id) for i, s in enumerate(wanted)]
+    assert [(i >> 22) % 4 for i in ids] == wanted
+    assert ids == sorted(set(ids))
+    with pytest.raises(ValueError):
+        fake_discord.add_guild("nowhere", shard=4)
+
+
 @pytest.mark.fakediscord(allow_errors=True)
 @pytest.mark.parametrize("bad", [[2, 2], [-1, 2], [0, 0]])
 async def test_a_shard_that_cannot_exist_is_closed_with_4010(fake_discord: FakeDiscord,

@@ -6,12 +6,18 @@ thresholds: those are the tool's output, not the test's)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bot.tools.loaddb import LoadDatabase
+from bot.tools.loadtest import seed_finished_games
+from bot.tools.pgserver import PgServer, binaries
+from bot.tools.players import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,3 +108,101 @@ def test_a_saved_report_prints_as_a_table(report: dict[str, Any]) -> None:
     for needed in ("scenario", "READY -> every match answered a click", "<= 2 s",
                    "database bytes per finished game", f"{report['machine']['nproc']} CPUs"):
         assert needed in done.stdout, needed
+
+
+# -- PostgreSQL and two bot processes ----------------------------------------------------------
+
+SHARDED = ["--matches", "12", "--per-guild", "3", "--channels", "4", "--rates", "4",
+           "--duration", "3", "--burst", "8", "--soak", "2", "--sample-every", "1",
+           "--growth-games", "1", "--stats-games", "20", "--stats-calls", "3",
+           "--database", "pgserver", "--processes", "2"]
+
+
+@pytest.fixture(scope="module")
+def sharded_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    if binaries() is None:
+        pytest.skip("the pgserver wheel is not installed (pip install -e '.[dev]')")
+    work = tmp_path_factory.mktemp("load-pg")
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--json", "--workdir",
+                           str(work), *SHARDED], cwd=ROOT, capture_output=True, text=True,
+                          timeout=230)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data: dict[str, Any] = json.loads(done.stdout)
+    data["workdir"] = work
+    return data
+
+
+@pytest.mark.timeout(240)
+def test_two_processes_over_postgresql_carry_the_load_together(
+        sharded_report: dict[str, Any]) -> None:
+    report = sharded_report
+    got = figures(report)
+    assert got[("start", "database")].startswith("PostgreSQL")
+    assert got[("start", "bot processes (Discord shards)")] == "2 (4 shards, 2 each)"
+    assert report["details"]["database"]["fsync"] == "on"
+    # Four servers, one on each shard, so each process owns half of the matches ...
+    assert got[("setup", "guilds")] == 4
+    assert got[("setup", "matches per bot process")] == "bot0 6, bot1 6"
+    assert got[("setup", "unfinished matches opened by clicks")] == "12/12"
+    # ... and after both were killed with -9 and started again, every match answered.
+    assert got[("restart", "matches answering")] == "12/12"
+    assert got[("restart", "child processes left behind by the killed bot")] == 0
+    # Memory: each process's own, and their sum; the database server's beside.
+    for when in ("setup", "restart"):
+        total = got[("memory", f"RSS after {when}" + (" (all matches)" if when == "restart"
+                                                       else ""))]
+        own = [got[("memory", f"  RSS after {when}, bot0 (shards 0, 1)")],
+               got[("memory", f"  RSS after {when}, bot1 (shards 2, 3)")]]
+        assert min(own) > 0 and total == pytest.approx(sum(own), abs=0.2)
+    assert got[("memory", "PostgreSQL server, all its processes (PSS)")] > 0
+    # The played channels are on both processes: their clicks were real moves.
+    assert {"height", "lot"} <= set(report["details"]["load 4/s"]["kinds"])
+    # /stats read the seeded games from PostgreSQL; growth measured there, by name.
+    assert got[("stats", "unanswered")] == 0
+    assert got[("growth", "games played to the end by clicks")] == "1/1"
+    assert got[("growth", "database bytes per finished game")] >= 0
+    assert got[("growth", "  measured as")] == "pg_total_relation_size over Cityhall's tables"
+    assert got[("growth", "database at the end (pg_database_size)")] > 0
+    # each process wrote its own loop monitor file, and the report took the worst
+    for name in ("bot0", "bot1"):
+        stats = json.loads((report["workdir"] / f"{name}-loopstats.json").read_text())
+        assert stats["samples"] > 0
+    assert "per_process" in report["details"]["load 4/s"]["stall"]
+
+
+def test_several_processes_need_postgresql() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--processes", "2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "--processes 2 needs PostgreSQL" in done.stderr
+
+
+async def test_a_postgresql_database_holding_matches_is_refused(pg_server: PgServer,
+                                                               tmp_path: Path) -> None:
+    # an admin pointing the load test at the bot's real database must not get 10,000
+    # made-up games mixed into it
+    url = pg_server.create_database()
+    await LoadDatabase(tmp_path, url).open()  # empty: accepted
+    people = ({"id": "6", "username": "ann"}, {"id": "7", "username": "bob"})
+    await seed_finished_games(url, [Table(str(5 << 22), "9", *people)], 1)
+    with pytest.raises(SystemExit, match="already holds matches"):
+        await LoadDatabase(tmp_path, url).open()
+
+
+@pytest.mark.timeout(240)
+def test_two_saved_reports_print_side_by_side(report: dict[str, Any],
+                                               sharded_report: dict[str, Any]) -> None:
+    files = []
+    for name, data in (("sqlite", report), ("pg", sharded_report)):
+        saved = sharded_report["workdir"] / f"{name}.json"
+        saved.write_text(json.dumps({k: v for k, v in data.items() if k != "workdir"}))
+        files.append(str(saved))
+    done = subprocess.run([sys.executable, "-m", "bot", "loadtest", "--show", *files],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    header, _, *rows = done.stdout.splitlines()
+    assert "sqlite, 1 process" in header and "pgserver, 2 processes" in header
+    restart = next(r for r in rows if "READY -> every match answered a click" in r)
+    # a value from each run on the one line, then the target (<= 2 s)
+    assert len(re.findall(r"\d+(?:\.\d+)? s\b", restart)) == 3, restart
+    assert any("RSS after restart, bot1 (shards 2, 3)" in r for r in rows)

@@ -1,5 +1,6 @@
 """The bot as an admin runs it (``python -m bot run``), pointed at the fake Discord, with
-the opt-in loop monitor's file to read its stalls from."""
+the opt-in loop monitor's file to read its stalls from; with ``--processes N``, N of them,
+each owning its own Discord shards (``SHARD_COUNT``, ``SHARD_IDS``) over one PostgreSQL."""
 
 from __future__ import annotations
 
@@ -26,9 +27,17 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 class BotProcess:
     """``python -m bot run`` as an admin starts it, pointed at the fake."""
 
-    def __init__(self, fake: FakeDiscord, db: Path, work: Path, config: Config) -> None:
-        self.fake, self.db, self.work, self.config = fake, db, work, config
-        self.stats_path = work / "loopstats.json"
+    def __init__(self, fake: FakeDiscord, database: dict[str, str], work: Path, config: Config,
+                 *, shards: tuple[int, ...] | None = None, shard_count: int = 1,
+                 name: str = "bot") -> None:
+        """``database``: DATABASE_PATH or DATABASE_URL. ``shards``: the SHARD_IDS of
+        ``shard_count`` this process owns (None: the plain one-process bot); ``name``
+        prefixes its log and loop-stats files when there are several."""
+        self.fake, self.database, self.work, self.config = fake, database, work, config
+        self.shards, self.shard_count, self.name = shards, shard_count, name
+        # one process keeps the file names it always had
+        self.prefix = "" if name == "bot" else f"{name}-"
+        self.stats_path = work / f"{self.prefix}loopstats.json"
         self.process: asyncio.subprocess.Process | None = None
         self.started = 0.0  # time.monotonic() just before the process was spawned
         self.started_wall = 0.0
@@ -44,10 +53,15 @@ class BotProcess:
         # deployed bot starts from its compiled modules, and compiling every module again
         # at each start would add about a second to the measured restart.
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("DISCORD_", "DEV_GUILD")) and k != "PYTHONDONTWRITEBYTECODE"}
+               if not k.startswith(("DISCORD_", "DEV_GUILD", "DATABASE_", "SHARD_"))
+               and k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(self.database)
+        if self.shards is not None:
+            env.update(SHARD_COUNT=str(self.shard_count),
+                       SHARD_IDS=",".join(str(s) for s in self.shards))
         env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.token,
-                   DISCORD_API_BASE=self.fake.api_base, DATABASE_PATH=str(self.db),
-                   CPU_DELAY="0", LOG_LEVEL="WARNING", TURN_SECONDS=str(self.config.turn_seconds),
+                   DISCORD_API_BASE=self.fake.api_base, CPU_DELAY="0", LOG_LEVEL="WARNING",
+                   TURN_SECONDS=str(self.config.turn_seconds),
                    CITYHALL_LOOP_STATS=str(self.stats_path))
         # No DEV_GUILD_ID: the load spans several guilds, so commands are synced globally
         # (the fake makes global commands usable at once).
@@ -58,9 +72,9 @@ class BotProcess:
         known = set(self.fake.sessions)
         # The previous process's figures stay beside for a look afterwards.
         with contextlib.suppress(FileNotFoundError):
-            os.replace(self.stats_path, self.work / f"loopstats-{self.starts}.json")
+            os.replace(self.stats_path, self.work / f"{self.prefix}loopstats-{self.starts}.json")
         self.starts += 1
-        log = open(self.work / f"bot-{self.starts}.log", "wb")  # noqa: SIM115 - the child owns it
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the child owns it
         self.started, self.started_wall = time.monotonic(), time.time()
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=str(ROOT), env=self._env(),
@@ -70,9 +84,13 @@ class BotProcess:
         def ready() -> bool:
             if self.process is not None and self.process.returncode is not None:
                 raise RuntimeError(f"the bot exited with {self.process.returncode}; see "
-                                   f"{self.work / f'bot-{self.starts}.log'}")
-            return any(s.connection is not None for k, s in self.fake.sessions.items()
-                       if k not in known)
+                                   f"{self.log_path}")
+            if self.shards is None:
+                return any(s.connection is not None for k, s in self.fake.sessions.items()
+                           if k not in known)
+            return set(self.shards) <= {
+                s.shard[0] for k, s in self.fake.sessions.items()
+                if k not in known and s.connection is not None and s.shard[1] == self.shard_count}
 
         await self.fake.wait_until(ready, timeout, "the bot's gateway READY")
         return time.monotonic() - self.started
@@ -84,8 +102,16 @@ class BotProcess:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
         await self.fake.wait_until(
-            lambda: not any(s.connection is not None for s in self.fake.sessions.values()),
+            lambda: not any(s.connection is not None and self._mine(s.shard)
+                            for s in self.fake.sessions.values()),
             15, "the killed bot's socket to close")
+
+    def _mine(self, shard: tuple[int, int]) -> bool:
+        return self.shards is None or (shard[1] == self.shard_count and shard[0] in self.shards)
+
+    @property
+    def log_path(self) -> Path:
+        return self.work / f"{self.prefix or 'bot-'}{self.starts}.log"
 
     async def stop(self) -> None:
         if self.process is None or self.process.returncode is not None:
@@ -151,6 +177,83 @@ class BotProcess:
             if data and data.get("seconds") and data["seconds"][-1][0] > after_wall + 1.0:
                 return
             await asyncio.sleep(0.2)
+
+
+class Bots:
+    """Every bot process of a run, measured as one bot: an admin's figures cover them all.
+    Memory is summed over every process and its render workers; a stall is the worst any
+    process had; a restart kills them all at once and waits for the last READY."""
+
+    def __init__(self, processes: list[BotProcess]) -> None:
+        self.processes = processes
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.processes]
+
+    def descendants(self) -> list[int]:
+        return [pid for p in self.processes for pid in procs.descendants(p.pid)]
+
+    async def start(self) -> float:
+        """Spawn every process at once (as systemd starts its units); seconds from the
+        spawn to the last one's READY."""
+        return max(await asyncio.gather(*(p.start() for p in self.processes)))
+
+    async def kill(self) -> None:
+        await asyncio.gather(*(p.kill() for p in self.processes))
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(p.stop() for p in self.processes))
+
+    def rss(self) -> dict[str, Any]:
+        trees = [p.rss() for p in self.processes]
+        per: dict[str, float] = {}
+        for tree in trees:
+            per.update(tree["per_process_mb"])
+        return {"total_mb": round(sum(t["total_mb"] for t in trees), 1),
+                "processes": sum(t["processes"] for t in trees), "per_process_mb": per,
+                "per_bot": [{"name": p.name, "shards": p.shards, "pid": p.pid,
+                             "total_mb": tree["total_mb"], "processes": tree["processes"]}
+                            for p, tree in zip(self.processes, trees, strict=True)]}
+
+    def bots_mb(self, rss: dict[str, Any]) -> float:
+        """The bot processes alone in an rss() answer, without their render workers."""
+        return round(sum(rss["per_process_mb"].get(str(pid), 0.0) for pid in self.pids), 1)
+
+    def stall_between(self, begin_wall: float, end_wall: float) -> dict[str, Any]:
+        return worst([p.stall_between(begin_wall, end_wall) for p in self.processes])
+
+    def stall_since_start(self, end_wall: float) -> dict[str, Any]:
+        return worst([p.stall_between(p.started_wall, end_wall) for p in self.processes])
+
+    async def settle(self) -> float | None:
+        """Until every process's loop is quiet; None if one never was."""
+        if len(self.processes) == 1:
+            return await self.processes[0].settle()
+        began = time.monotonic()
+        for p in self.processes:
+            if await p.settle() is None:
+                return None
+        return time.monotonic() - began
+
+    async def wait_for_stats(self, after_wall: float) -> None:
+        await asyncio.gather(*(p.wait_for_stats(after_wall) for p in self.processes))
+
+
+def worst(stalls: list[dict[str, Any]]) -> dict[str, Any]:
+    """The worst of several processes' stall figures (one process: its own, unchanged)."""
+    if len(stalls) == 1:
+        return stalls[0]
+    measured = [s for s in stalls if s["max_ms"] is not None]
+    if not measured:
+        return {"max_ms": None, "p99_ms": None, "seconds": 0}
+    top = max(measured, key=lambda s: s["max_ms"])
+    return {"max_ms": top["max_ms"],
+            "p99_ms": max((s["p99_ms"] for s in measured if s["p99_ms"] is not None),
+                          default=None),
+            "seconds": max(s["seconds"] for s in measured),
+            "longest_cpu_ms": top.get("longest_cpu_ms"),
+            "per_process": stalls}
 
 
 def stall_figures(report: Report, scenario: str, stall: dict[str, Any]) -> None:

@@ -18,8 +18,9 @@ def _rates(text: str) -> list[float]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--show", metavar="REPORT.json", default=None,
-                        help="print the table of a saved --json report and exit")
+    parser.add_argument("--show", metavar="REPORT.json", default=None, nargs="+",
+                        help="print the table of a saved --json report and exit; of several, "
+                             "their figures side by side (e.g. SQLite and PostgreSQL runs)")
     parser.add_argument("--matches", type=int, default=1000,
                         help="unfinished matches to set up (default 1000)")
     parser.add_argument("--per-guild", type=int, default=100,
@@ -56,6 +57,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games of the matches beyond the played channels, in turn "
                              "(default: all four)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="where the bot keeps its data: sqlite (default: a file in the "
+                             "work folder), pgserver (a throwaway PostgreSQL 16 from the "
+                             "pgserver wheel), or an empty database's postgresql:// URL")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes, each owning its own Discord shards (default 1; "
+                             "more than one needs PostgreSQL)")
+    parser.add_argument("--shards-per-process", type=int, default=2,
+                        help="Discord shards each process owns when --processes is above 1 "
+                             "(default 2)")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -63,9 +74,10 @@ def run_from_args(args: argparse.Namespace) -> int:
         import json
         from pathlib import Path
 
-        from bot.tools.report import Report
+        from bot.tools.report import Report, side_by_side
 
-        print(Report.from_json(json.loads(Path(args.show).read_text())).table())
+        reports = [Report.from_json(json.loads(Path(f).read_text())) for f in args.show]
+        print(reports[0].table() if len(reports) == 1 else side_by_side(reports))
         return 0
     from bot.tools.loadtest import Config, main
     from bot.tools.players import PREFIX
@@ -76,6 +88,17 @@ def run_from_args(args: argparse.Namespace) -> int:
     for name in ("matches", "per_guild", "channels"):
         if getattr(args, name) < 1:
             raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
+    database = args.database or "sqlite"
+    postgres = database == "pgserver" or database.startswith(("postgresql://", "postgres://"))
+    if database != "sqlite" and not postgres:
+        raise SystemExit(f"--database: {database!r} is neither sqlite, pgserver nor a "
+                         "postgresql:// URL")
+    if args.processes < 1 or args.shards_per_process < 1:
+        raise SystemExit("--processes and --shards-per-process must be at least 1")
+    if args.processes > 1 and not postgres:
+        raise SystemExit(f"--processes {args.processes} needs PostgreSQL (--database pgserver "
+                         "or --database postgresql://...): several bot processes cannot "
+                         "share one SQLite file, and the second would refuse to start.")
     config = Config(matches=args.matches, per_guild=args.per_guild, channels=args.channels,
                     rates=args.rates, duration=args.duration, burst=args.burst, soak=args.soak,
                     soak_rate=args.soak_rate, sample_every=args.sample_every,
@@ -83,5 +106,6 @@ def run_from_args(args: argparse.Namespace) -> int:
                     restore_retry=args.restore_retry, growth_games=args.growth_games,
                     stats_games=args.stats_games, stats_calls=args.stats_calls,
                     turn_seconds=args.turn_seconds, workdir=args.workdir, seed=args.seed,
-                    games=args.games)
+                    games=args.games, database=args.database, processes=args.processes,
+                    shards_per_process=args.shards_per_process)
     return main(config, as_json=args.json)

@@ -8,6 +8,12 @@ is measured too: the resident memory of the bot and every process it starts, and
 database file. The only view inside is opt-in: ``CITYHALL_LOOP_STATS`` makes the bot write
 its event-loop stalls to a file (bot/core/loopmonitor.py).
 
+``--database`` puts the data in PostgreSQL instead of the SQLite file (bot/tools/loaddb.py;
+``pgserver`` starts a throwaway server), and ``--processes N`` runs N bot processes, each
+owning ``--shards-per-process`` Discord shards, as docs/shards.md describes: the fake then
+speaks that many shards and spreads the guilds evenly over them, and every figure covers
+all the processes (memory summed, the worst stall of any, a restart that kills them all).
+
 Scenarios, in order: seed finished games for /stats (through bot.core.storage before the
 bot starts), setup (N matches opened, joined and started by clicks, over guilds of at
 most 100 channels; the channels the load plays are Cityscape, the rest a mix of games),
@@ -32,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.tools import procs
-from bot.tools.botprocess import BotProcess, stall_figures
+from bot.tools.botprocess import BotProcess, Bots, stall_figures
+from bot.tools.loaddb import LoadDatabase
 from bot.tools.players import (
     PREFIX,
     TURN,
@@ -70,12 +77,17 @@ class Config:
     seed: int = 1
     setup_concurrency: int = 16
     games: list[str] = field(default_factory=lambda: ["cityscape", "bigcityz", "bigcity", "cities"])
+    # None (or "sqlite"): the SQLite file in the work folder; "pgserver": a throwaway
+    # PostgreSQL; or a postgresql:// URL (bot/tools/loaddb.py)
+    database: str | None = None
+    processes: int = 1  # bot processes; more than one shares the shards out (PostgreSQL)
+    shards_per_process: int = 2
 
 
 # -- scenarios ------------------------------------------------------------------------------
 
 
-async def seed_finished_games(db: Path, tables: list[Table], games: int) -> float:
+async def seed_finished_games(db: str | Path, tables: list[Table], games: int) -> float:
     """Finished Cityscape games with results, written through bot.core.storage's public
     methods (create_match, save with results) before the bot starts: what /stats reads."""
     from bot.core.records import OVER, Match, Seat
@@ -188,18 +200,19 @@ async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: floa
     return {"ticks": tick, "no_idle_channel": idle_ticks, "seconds": time.monotonic() - began}
 
 
-async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                   recorder: Recorder, spread: float, retry: float = 5.0,
                   give_up: float = 60.0) -> None:
-    """kill -9, start again, and click every match's table until each one answers: the
-    first clicks go out evenly over ``spread`` seconds after READY, a match that did not
-    answer (or answered with an error) is clicked again ``retry`` seconds later, as a
-    person would try again; matches still silent after ``give_up`` seconds are reported."""
-    before = procs.descendants(bot.pid)
+    """kill -9 (every bot process at once), start again, and click every match's table
+    until each one answers: the first clicks go out evenly over ``spread`` seconds after
+    the (last) READY, a match that did not answer (or answered with an error) is clicked
+    again ``retry`` seconds later, as a person would try again; matches still silent after
+    ``give_up`` seconds are reported."""
+    before = bot.descendants()
     await bot.kill()
     await asyncio.sleep(0.5)
     # children the killed bot started (render workers) must not live on without it
-    left = [pid for pid in before if pid != bot.pid and procs.rss_bytes(pid) > 0]
+    left = [pid for pid in before if pid not in bot.pids and procs.rss_bytes(pid) > 0]
     ready_s = await bot.start()
     ready_at = time.monotonic()
     ready_wall = time.time()
@@ -244,7 +257,7 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
     await bot.wait_for_stats(done_wall)
     stall = bot.stall_between(ready_wall, done_wall)
     stall_figures(report, "restart", stall)
-    whole = bot.stall_between(bot.started_wall, done_wall)
+    whole = bot.stall_since_start(done_wall)
     report.add("restart", "longest stall since process start", whole["max_ms"], "ms")
     limits = limit_figures(report, "restart", city.fake, ready_at, done)
     report.details["restart"] = {"ready_s": ready_s, "clicks": stats, "stall": stall,
@@ -253,7 +266,7 @@ async def restart(report: Report, bot: BotProcess, city: Cityscape, tables: list
                                  "retry_s": retry, "give_up_s": give_up}
 
 
-async def burst(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+async def burst(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                 size: int) -> None:
     targets = []
     for table in tables:
@@ -286,7 +299,7 @@ async def burst(report: Report, bot: BotProcess, city: Cityscape, tables: list[T
     stall_figures(report, "burst", bot.stall_between(began_wall, time.time()))
 
 
-async def sustained(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                     rate: float, seconds: float, scenario: str,
                     p95_target: float | None) -> dict[str, Any]:
     recorder = city.players.recorder
@@ -340,7 +353,7 @@ def _kinds(clicks: list[Click]) -> dict[str, int]:
     return out
 
 
-async def soak(report: Report, bot: BotProcess, city: Cityscape, tables: list[Table],
+async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                config: Config) -> None:
     # (seconds, all processes MB, the bot process alone MB)
     samples: list[tuple[float, float, float]] = []
@@ -348,8 +361,7 @@ async def soak(report: Report, bot: BotProcess, city: Cityscape, tables: list[Ta
 
     def take() -> None:
         rss = bot.rss()
-        samples.append((round(time.monotonic() - began, 1), rss["total_mb"],
-                        rss["per_process_mb"].get(str(bot.pid), 0.0)))
+        samples.append((round(time.monotonic() - began, 1), rss["total_mb"], bot.bots_mb(rss)))
 
     async def sample() -> None:
         while True:
@@ -426,10 +438,11 @@ async def stats_timing(report: Report, city: Cityscape, tables: list[Table], con
                len(clicks) == len(answered))
 
 
-async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
+async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: LoadDatabase,
                  games: int) -> None:
     """Play ``games`` one-round Cityscape games to the end by clicks in new channels and
-    compare the checkpointed database file before and after."""
+    compare the database before and after: the checkpointed SQLite file, or PostgreSQL's
+    size of Cityhall's tables (LoadDatabase.size)."""
     if games <= 0:
         return
     guild = fake.add_guild("Growth")
@@ -440,7 +453,7 @@ async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
         guest = await fake.add_member(f"gguest{n}", guild_id=guild.id)
         tables.append(Table(guild.id, channel["id"], host, guest))
     await asyncio.sleep(0.5)  # GUILD_CREATE reaches the bot
-    before = await asyncio.to_thread(procs.database_bytes, db, checkpoint=True)
+    before_bytes, before = await db.size()
     began = time.monotonic()
 
     def looks(table: Table) -> tuple[str, str] | None:
@@ -465,14 +478,17 @@ async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: Path,
 
     finished = sum(await asyncio.gather(*(play(t) for t in tables)))
     await asyncio.sleep(1.0)  # the last results are committed before the final table shows
-    after = await asyncio.to_thread(procs.database_bytes, db, checkpoint=True)
-    grown = after["db"] - before["db"]
+    after_bytes, after = await db.size()
+    grown = after_bytes - before_bytes
     per_game = grown / finished if finished else None
     report.add("growth", "games played to the end by clicks", f"{finished}/{games}")
     report.add("growth", "seconds for them", time.monotonic() - began, "s")
     report.add("growth", "database bytes per finished game", per_game, "B", "<= 5000 B",
                None if per_game is None else per_game <= 5000)
-    report.details["growth"] = {"before": before, "after": after, "finished": finished}
+    if db.postgres:
+        report.add("growth", "  measured as", db.growth_measure())
+    report.details["growth"] = {"before": before, "after": after, "finished": finished,
+                                "measure": db.growth_measure()}
 
 
 # -- the whole run ----------------------------------------------------------------------------
@@ -497,107 +513,160 @@ def _progress(what: str) -> None:
 async def run(config: Config) -> Report:
     report = Report(config)
     with _workdir(config) as work:
-        db = work / "cityhall.sqlite3"
-        with contextlib.suppress(FileNotFoundError):
-            db.unlink()
-        fake = FakeDiscord(validate=False, interaction_timeout=DISCORD_LIMIT_S)
-        await fake.start()
-        bot = BotProcess(fake, db, work, config)
-        pruner: asyncio.Task[None] | None = None
+        database = LoadDatabase(work, config.database)
         try:
-            tables = await build_world(fake, config.matches, config.per_guild,
-                                       min(config.channels, config.matches), config.games)
-            guilds = len({t.guild_id for t in tables})
-            seeded_s = await seed_finished_games(db, tables, config.stats_games)
-            report.add("seed", "finished games written via bot.core.storage", config.stats_games)
-            report.add("seed", "seconds to write them", seeded_s, "s")
-            recorder = Recorder()
-            city = Cityscape(Players(fake, recorder, seed=config.seed))
-            _progress('starting the bot')
-            cold = await bot.start()
-            await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
-            pruner = asyncio.create_task(pruning(fake, tables))
-            report.add("start", "cold start -> gateway READY", cold, "s")
-
-            mark = recorder.mark()
-            played = min(config.channels, len(tables))
-            _progress('setup: opening matches by clicks')
-            setup_began = time.monotonic()
-            setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
-            playing = sum(1 for t in tables if t.stage == "playing")
-            report.add("setup", "unfinished matches opened by clicks",
-                       f"{playing}/{len(tables)}", "", "all", playing == len(tables))
-            report.add("setup", "guilds", guilds)
-            mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
-            mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
-            report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
-            shown = (city.table_message(t) for t in tables[:played])
-            building = sum(1 for m in shown if m is not None and TURN.search(m.content))
-            report.add("setup", "played channels with goals chosen (building)",
-                       f"{building}/{played}")
-            report.add("setup", "seconds", setup_s, "s")
-            setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
-            report.details["setup"] = {"clicks": setup_stats, "limits": limit_figures(
-                report, "setup", fake, setup_began, time.monotonic())}
-            settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
-
-            async def calm(after: str) -> None:
-                # each phase starts on a quiet bot: an earlier backlog is not its cost
-                waited = await bot.settle()
-                settled[after] = waited
-                report.add(after, "until the bot's loop was quiet again (— : not in 120 s)",
-                           waited, "s", "", None if waited is not None else False)
-
-            await calm("setup")
-            rss = bot.rss()
-            report.add("memory", "RSS after setup", rss["total_mb"], "MB", "", None)
-            report.details["rss_after_setup"] = rss
-
-            if config.stats_calls > 0:
-                _progress('/stats timing')
-                await stats_timing(report, city, tables, config)
-
-            load = tables[: max(1, min(config.channels, len(tables)))]
-            for rate in config.rates:
-                target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
-                _progress('sustained load')
-                await sustained(report, bot, city, load, rate, config.duration,
-                                f"load {rate:g}/s", p95_target=target)
-                await calm(f"load {rate:g}/s")
-            if config.burst > 0:
-                _progress('burst')
-                await burst(report, bot, city, tables, config.burst)
-                await calm("burst")
-
-            # The restart comes after the load phases so that, if the restore overwhelms
-            # the bot, its backlog cannot spoil their figures; the soak then runs on the
-            # restored bot, which is what "flat after a restart" asks about.
-            _progress('kill -9 and restart')
-            await restart(report, bot, city, tables, recorder, config.restore_spread,
-                          config.restore_retry)
-            await calm("restart")
-            rss = bot.rss()
-            report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
-                       "<= 300 MB", rss["total_mb"] <= 300)
-            report.add("memory", "bot processes", rss["processes"])
-            report.details["rss_after_restart"] = rss
-            if config.soak > 0:
-                _progress('soak')
-                await soak(report, bot, city, load, config)
-                await calm("soak")
-            _progress('growth: games played to the end')
-            await growth(report, fake, city, db, config.growth_games)
-            size = await asyncio.to_thread(procs.database_bytes, db, checkpoint=False)
-            report.add("growth", "database file at the end", size["db"] / 2**20, "MB")
-            report.details["not_sent_by_fake"] = recorder.not_sent
-            report.machine["load_avg_after"] = procs.machine()["load_avg"]
-            report.details["bot_log"] = [str(p) for p in sorted(work.glob("bot-*.log"))] \
-                if config.workdir else []
+            await database.open()
+            return await _run(config, report, work, database)
         finally:
-            if pruner is not None:
-                pruner.cancel()
-            await bot.stop()
-            await fake.stop()
+            database.close(keep=work if config.workdir else None)
+
+
+def _bots(fake: FakeDiscord, database: LoadDatabase, work: Path, config: Config) -> Bots:
+    """One plain bot, or ``processes`` bots of ``shards_per_process`` shards each."""
+    if config.processes == 1:
+        return Bots([BotProcess(fake, database.env(), work, config)])
+    k = config.shards_per_process
+    return Bots([BotProcess(fake, database.env(), work, config,
+                            shards=tuple(range(i * k, i * k + k)),
+                            shard_count=config.processes * k, name=f"bot{i}")
+                 for i in range(config.processes)])
+
+
+def _per_bot(report: Report, scenario: str, what: str, rss: dict[str, Any]) -> None:
+    """With several bot processes, each one's own memory beside the sum."""
+    if len(rss["per_bot"]) > 1:
+        for one in rss["per_bot"]:
+            shards = ", ".join(str(s) for s in one["shards"])
+            report.add(scenario, f"  {what}, {one['name']} (shards {shards})", one["total_mb"],
+                       "MB")
+
+
+async def _run(config: Config, report: Report, work: Path, database: LoadDatabase) -> Report:
+    db = database.target
+    shard_count = 1 if config.processes == 1 else config.processes * config.shards_per_process
+    fake = FakeDiscord(validate=False, interaction_timeout=DISCORD_LIMIT_S,
+                       shard_count=shard_count)
+    await fake.start()
+    bot = _bots(fake, database, work, config)
+    pruner: asyncio.Task[None] | None = None
+    try:
+        report.details["database"] = await database.describe()
+        report.add("start", "database", database.label())
+        report.add("start", "bot processes (Discord shards)",
+                   "1 (unsharded)" if shard_count == 1 else
+                   f"{config.processes} ({shard_count} shards, {config.shards_per_process} each)")
+        tables = await build_world(fake, config.matches, config.per_guild,
+                                   min(config.channels, config.matches), config.games)
+        guilds = len({t.guild_id for t in tables})
+        seeded_s = await seed_finished_games(db, tables, config.stats_games)
+        report.add("seed", "finished games written via bot.core.storage", config.stats_games)
+        report.add("seed", "seconds to write them", seeded_s, "s")
+        recorder = Recorder()
+        city = Cityscape(Players(fake, recorder, seed=config.seed))
+        _progress('starting the bot')
+        cold = await bot.start()
+        await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
+        pruner = asyncio.create_task(pruning(fake, tables))
+        report.add("start", "cold start -> gateway READY", cold, "s")
+
+        mark = recorder.mark()
+        played = min(config.channels, len(tables))
+        _progress('setup: opening matches by clicks')
+        setup_began = time.monotonic()
+        setup_s = await setup_matches(city, tables, config.setup_concurrency, played)
+        playing = sum(1 for t in tables if t.stage == "playing")
+        report.add("setup", "unfinished matches opened by clicks",
+                   f"{playing}/{len(tables)}", "", "all", playing == len(tables))
+        report.add("setup", "guilds", guilds)
+        if shard_count > 1:
+            owners = [(int(t.guild_id) >> 22) % shard_count // config.shards_per_process
+                      for t in tables]
+            report.add("setup", "matches per bot process", ", ".join(
+                f"bot{i} {owners.count(i)}" for i in range(config.processes)))
+        mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
+        mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
+        report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
+        shown = (city.table_message(t) for t in tables[:played])
+        building = sum(1 for m in shown if m is not None and TURN.search(m.content))
+        report.add("setup", "played channels with goals chosen (building)",
+                   f"{building}/{played}")
+        report.add("setup", "seconds", setup_s, "s")
+        setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
+        report.details["setup"] = {"clicks": setup_stats, "limits": limit_figures(
+            report, "setup", fake, setup_began, time.monotonic())}
+        settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
+
+        async def calm(after: str) -> None:
+            # each phase starts on a quiet bot: an earlier backlog is not its cost
+            waited = await bot.settle()
+            settled[after] = waited
+            report.add(after, "until the bot's loop was quiet again (— : not in 120 s)",
+                       waited, "s", "", None if waited is not None else False)
+
+        await calm("setup")
+        rss = bot.rss()
+        report.add("memory", "RSS after setup", rss["total_mb"], "MB", "", None)
+        _per_bot(report, "memory", "RSS after setup", rss)
+        report.details["rss_after_setup"] = rss
+
+        if config.stats_calls > 0:
+            _progress('/stats timing')
+            await stats_timing(report, city, tables, config)
+
+        load = tables[: max(1, min(config.channels, len(tables)))]
+        for rate in config.rates:
+            target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
+            _progress('sustained load')
+            await sustained(report, bot, city, load, rate, config.duration,
+                            f"load {rate:g}/s", p95_target=target)
+            await calm(f"load {rate:g}/s")
+        if config.burst > 0:
+            _progress('burst')
+            await burst(report, bot, city, tables, config.burst)
+            await calm("burst")
+
+        # The restart comes after the load phases so that, if the restore overwhelms
+        # the bot, its backlog cannot spoil their figures; the soak then runs on the
+        # restored bot, which is what "flat after a restart" asks about.
+        _progress('kill -9 and restart')
+        await restart(report, bot, city, tables, recorder, config.restore_spread,
+                      config.restore_retry)
+        await calm("restart")
+        rss = bot.rss()
+        report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
+                   "<= 300 MB", rss["total_mb"] <= 300)
+        _per_bot(report, "memory", "RSS after restart", rss)
+        report.add("memory", "bot processes", rss["processes"])
+        server = database.server_pids()
+        if server:
+            # PSS: the server's shared buffers are shared by all its processes, and
+            # summing their RSS would count them once per process
+            report.add("memory", "PostgreSQL server, all its processes (PSS)",
+                       sum(procs.pss_bytes(pid) for pid in server) / 2**20, "MB")
+        report.details["rss_after_restart"] = rss
+        if config.soak > 0:
+            _progress('soak')
+            await soak(report, bot, city, load, config)
+            await calm("soak")
+        _progress('growth: games played to the end')
+        await growth(report, fake, city, database, config.growth_games)
+        if database.path is not None:
+            size = await asyncio.to_thread(procs.database_bytes, database.path,
+                                           checkpoint=False)
+            report.add("growth", "database file at the end", size["db"] / 2**20, "MB")
+        else:
+            _, sizes = await database.size()
+            report.add("growth", "database at the end (pg_database_size)",
+                       sizes["database"] / 2**20, "MB")
+        report.details["not_sent_by_fake"] = recorder.not_sent
+        report.machine["load_avg_after"] = procs.machine()["load_avg"]
+        report.details["bot_log"] = [str(p) for p in sorted(work.glob("bot*-*.log"))] \
+            if config.workdir else []
+    finally:
+        if pruner is not None:
+            pruner.cancel()
+        await bot.stop()
+        await fake.stop()
     return report
 
 

@@ -18,6 +18,7 @@ import re
 import sys
 import time
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +259,10 @@ class Cityscape:
 async def build_world(fake: FakeDiscord, matches: int, per_guild: int, played: int,
                       games: list[str]) -> list[Table]:
     """Guilds of at most ``per_guild`` channels, one match's two players per channel: the
-    first ``played`` channels Cityscape (the load plays them), the others ``games`` in turn."""
+    first ``played`` channels Cityscape (the load plays them), the others ``games`` in turn.
+    With a fake of several shards, see build_sharded_world."""
+    if fake.shard_count > 1:
+        return await build_sharded_world(fake, matches, per_guild, played, games)
     tables: list[Table] = []
     guild_index = 0
     while len(tables) < matches:
@@ -271,6 +275,39 @@ async def build_world(fake: FakeDiscord, matches: int, per_guild: int, played: i
             guest = await fake.add_member(f"guest{n}", guild_id=guild.id)
             game = "cityscape" if n < played else games[(n - played) % len(games)]
             tables.append(Table(guild.id, channel["id"], host, guest, game))
+    return tables
+
+
+async def build_sharded_world(fake: FakeDiscord, matches: int, per_guild: int, played: int,
+                              games: list[str]) -> list[Table]:
+    """The same world spread evenly over the fake's shards, so every bot process carries
+    its share: each shard gets matches / shard_count channels (in guilds of at most
+    ``per_guild``), and the tables are listed round-robin over the shards, so the first
+    ``played`` (the clicked ones), a burst's first clicks and the restore's spread all
+    reach every shard alike. The first table is still in the first guild (fake.guild,
+    full), where /stats is timed."""
+    count = fake.shard_count
+    first = (int(fake.guild.id) >> 22) % count
+    order = [(first + i) % count for i in range(count)]
+    by_shard: list[list[Table]] = []
+    guilds = 0
+    n = 0
+    for rank, shard in enumerate(order):
+        quota = matches // count + (1 if rank < matches % count else 0)
+        mine: list[Table] = []
+        while len(mine) < quota:
+            guild = fake.guild if guilds == 0 else fake.add_guild(f"Load {guilds}", shard=shard)
+            guilds += 1
+            for _ in range(min(per_guild, quota - len(mine))):
+                channel = await fake.add_channel(f"city-{n}", guild_id=guild.id)
+                host = await fake.add_member(f"host{n}", guild_id=guild.id)
+                guest = await fake.add_member(f"guest{n}", guild_id=guild.id)
+                mine.append(Table(guild.id, channel["id"], host, guest))
+                n += 1
+        by_shard.append(mine)
+    tables = [t for row in zip_longest(*by_shard) for t in row if t is not None]
+    for i, table in enumerate(tables):
+        table.game = "cityscape" if i < played else games[(i - played) % len(games)]
     return tables
 
 

@@ -51,6 +51,18 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def pss_bytes(pid: int) -> int:
+    """Proportional set size: resident memory with each shared page divided among the
+    processes sharing it, so a sum over processes counts shared memory once."""
+    try:
+        for line in (PROC / str(pid) / "smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def tree_rss(root: int) -> dict[str, Any]:
     """Resident memory of the bot and all its child processes."""
     per = {pid: rss_bytes(pid) for pid in descendants(root)}

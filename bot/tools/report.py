@@ -59,7 +59,9 @@ class Report:
         lines = [f"Cityhall load test · {m['date']} · {m['nproc']} CPUs ({m['cpu_model']}), "
                  f"{m['memory_mb'] / 1024:.1f} GB, Python {m['python']}, load average "
                  f"before {m['load_avg']}, after {m.get('load_avg_after', '?')} (other work on "
-                 "the machine counts too)", ""]
+                 "the machine counts too)",
+                 f"Database: {self.config.database or 'sqlite'}; bot processes: "
+                 f"{self.config.processes}", ""]
         rows = [("scenario", "figure", "value", "target", "")]
         for f in self.figures:
             value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
@@ -71,6 +73,38 @@ class Report:
             if i == 0:
                 lines.append("  ".join("-" * w for w in widths))
         return "\n".join(lines)
+
+
+def side_by_side(reports: list[Report]) -> str:
+    """Several saved runs' figures in one table, a column each, headed by the database and
+    the number of bot processes (and the run's date): how the README compares set-ups."""
+    heads = [f"{r.config.database or 'sqlite'}, {r.config.processes} "
+             f"process{'es' if r.config.processes > 1 else ''} ({r.machine.get('date', '?')})"
+             for r in reports]
+    keys: list[tuple[str, str]] = []
+    values: list[dict[tuple[str, str], str]] = []
+    for r in reports:
+        mine: dict[tuple[str, str], str] = {}
+        at = 0  # a figure only this run has goes after the one it followed in it
+        for f in r.figures:
+            key = (f.scenario, f.figure)
+            if key not in keys:
+                keys.insert(at, key)
+            at = keys.index(key) + 1
+            value = "—" if f.value is None else f"{f.value}{(' ' + f.unit) if f.unit else ''}"
+            mine[key] = value + {True: "", False: " MISSED", None: ""}[f.ok]
+        values.append(mine)
+    targets = {(f.scenario, f.figure): f.target for r in reports for f in r.figures}
+    rows = [("scenario", "figure", *heads, "target")]
+    rows += [(s, fig, *(v.get((s, fig), "") for v in values), targets.get((s, fig), ""))
+             for s, fig in keys]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(widths[j]) for j, cell in enumerate(row)).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
 
 
 def percentile(values: list[float], q: float) -> float | None:

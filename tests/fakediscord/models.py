@@ -87,6 +87,18 @@ class SnowflakeFactory:
             self._last = max(now, self._last + 1)
             return str(self._last)
 
+    def on_shard(self, shard: int, count: int) -> str:
+        """The next snowflake of a guild Discord routes to ``shard`` of ``count``
+        (``(id >> 22) % count``): its timestamp moves on by at most ``count - 1`` ms."""
+        with self._lock:
+            now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+            stamp = max(now, self._last + 1) >> 22
+            if max(now, self._last + 1) & ((1 << 22) - 1):
+                stamp += 1  # a fresh millisecond: the low bits restart at 0
+            stamp += (shard - stamp) % count
+            self._last = stamp << 22
+            return str(self._last)
+
 
 def iso(ts: datetime | None = None) -> str:
     return (ts or datetime.now(UTC)).isoformat()

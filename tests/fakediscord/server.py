@@ -357,9 +357,14 @@ class FakeDiscord:
         self.users[user["id"]] = user
         return user
 
-    def add_guild(self, name: str, *, owner_id: str | None = None) -> FakeGuild:
-        """A guild with @everyone, a bot role, text channels general/games and a thread."""
-        guild_id = self.snowflake()
+    def add_guild(self, name: str, *, owner_id: str | None = None,
+                  shard: int | None = None) -> FakeGuild:
+        """A guild with @everyone, a bot role, text channels general/games and a thread;
+        with ``shard``, one whose id Discord routes to that shard of ``shard_count``."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} of {self.shard_count}")
+        guild_id = self.snowflake() if shard is None else \
+            self.snowflake.on_shard(shard, self.shard_count)
         guild = FakeGuild(guild_id, name, owner_id or self.owner["id"])
         guild.roles[guild_id] = role_payload(guild_id, "@everyone", EVERYONE_PERMISSIONS, position=0)
         bot_role = role_payload(self.snowflake(), self.bot_name, self.bot_permissions, managed=True,

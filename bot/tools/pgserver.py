@@ -1,0 +1,135 @@
+"""A throwaway PostgreSQL server from the ``pgserver`` wheel's binaries, for the tests
+(tests/pg_support.py) and ``python -m bot loadtest --database pgserver``.
+
+``initdb`` in a temporary folder, ``postgres`` on a free port of 127.0.0.1. Nothing is
+installed by hand: the wheel ships PostgreSQL 16. The tests' server runs without fsync (a
+test stops the server, never the machine, and a stopped server keeps what it committed in
+the operating system's cache); the load test's is ``durable``, with PostgreSQL's defaults,
+so its figures pay for the same flush per commit as a deployed server's.
+
+PostgreSQL refuses to run as root; as root (CI, containers) the server runs as ``nobody``
+from a copy of the binaries in a folder that user can reach.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def binaries() -> Path | None:
+    """The pgserver wheel's package folder (``pginstall/`` inside it), or None without the
+    wheel. Found, not imported: importing it sets up pgserver's own server manager."""
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class PgServer:
+    def __init__(self, package: Path, *, durable: bool = False) -> None:
+        self.durable = durable
+        self.root = Path(tempfile.mkdtemp(prefix="cityhall-pg-"))
+        self.as_user: pwd.struct_passwd | None = None
+        if os.geteuid() == 0:
+            self.as_user = pwd.getpwnam("nobody")
+            self.root.chmod(0o755)
+            # The temporary folder is reachable by anyone, wherever the checkout is. The
+            # binaries find their libraries at ../../../pgserver.libs: keep that layout.
+            copy = self.root / "pg" / "pgserver"
+            shutil.copytree(package / "pginstall", copy / "pginstall", symlinks=True)
+            shutil.copytree(package.parent / "pgserver.libs", copy.parent / "pgserver.libs")
+            package = copy
+        self.bin = package / "pginstall" / "bin"
+        self.data = self.root / "data"
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self._names = itertools.count(1)
+        self.log = self.root / "postgres.log"
+        self._initdb()
+
+    def _user_kwargs(self) -> dict[str, Any]:
+        if self.as_user is None:
+            return {}
+        return {"user": self.as_user.pw_uid, "group": self.as_user.pw_gid}
+
+    def _initdb(self) -> None:
+        self.data.mkdir()
+        if self.as_user is not None:
+            os.chown(self.data, self.as_user.pw_uid, self.as_user.pw_gid)
+            self.log.touch()
+            os.chown(self.log, self.as_user.pw_uid, self.as_user.pw_gid)
+        subprocess.run([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
+                        "--auth=trust", "--encoding=UTF8", "--no-instructions",
+                        *([] if self.durable else ["--no-sync"])],
+                       check=True, capture_output=True, **self._user_kwargs())
+
+    def start(self) -> None:
+        assert self.process is None
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
+                 "-h", "127.0.0.1", "-k", str(self.data), "-c", "max_connections=200",
+                 *([] if self.durable else ["-c", "fsync=off", "-c", "full_page_writes=off"])],
+                stdout=log, stderr=subprocess.STDOUT, **self._user_kwargs())
+        deadline = time.monotonic() + 30
+        while True:
+            ready = subprocess.run([str(self.bin / "pg_isready"), "-h", "127.0.0.1", "-p",
+                                    str(self.port), "-U", "postgres"], capture_output=True)
+            if ready.returncode == 0:
+                return
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the throwaway PostgreSQL server did not start:\n"
+                                   f"{self.log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.1)
+
+    def stop(self, *, crash: bool = False) -> None:
+        """Stop the server: fast shutdown, or as after a crash (SIGQUIT: no checkpoint; the
+        next start replays the WAL)."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGQUIT if crash else signal.SIGINT)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str | None = None) -> str:
+        """A new empty database; its URL."""
+        name = name or f"test_{next(self._names)}"
+        subprocess.run([str(self.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.port),
+                        "-U", "postgres", "-q", "-c", f"CREATE DATABASE {name}"],
+                       check=True, capture_output=True)
+        return self.url(name)
+
+    def pids(self) -> list[int]:
+        """The server's processes: the postmaster and every backend and helper below it."""
+        from bot.tools import procs
+
+        return [] if self.process is None else procs.descendants(self.process.pid)
+
+    def close(self) -> None:
+        # Its data is thrown away: no shutdown checkpoint to wait for.
+        self.stop(crash=True)
+        shutil.rmtree(self.root, ignore_errors=True)
