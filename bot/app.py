@@ -99,13 +99,6 @@ writes every board of a computer game as PNG pictures into out/cityscape/.
 """
 
 
-def shard_share(settings: Settings) -> float:
-    """The part of Discord's shards this process owns: its share of the bot's global rate
-    limit, which every process of one bot spends together."""
-    shards = settings.shards
-    return 1.0 if shards is None else len(shards.ids) / shards.count
-
-
 def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(
         application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands"))
@@ -123,15 +116,11 @@ class CityhallBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents needed
         self.metrics = Metrics()
-        # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py), in
-        # aiohttp's request-start hook.
-        self.request_gate = RequestGate(settings.rate_limit_scale, share=shard_share(settings))
-        trace = self.request_gate.trace()
         if settings.metrics_port is not None:
-            # Hooks at every step of every request cost each click a few per cent of the
-            # bot's CPU: the counters' only when someone reads them.
-            self.metrics.http_trace(trace)
-        kwargs.setdefault("http_trace", trace)
+            # aiohttp calls a trace's hooks at every step of every request, which costs
+            # each click a few per cent of the bot's CPU: only worth it when someone reads
+            # the counters.
+            kwargs.setdefault("http_trace", self.metrics.http_trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, allowed_mentions=USER_MENTIONS, **kwargs)
         self.settings = settings
@@ -139,6 +128,9 @@ class CityhallBot(commands.Bot):
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         self.tables = Tables(self)
+        # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py).
+        self.request_gate = RequestGate(settings.rate_limit_scale, share=self.shard_share)
+        self.request_gate.install(self.http)
         self._expired_note = LateTally()
         self.pings = TurnPings(self)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -165,7 +157,10 @@ class CityhallBot(commands.Bot):
 
     @property
     def shard_share(self) -> float:
-        return shard_share(self.settings)
+        """The part of Discord's shards this process owns: its share of the bot's global
+        rate limit, which every process of one bot spends together."""
+        shards = self.settings.shards
+        return 1.0 if shards is None else len(shards.ids) / shards.count
 
     async def setup_hook(self) -> None:
         loopmonitor.start_from_env()  # only with CITYHALL_LOOP_STATS set (load tests)

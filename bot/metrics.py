@@ -81,11 +81,10 @@ class Metrics:
         self.database_write_seconds.observe(seconds)
         self.database_writes.inc(jobs)
 
-    def http_trace(self, trace: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
+    def http_trace(self) -> aiohttp.TraceConfig:
         """Given to discord.py's HTTP session: every answer from Discord is counted here,
-        429s with their scope (discord.py retries them itself and only logs a warning).
-        Added to ``trace`` when given."""
-        trace = trace or aiohttp.TraceConfig()
+        429s with their scope (discord.py retries them itself and only logs a warning)."""
+        trace = aiohttp.TraceConfig()
 
         async def on_end(session: aiohttp.ClientSession, context: Any,
                          params: aiohttp.TraceRequestEndParams) -> None:

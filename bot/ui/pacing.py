@@ -7,11 +7,11 @@ Two gates, each a sliding window that hands out send times in order of asking:
   skips the frames the channel could not have shown anyway. discord.py would wait too (it
   reads Discord's headers), but with the request in hand: a table drawn before the wait is
   sent after it, already out of date.
-- **Right before the request** (``RequestGate``, aiohttp's request-start hook in the bot's
-  HTTP session): the bot's global limit and each channel's message limits. Drawing takes a variable time
+- **Right before the request** (``RequestGate``, every request of the bot's HTTP client):
+  the bot's global limit and each channel's message limits. Drawing takes a variable time
   (a picture waits for a render worker), so requests paced before drawing can arrive
-  bunched; counted here they cannot. Interaction answers pass untouched: Discord does not
-  count them globally.
+  bunched; counted here they cannot. Interaction answers do not pass this way (discord.py
+  sends them through its webhook adapter) and Discord does not count them globally.
 
 Real Discord counts every 429 as an invalid request and blocks a bot's address for an hour
 after 10,000 of them in ten minutes; each also keeps a request, picture and all, waiting
@@ -24,10 +24,8 @@ import asyncio
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
-
-import aiohttp
 
 # Discord's per-channel limits for creating and for editing messages, and its global
 # limit per bot (50 a second), less a margin for what discord.py sends on its own.
@@ -37,8 +35,7 @@ GLOBAL_LIMIT = (45, 1.0)
 # windows open at the first request they see. A channel's window a few percent longer than
 # Discord's keeps the sixth message out of a window opened late.
 CHANNEL_MARGIN = 1.04
-_API_VERSION = re.compile(r"^/api/v\d+")
-_CHANNEL_MESSAGES = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")
+_CHANNEL_ROUTE = re.compile(r"/channels/\{channel_id\}/messages(/\{message_id\})?$")
 
 
 class Pacer:
@@ -114,9 +111,7 @@ class ChannelPacing:
 
 class RequestGate:
     """The last wait before a request leaves: the bot's global limit, and the message
-    routes of its channel. It runs in aiohttp's request-start hook (``trace``), the last
-    step before a request takes its connection, after discord.py's own waits, and again
-    for each of discord.py's retries."""
+    routes of its channel. ``install`` puts it in front of discord.py's HTTP client."""
 
     def __init__(self, scale: float = 1.0, clock: Callable[[], float] = time.monotonic,
                  share: float = 1.0) -> None:
@@ -124,24 +119,20 @@ class RequestGate:
         self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale * CHANNEL_MARGIN,
                              clock=clock)
 
-    async def wait(self, method: str, path: str) -> None:
-        """``path`` as sent, e.g. ``/api/v10/channels/123/messages``."""
-        route = _API_VERSION.sub("", path, count=1)
-        if route.startswith(("/interactions/", "/webhooks/")):
+    async def wait(self, method: str, path: str, channel_id: int | None) -> None:
+        if path.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}")):
             return  # interaction answers: outside the global limit, per interaction
-        channel = _CHANNEL_MESSAGES.match(route)
-        if channel is not None:
-            await self.channel.wait((method, channel[1]))
+        if channel_id is not None and _CHANNEL_ROUTE.match(path):
+            await self.channel.wait((method, channel_id))
         await self.bot.wait("global")
 
-    def trace(self, config: aiohttp.TraceConfig | None = None) -> aiohttp.TraceConfig:
-        """An aiohttp trace whose request-start hook waits here (discord.py hands it to
-        its HTTP session: ``http_trace``)."""
-        config = config or aiohttp.TraceConfig()
+    def install(self, http: Any) -> None:
+        """Wrap ``http.request`` (a ``discord.http.HTTPClient``): discord.py offers no
+        hook before a request, and every REST call it makes goes through that method."""
+        send: Callable[..., Awaitable[Any]] = http.request
 
-        async def on_request_start(session: aiohttp.ClientSession, context: Any,
-                                   params: aiohttp.TraceRequestStartParams) -> None:
-            await self.wait(params.method, params.url.raw_path)
+        async def request(route: Any, *args: Any, **kwargs: Any) -> Any:
+            await self.wait(route.method, route.path, route.channel_id)
+            return await send(route, *args, **kwargs)
 
-        config.on_request_start.append(on_request_start)
-        return config
+        http.request = request
