@@ -3,12 +3,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
 
+from tests import databases
 from tests.pg_support import PgServer, binaries
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
@@ -61,6 +62,43 @@ def pg_server() -> Iterator[PgServer]:
     _pg_servers.append(server)
     server.start()
     yield server
+
+
+@pytest.fixture(params=databases.BACKENDS)
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """Runs the test once on SQLite and once on PostgreSQL: the bot, runtime or storage the
+    test opens by an SQLite path (tests/databases.py's ``target``) is, on PostgreSQL, a fresh
+    migrated database of its own on the session's server."""
+    if request.param == "sqlite":
+        yield "sqlite"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    await server.make_template()
+    databases.use(databases.PgDatabases(lambda: server.create_database(migrated=True)))
+    try:
+        yield "postgresql"
+    finally:
+        databases.use(None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): a test about SQLite itself (its file, locks, WAL); "
+                   "not run on PostgreSQL")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test about SQLite itself is not collected for PostgreSQL: dropped here rather than
+    skipped, so the run's summary does not fill with skips that say nothing."""
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_pg = callspec is not None and callspec.params.get("backend") == "postgresql"
+        (drop if on_pg and item.get_closest_marker("sqlite_only") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

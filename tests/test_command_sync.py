@@ -14,6 +14,9 @@ import bot.app
 from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -18,8 +18,12 @@ from bot.core.runtime import Outcome, Refusal, Runtime, Thinker
 from bot.core.storage import Storage
 from bot.games import GAMES
 from bot.render.pool import RenderPool
+from tests import databases
 
 from .runtime_support import said
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
 # Few play-outs and no clock: quick, and the same move wherever it is worked out.
@@ -34,7 +38,7 @@ async def open_runtime(tmp_path: Path) -> AsyncIterator[OpenRuntime]:
     opened: list[Storage] = []
 
     async def open_(thinker: Thinker | None = None) -> Runtime:
-        storage = await Storage.open(tmp_path / "db.sqlite3")
+        storage = await Storage.open(databases.target(tmp_path / "db.sqlite3"))
         opened.append(storage)
         runtime = Runtime(storage, GAMES, turn_seconds=60, thinker=thinker, budget=BUDGET)
         await runtime.load()
