@@ -74,11 +74,15 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[str]:
         return
     server: PgServer = request.getfixturevalue("pg_server")
     await server.make_template()
-    databases.use(databases.PgDatabases(lambda: server.create_database(migrated=True)))
+    given = databases.PgDatabases(lambda: server.create_database(migrated=True))
+    databases.use(given)
     try:
         yield "postgresql"
     finally:
         databases.use(None)
+        # This teardown runs after the test's own fixtures have closed its bot and storage.
+        for url in given.made:
+            await server.give_back(url)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -25,13 +25,18 @@ class PgDatabases:
     def __init__(self, create: Callable[[], str]) -> None:
         self._create = create
         self.urls: dict[str, str] = {}
+        # Every database handed out, in-memory ones included: given back after the test.
+        self.made: list[str] = []
 
     def url(self, path: Path | str) -> str:
         key = str(path)
         if key == ":memory:":
-            return self._create()  # every in-memory database is a new one
+            url = self._create()  # every in-memory database is a new one
+            self.made.append(url)
+            return url
         if key not in self.urls:
             self.urls[key] = self._create()
+            self.made.append(self.urls[key])
         return self.urls[key]
 
 
