@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
 
+from tests import databases
 from tests.pg_support import PgServer, binaries
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
@@ -48,24 +50,115 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
 _pg_servers: list[PgServer] = []
 
 
+class _ServerStart:
+    """The session's PostgreSQL server being set up in a thread from the end of collection
+    on: initdb, start and the migrated template take some four seconds (three times that
+    on a loaded machine), which would otherwise all fall within the time limit of
+    whichever PostgreSQL test runs first, while the tests before it run on."""
+
+    def __init__(self) -> None:
+        self.server: PgServer | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="pg-server-start", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            package = binaries()
+            assert package is not None
+            server = PgServer(package)
+            _pg_servers.append(server)
+            server.start()
+            asyncio.run(server.make_template())
+            self.server = server
+        except BaseException as exc:  # said by the first test that needs the server
+            self.error = exc
+
+    def result(self) -> PgServer:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        assert self.server is not None
+        return self.server
+
+
+_pg_start: _ServerStart | None = None
+
+
+def _needs_postgresql(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    on_pg = callspec is not None and "postgresql" in callspec.params.values()
+    return on_pg or "pg_server" in getattr(item, "fixturenames", ())
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """One throwaway PostgreSQL server for the whole run, started on first use (about a
-    second and a half); each test takes a fresh database on it. It is removed when the
-    session ends (pytest_sessionfinish), not in the teardown of whichever test ran last,
-    whose time limit that would eat into."""
-    package = binaries()
-    if package is None:
+    """One throwaway PostgreSQL server for the whole run, started as soon as the run is
+    known to need it (_ServerStart), or else on first use; each test takes a database of
+    its own on it. It is removed when the session ends (pytest_sessionfinish), not in the
+    teardown of whichever test ran last, whose time limit that would eat into."""
+    if binaries() is None:
         pytest.skip("the pgserver wheel is not installed (pip install -e '.[dev]')")
-    server = PgServer(package)
-    _pg_servers.append(server)
-    server.start()
-    yield server
+    global _pg_start
+    if _pg_start is None:
+        _pg_start = _ServerStart()
+    yield _pg_start.result()
+
+
+@pytest.fixture(params=databases.BACKENDS)
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """Runs the test once on SQLite and once on PostgreSQL: the bot, runtime or storage the
+    test opens by an SQLite path (tests/databases.py's ``target``) is, on PostgreSQL, a fresh
+    migrated database of its own on the session's server."""
+    if request.param == "sqlite":
+        yield "sqlite"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    given = databases.PgDatabases(lambda: server.create_database(migrated=True))
+    databases.use(given)
+    try:
+        yield "postgresql"
+    finally:
+        databases.use(None)
+        # This teardown runs after the test's own fixtures have closed its bot and storage.
+        for url in given.made:
+            await server.give_back(url)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): a test about SQLite itself (its file, locks, WAL); "
+                   "not run on PostgreSQL")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test about SQLite itself is not collected for PostgreSQL: dropped here rather than
+    skipped, so the run's summary does not fill with skips that say nothing."""
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_pg = callspec is not None and callspec.params.get("backend") == "postgresql"
+        (drop if on_pg and item.get_closest_marker("sqlite_only") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The tests to run are known (-k and the rest applied): start the server now if any of
+    them needs it."""
+    global _pg_start
+    if (_pg_start is None and binaries() is not None
+            and any(map(_needs_postgresql, session.items))):
+        _pg_start = _ServerStart()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     global _exit_status
     _exit_status = int(exitstatus)
+    if _pg_start is not None:
+        _pg_start.thread.join()  # a server still starting would be left behind
     while _pg_servers:
         _pg_servers.pop().close()
 

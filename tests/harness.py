@@ -16,6 +16,7 @@ from bot.app import CityhallBot
 from bot.config import Settings
 from bot.core.discord_api import reset_api_base, use_api_base
 from bot.core.records import Match
+from tests import databases
 from tests.fakediscord import FakeDiscord, find_button
 from tests.fakediscord.models import FakeMessage
 from tests.fakediscord.runner import running_bot
@@ -24,10 +25,13 @@ T = TypeVar("T")
 
 
 def settings_for(fake: FakeDiscord, db_path: Path, **overrides: Any) -> Settings:
+    # On PostgreSQL (tests/databases.py) the path names the test's database on the server.
+    target = databases.target(db_path)
     values: dict[str, Any] = {
         "token": fake.token,
         "dev_guild_id": int(fake.guild_id),
         "database_path": str(db_path),
+        "database_url": target if isinstance(target, str) and target != str(db_path) else None,
         "api_base": fake.api_base,
         "turn_seconds": 600.0,
         "cpu_delay": 0.0,

@@ -18,6 +18,7 @@ from bot.core.records import Seat
 from bot.core.runtime import Runtime
 from bot.core.storage import Storage
 from bot.games import GAMES
+from tests import databases
 
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 GUILD, CHANNEL = 10, 20
@@ -46,7 +47,7 @@ class Clock:
 async def open_runtime(path: Path, clock: Clock | None = None) -> Runtime:
     """A runtime on the database at ``path`` with every unfinished match loaded, as after
     a (re)start of the bot. Turns last 60 seconds."""
-    runtime = Runtime(await Storage.open(path), GAMES, clock=clock or Clock(), turn_seconds=60)
+    runtime = Runtime(await Storage.open(databases.target(path)), GAMES, clock=clock or Clock(), turn_seconds=60)
     await runtime.load()
     return runtime
 
@@ -81,7 +82,7 @@ async def storages(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[Stor
     opened: list[Storage] = []
 
     async def open_one(path: Path | None = None) -> Storage:
-        storage = await Storage.open(path or tmp_path / "db.sqlite3")
+        storage = await Storage.open(databases.target(path or tmp_path / "db.sqlite3"))
         opened.append(storage)
         return storage
 
@@ -90,8 +91,7 @@ async def storages(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[Stor
         await storage.close()
 
 
-# The storage backends a test parametrised over both runs on.
-BACKENDS = ["sqlite", "postgresql"]
+BACKENDS = databases.BACKENDS
 OpenStorage = Callable[..., Awaitable[Storage]]
 
 
@@ -102,16 +102,16 @@ async def storage_opener(backend: str, tmp_path: Path,
     for a database of its own (made on first use; ``":memory:"`` is always a new one), so a
     test opening the same path twice reopens the same data, as with SQLite."""
     opened: list[Storage] = []
-    databases: dict[str, str] = {}
+    urls: dict[str, str] = {}
 
     async def open_one(path: Path | str | None = None) -> Storage:
         target: str | Path = path or tmp_path / "db.sqlite3"
         if backend == "postgresql":
             server = request.getfixturevalue("pg_server")
             key = str(target)
-            if key not in databases or key == ":memory:":
-                databases[key] = server.create_database()
-            target = databases[key]
+            if key not in urls or key == ":memory:":
+                urls[key] = server.create_database()
+            target = urls[key]
         storage = await Storage.open(target)
         opened.append(storage)
         return storage

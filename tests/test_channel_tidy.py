@@ -5,9 +5,7 @@ someone, mentioning only them."""
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sqlite3
 import time
 from pathlib import Path
 
@@ -16,11 +14,15 @@ import pytest
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.table import MOVED
+from tests import databases
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_bigcity import Player, start_game
 from tests.test_discord_cityscape import answer, set_goals
 from tests.test_turn_pings import live_pings, notifications
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 REMINDER = "left for your move"
 
@@ -205,14 +207,13 @@ async def test_a_restart_sends_no_stale_reminders(fake_discord: FakeDiscord,
         assert planned == pytest.approx(match.turn_started_at + turn - 60.0)
     before = len(notifications(fake))
 
-    def turn_began(seconds_ago: float) -> None:
+    async def turn_began(seconds_ago: float) -> None:
         # the bot was down while the turn ran on
-        with contextlib.closing(sqlite3.connect(db)) as con, con:
-            con.execute("UPDATE matches SET turn_started_at=? WHERE id=?",
-                        (time.time() - seconds_ago, match_id))
+        await databases.query(db, "UPDATE matches SET turn_started_at=? WHERE id=?",
+                              (time.time() - seconds_ago, match_id))
 
     # 30 s left at the restart: the reminder was due half a minute ago
-    turn_began(turn - 30.0)
+    await turn_began(turn - 30.0)
     async with cityhall_bot(fake, db) as bot:
         assert bot.pings.reminder_at(match_id) is None
         # the bot is up and answering; no reminder went out meanwhile
@@ -222,7 +223,7 @@ async def test_a_restart_sends_no_stale_reminders(fake_discord: FakeDiscord,
         assert len(notifications(fake)) == before
         assert not any(REMINDER in text for text, _ in notifications(fake))
     # five minutes left at the restart: its reminder is still ahead, at its own time
-    turn_began(turn - 300.0)
+    await turn_began(turn - 300.0)
     async with cityhall_bot(fake, db) as bot:
         match = bot.runtime.get(match_id)
         assert match is not None and match.turn_started_at is not None

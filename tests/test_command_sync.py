@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 import bot.app
+from tests import databases
 from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,6 +58,9 @@ async def _sync_cli(fake: FakeDiscord, db: Path, *args: str) -> tuple[int, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
     env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
                DATABASE_PATH=str(db))
+    target = databases.target(db)
+    if isinstance(target, str):  # the test's PostgreSQL database, as the bot's runs use it
+        env["DATABASE_URL"] = target
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "sync", *args, cwd=str(db.parent), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)

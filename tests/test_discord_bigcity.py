@@ -29,6 +29,9 @@ from tests.fakediscord.models import FakeMessage
 from tests.harness import cityhall_bot, settle
 from tests.labels import coordinates_in, option_texts
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 async def answer(ix: Any) -> Any:
     return await ix.response(timeout=5)

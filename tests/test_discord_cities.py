@@ -33,6 +33,9 @@ from tests.fakediscord.models import FakeMessage
 from tests.harness import cityhall_bot, settle
 from tests.labels import COORDINATES, coordinates_in, option_texts
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 EPHEMERAL = 64
 
 

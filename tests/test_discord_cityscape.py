@@ -20,6 +20,9 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 EPHEMERAL = 64
 
 

@@ -22,6 +22,9 @@ from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals, text_of
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 CALLBACK = r"/interactions/\d+/[^/]+/callback$"
 
 

@@ -20,6 +20,9 @@ from tests.fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals, text_of
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 def quick_bot(fake: FakeDiscord, db: Path) -> AbstractAsyncContextManager[CityhallBot]:
     """The bot, its hard players trying few play-outs (CPU_HARD_ITERATIONS=8)."""

@@ -6,9 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 # Renders as a masked link, bold text and a ping if put into Markdown as it is.
 CRAFTED = "[x](https://evil) **b** @everyone"

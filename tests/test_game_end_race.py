@@ -14,6 +14,9 @@ from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 @pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_game_end_right_after_a_computer_move_wins_over_the_redraw(

@@ -14,6 +14,9 @@ from cogs.cityscape import RULES as CITYSCAPE_RULES
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 RULES = {"cityscape": CITYSCAPE_RULES, "bigcityz": BIGCITYZ_RULES, "bigcity": BIGCITY_RULES,
          "cities": CITIES_RULES}
 

@@ -18,6 +18,9 @@ from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
 from tests.test_discord_cities import Players, _button, answer, open_lobby, text_of
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 class SlowPictures:
     """Holds the first ``hold`` drawings of one renderer function until released."""

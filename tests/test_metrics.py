@@ -15,6 +15,9 @@ from bot.config import ConfigError, Settings
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     async with aiohttp.ClientSession() as session, \

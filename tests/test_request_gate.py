@@ -11,8 +11,6 @@ import asyncio
 import time
 from pathlib import Path
 
-import pytest
-
 from bot.ui.pacing import Pacer
 from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
@@ -39,7 +37,6 @@ def test_the_pacer_hands_out_times_in_order_and_never_more_than_the_limit_per_wi
     assert [pacer.reserve("global") for _ in range(3)] == [0.0, 0.0, 0.0]
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.2)
 async def test_many_channels_at_once_stay_under_the_global_limit(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord

@@ -15,8 +15,12 @@ from bot.core.records import ACTIVE, OVER, Match, Seat
 from bot.core.runtime import Limits, Outcome, Refusal, Runtime, StaleBoard
 from bot.core.storage import Storage
 from bot.games import GAMES
+from tests import databases
 
 from .runtime_support import said
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 ANN, BOB, CY = Seat("1", "Ann"), Seat("2", "Bob"), Seat("3", "Cy")
 
@@ -39,7 +43,7 @@ async def open_runtime(tmp_path: Path) -> AsyncIterator[OpenRuntime]:
     opened: list[Storage] = []
 
     async def open_(clock: Clock | None = None) -> Runtime:
-        storage = await Storage.open(tmp_path / "db.sqlite3")
+        storage = await Storage.open(databases.target(tmp_path / "db.sqlite3"))
         opened.append(storage)
         runtime = Runtime(storage, GAMES, clock=clock or Clock(), turn_seconds=60)
         await runtime.load()
@@ -258,9 +262,9 @@ async def test_the_log_on_disk_marks_the_computers_moves(
     await runtime.start(lobby.id, ANN.id)
     await runtime.act(lobby.id, "1", {"type": "set_goals", "side": "S", "codes": [2] * 4})
     assert await runtime.step_computer(lobby.id) is not None
-    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
-        assert db.execute("SELECT player, by_computer FROM actions ORDER BY seq").fetchall() \
-            == [("1", 0), ("cpu1", 1)]
+    assert await databases.query(tmp_path / "db.sqlite3",
+                                 "SELECT player, by_computer FROM actions ORDER BY seq") \
+        == [("1", 0), ("cpu1", 1)]
 
 
 async def test_a_player_who_owes_two_things_gets_no_fresh_time_after_the_first(
@@ -289,6 +293,7 @@ async def test_a_turn_lasts_three_minutes_unless_set(runtime: Runtime) -> None:
     assert default.deadline(match) == 1180.0
 
 
+@pytest.mark.sqlite_only("a second connection locks the SQLite file")
 async def test_a_lobby_change_that_fails_to_save_changes_nothing_in_memory(
         tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "db.sqlite3", busy_timeout=0.2)

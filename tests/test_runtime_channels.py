@@ -18,6 +18,9 @@ from bot.core.storage import Storage
 
 from .runtime_support import ANN, BOB, CY, Clock, OpenRuntime, runtimes
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 __all__ = ["runtimes"]  # the fixture, used by name
 
 Change = Callable[[Runtime, Match], Coroutine[Any, Any, object]]
@@ -76,6 +79,7 @@ async def _queued(storage: Storage, count: int) -> None:
         await asyncio.sleep(0.01)
 
 
+@pytest.mark.sqlite_only("holds the SQLite writer thread; PostgreSQL has no single writer")
 @pytest.mark.parametrize("kind", list(CHANGES))
 async def test_a_change_in_one_channel_does_not_wait_for_another_channels(
         kind: str, runtimes: OpenRuntime) -> None:

@@ -13,8 +13,12 @@ from bot.core.records import ABANDONED, ACTIVE, ENDED, Seat
 from bot.core.runtime import Limits, Refusal, Runtime
 from bot.core.storage import Storage
 from bot.games import GAMES
+from tests import databases
 
 from .runtime_support import said
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
 
@@ -29,7 +33,7 @@ class Clock:
 
 @pytest.fixture
 async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "db.sqlite3")
+    opened = await Storage.open(databases.target(tmp_path / "db.sqlite3"))
     try:
         yield opened
     finally:

@@ -13,6 +13,9 @@ from bot.core.runtime import Refusal, StaleBoard
 
 from .runtime_support import ANN, BOB, CHANNEL, CY, GUILD, OpenRuntime, runtimes, said, starts
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 __all__ = ["runtimes"]  # the fixture, used by name
 
 BUILD = {"type": "build", "height": 1, "lot": "A1"}

@@ -6,9 +6,7 @@ Real SQLite files in a temporary folder; the clock is moved by hand.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,8 +20,12 @@ from bot.core.storage import Storage
 from bot.games import GAMES
 from bot.games.cities.engine import CitiesEngine
 from bot.games.cityscape.engine import CityscapeEngine
+from tests import databases
 
 from .runtime_support import ANN, BOB, CHANNEL, GUILD, Clock
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 DB = "cityhall.sqlite3"
 
@@ -80,7 +82,7 @@ async def _runtime(tmp_path: Path, games: dict[str, Engine] | None = None,
                    clock: Clock | None = None) -> Runtime:
     """A runtime after a (re)start of the bot; its database is closed by the test (a
     restart) or at teardown."""
-    storage = await Storage.open(tmp_path / DB)
+    storage = await Storage.open(databases.target(tmp_path / DB))
     _OPEN.append(storage)
     runtime = Runtime(storage, games or GAMES, clock=clock or Clock(), turn_seconds=60)
     await runtime.load()
@@ -248,8 +250,7 @@ async def test_a_game_begun_before_turn_times_were_kept_uses_the_servers_turn_ti
     await runtime.servers.save(GUILD, ServerSettings(turn_seconds=300))
     match_id = await _game(runtime)
     await _restart(runtime)
-    with contextlib.closing(sqlite3.connect(tmp_path / DB)) as conn, conn:
-        conn.execute("UPDATE matches SET extra='{}' WHERE id=?", (match_id,))
+    await databases.query(tmp_path / DB, "UPDATE matches SET extra='{}' WHERE id=?", (match_id,))
     again = await _runtime(tmp_path, clock=clock)
     match = again.get(match_id)
     assert match is not None and "turn_seconds" not in match.extra

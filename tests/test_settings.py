@@ -7,9 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, cityscape_building
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13

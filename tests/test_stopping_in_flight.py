@@ -7,10 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import RESTARTING
 from bot.core.storage import StorageError
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 async def test_a_click_failing_while_the_bot_stops_says_try_again(

@@ -9,12 +9,17 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_bigcityz import open_game, play_turn, table_of
 from tests.test_discord_cityscape import answer, text_of
 from tests.test_discord_faults import _building, _on_turn
+
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 TABLE_EDITS = r"/channels/\d+/messages/\d+$"
 

@@ -14,6 +14,9 @@ from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 EPHEMERAL = 64
 CREATES = re.compile(r"^/channels/\d+/messages$|^/interactions/\d+/[^/]+/callback$"
                      r"|^/webhooks/\d+/[^/]+$")

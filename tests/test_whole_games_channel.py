@@ -26,6 +26,9 @@ from tests.whole_games import (
     superseded_with_leftovers,
 )
 
+# Runs on SQLite and on PostgreSQL (tests/databases.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 @pytest.fixture
 def quick_tables(monkeypatch: pytest.MonkeyPatch) -> None:
