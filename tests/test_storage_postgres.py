@@ -188,18 +188,26 @@ async def test_a_commit_whose_answer_was_lost_is_neither_repeated_nor_lost(
     try:
         match = await storage.create_match(_match(40))
         cut, _ = _cut_the_first_commit(monkeypatch, reached_the_server=reached_the_server)
-        match.version = 1
-        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
-            await storage.save(match, action={"n": 1}, player="1")
-        assert cut == ["COMMIT"]
-        assert await storage.actions(match.id) == [("1", {"n": 1})]
-        outcome = "committed on the server." if reached_the_server else \
-            "aborted on the server; running it again."
-        assert f"A commit cut off by the lost connection was {outcome}" in [
-            r.getMessage() for r in caplog.records]
+        await _save_through_the_cut(storage, match, cut, caplog, reached_the_server)
     finally:
         await storage.close()
 
+
+
+async def _save_through_the_cut(storage: Storage, match: Match, cut: list[str],
+                                caplog: pytest.LogCaptureFixture,
+                                reached_the_server: bool) -> None:
+    """Save the match's first move through a COMMIT that is cut off; it is on disk once,
+    and the log says how the commit in doubt was settled."""
+    match.version = 1
+    with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
+        await storage.save(match, action={"n": 1}, player="1")
+    assert cut == ["COMMIT"]
+    assert await storage.actions(match.id) == [("1", {"n": 1})]
+    outcome = "committed on the server." if reached_the_server else \
+        "aborted on the server; running it again."
+    assert f"A commit cut off by the lost connection was {outcome}" in [
+        r.getMessage() for r in caplog.records]
 
 def _cut_the_first_commit(monkeypatch: pytest.MonkeyPatch, *, reached_the_server: bool,
                           server_sees_it: bool = True) -> tuple[list[str], list[int]]:
@@ -364,15 +372,7 @@ async def test_a_commit_cut_off_by_a_server_crash_is_settled_by_its_mark_after_r
                 "connection was closed in the middle of operation")
 
         monkeypatch.setattr(asyncpg.connection.Connection, "execute", crash_at_commit)
-        match.version = 1
-        with caplog.at_level(logging.INFO, logger="bot.core.postgres"):
-            await storage.save(match, action={"n": 1}, player="1")
-        assert cut == ["COMMIT"]
-        assert await storage.actions(match.id) == [("1", {"n": 1})]
-        outcome = "committed on the server." if reached_the_server else \
-            "aborted on the server; running it again."
-        assert f"A commit cut off by the lost connection was {outcome}" in [
-            r.getMessage() for r in caplog.records]
+        await _save_through_the_cut(storage, match, cut, caplog, reached_the_server)
     finally:
         if pg_server.process is None:
             pg_server.start()
