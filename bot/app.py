@@ -7,7 +7,6 @@ import concurrent.futures
 import contextlib
 import gc
 import hashlib
-import io
 import json
 import logging
 import os
@@ -48,6 +47,7 @@ from bot.ui.pacing import RequestGate
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
+from bot.ui.uploads import Upload
 
 log = logging.getLogger("cityhall")
 
@@ -417,8 +417,8 @@ class CityhallBot(commands.Bot):
                 else:
                     # Alt text: the picture's own words, else the notice it illustrates.
                     described = picture.description or plain_text(notice.text, match)
-                    files.append(discord.File(io.BytesIO(png), picture.filename,
-                                              description=fit_description(described)))
+                    files.append(Upload(png, picture.filename,
+                                        description=fit_description(described)))
             await self.tables.pacing.wait("send", match.channel_id)
             try:
                 # Notices name players without notifying them: the only message that

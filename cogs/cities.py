@@ -22,7 +22,6 @@ that page, ``…:s<focus>p<page>`` is its menu (the values are legal-move indice
 from __future__ import annotations
 
 import copy
-import io
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -55,6 +54,7 @@ from bot.ui.lobby import GameCommands, given
 from bot.ui.paged import PAGE_SIZE, Choice, letters, page_slice, paged_menu, shorten
 from bot.ui.play import cityhall
 from bot.ui.replies import tell
+from bot.ui.uploads import Upload
 from bot.ui.words import mention, name, plural, winner_line
 
 if TYPE_CHECKING:
@@ -519,8 +519,7 @@ async def as_files(drawing: Awaitable[list[tuple[str, bytes]]],
                    screen: Screen) -> list[discord.File]:
     drawn = await drawing
     # the screen's words are read once drawn: a caller may still add to them
-    return [discord.File(io.BytesIO(png), filename,
-                         description=picture_description(filename, screen.text))
+    return [Upload(png, filename, description=picture_description(filename, screen.text))
             for filename, png in drawn]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import gc
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -111,6 +112,7 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
         match = await cityscape_building(fake, bot, ann, bob, {"rounds": 1})
         assert match.state is not None
         moves_before = match.version
+        sent_before = len(fake.requests)
         with collector_off() as garbage:
             for _ in range(6):
                 state = match.state
@@ -136,6 +138,11 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
         assert left == [], f"{len(left)} objects of clicks left to the collector, " \
                            f"e.g. {[type(o).__name__ for o in left[:8]]}"
         assert not any(isinstance(o, GameItem) for o in garbage)
+        # Each move re-drew the table, uploaded as a picture: its bytes went with the request
+        # (a picture copy left to the collector was the soak's 3.5 MB a minute).
+        assert sum(1 for r in fake.requests[sent_before:] if r.files) >= 6
+        uploads = [o for o in garbage if isinstance(o, io.BytesIO)]
+        assert uploads == [], f"{len(uploads)} uploaded pictures left to the collector"
 
 
 ANSWERED = {"interaction": {"id": "1", "type": 3},

@@ -117,13 +117,13 @@ class LoadDatabase:
 
     async def size(self) -> tuple[int, dict[str, Any]]:
         """Bytes the data takes, for growth per game, and what was measured. SQLite: the
-        file after folding its WAL in. PostgreSQL: pg_total_relation_size summed over
+        pages in use (not on the free list) after folding the WAL in. PostgreSQL: pg_total_relation_size summed over
         Cityhall's tables (indexes and TOAST included), with pg_database_size beside."""
         if self.path is not None:
             import asyncio
 
             sizes = await asyncio.to_thread(procs.database_bytes, self.path, checkpoint=True)
-            return sizes["db"], sizes
+            return sizes["in_use"], sizes
         import asyncpg
 
         conn = await asyncpg.connect(self.url)
@@ -137,7 +137,7 @@ class LoadDatabase:
 
     def growth_measure(self) -> str:
         if self.path is not None:
-            return "the SQLite file, WAL checkpointed"
+            return "SQLite pages in use (file less its free list), WAL checkpointed"
         return "pg_total_relation_size over Cityhall's tables"
 
     def server_pids(self) -> list[int]:

@@ -13,6 +13,7 @@ My neighbourhood, Place), for restarts and bursts.
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import re
 import sys
@@ -71,6 +72,8 @@ class Players:
         self.recorder = recorder
         self.random = random.Random(seed)
         self.timeout = fake.interaction_timeout
+        # how punctual this process's loop (players and fake alike) was, if anyone watches
+        self.own_stalls: OwnStalls | None = None
 
     async def send(self, kind: str, start: Any) -> Click | None:
         """``start`` is an awaitable from fake.click/select/slash. None: the fake refused."""
@@ -335,7 +338,47 @@ def prune_fake(fake: FakeDiscord, keep: set[str], older_than: float = 60.0) -> N
     fake.failed_interactions.clear()
 
 
-async def pruning(fake: FakeDiscord, tables: list[Table], every: float = 10.0) -> None:
+async def pruning(fake: FakeDiscord, tables: list[Table], every: float = 1.0) -> None:
+    # Often: what a prune frees is freed at once, and ten seconds' worth of requests
+    # took this loop (which is the fake Discord's) 50-120 ms to let go of.
     while True:
         await asyncio.sleep(every)
         prune_fake(fake, {t.picker.id for t in tables if t.picker is not None})
+
+
+async def short_collections(every: float = 1.0) -> None:
+    """Keep this process's garbage collector from stalling the fake Discord.
+
+    This process holds the fake's record of every channel and message and the players'
+    record of every click: hundreds of thousands of objects, which a full collection
+    walks. Left alone, those collections stalled this loop for 0.1-0.75 s; the requests
+    the bot had sent evenly meanwhile were then counted by the fake all at once, and
+    answered 429 as if the bot had bunched them (real Discord has no such pause). So
+    every second what survived the young collections is frozen out of the collector's
+    sight: a full collection then walks only the last second's objects. The cyclic garbage
+    frozen with them is kept, which costs this tool, not the bot, a little memory."""
+    while True:
+        gc.freeze()
+        await asyncio.sleep(every)
+
+
+class OwnStalls:
+    """This process's own event-loop stalls (the fake Discord and the players share it):
+    when it stalls, the bot's requests are counted late and together, so a phase's 429
+    figures are only as good as this loop was punctual."""
+
+    def __init__(self, tick: float = 0.010) -> None:
+        self.tick = tick
+        self.stalls: list[tuple[float, float]] = []  # (monotonic wake-up, seconds late)
+
+    async def run(self) -> None:
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(self.tick)
+            late = time.monotonic() - asked - self.tick
+            if late >= 0.020:
+                self.stalls.append((asked + self.tick + late, late))
+
+    def longest(self, since: float, until: float) -> float:
+        """The longest stall (ms) that ended in [since, until)."""
+        return 1000 * max((late for at, late in self.stalls if since <= at < until), default=0.0)

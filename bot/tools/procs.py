@@ -103,5 +103,14 @@ def database_bytes(path: Path, *, checkpoint: bool) -> dict[str, int]:
         with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     wal = path.with_name(path.name + "-wal")
-    return {"db": path.stat().st_size if path.exists() else 0,
-            "wal": wal.stat().st_size if wal.exists() else 0}
+    out = {"db": path.stat().st_size if path.exists() else 0,
+           "wal": wal.stat().st_size if wal.exists() else 0}
+    if checkpoint and path.exists():
+        # Pages on SQLite's free list are reused before the file grows, so the file's size
+        # says little about what a game added; the pages holding data do.
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            free = db.execute("PRAGMA freelist_count").fetchone()[0]
+            size = db.execute("PRAGMA page_size").fetchone()[0]
+        out["in_use"] = (pages - free) * size
+    return out

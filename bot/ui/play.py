@@ -11,7 +11,6 @@ answer (Discord down, the interaction expired) never leaves a channel one move b
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from bot.render.pool import Priority
 
 from .expiry import too_late
 from .replies import oops, tell
+from .uploads import Upload
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -84,8 +84,7 @@ async def current_board(interaction: discord.Interaction, match: Match, why: str
         await tell(interaction, f"{why} Nothing was changed.")
         return
     await tell(interaction, f"{why} Nothing was changed; this is the current board.",
-               file=discord.File(io.BytesIO(png), "table.png",
-                                 description=bot.tables.description(match)))
+               file=Upload(png, "table.png", description=bot.tables.description(match)))
 
 
 async def play(

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import io
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from .game import fit_description, plain_text
 from .pacing import ChannelPacing
 from .pings import deadline_text
 from .replies import NO_MENTIONS
+from .uploads import Upload
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -52,8 +52,8 @@ class TablePayload:
     def file(self) -> discord.File | None:
         if self.png is None:
             return None
-        return discord.File(io.BytesIO(self.png), "table.png",
-                            description=fit_description(self.description) or None)
+        return Upload(self.png, "table.png",
+                      description=fit_description(self.description) or None)
 
     def send_kwargs(self) -> dict:
         # A table names whose turn it is but notifies nobody, wherever it is sent (a

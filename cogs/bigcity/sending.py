@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import io
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -21,6 +20,7 @@ from bot.ui.items import wrap as wrap_item
 from bot.ui.later import show_private
 from bot.ui.play import cityhall
 from bot.ui.replies import tell
+from bot.ui.uploads import Upload
 
 from .ids import Stamp
 from .screens import Screen
@@ -78,7 +78,7 @@ async def draw_preview(interaction: discord.Interaction, view: JSON,
         png = await cityhall(interaction).pictures.render(
             "bigcity", "render_preview", view, preview,
             priority=Priority.INTERACTIVE)
-        files.append(discord.File(io.BytesIO(png), "choices.png", description=description))
+        files.append(Upload(png, "choices.png", description=description))
     except Exception:
         log.exception("could not draw a preview; the menu still works")
     return files
