@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the restart's READY (default 1)")
     parser.add_argument("--restore-retry", type=float, default=5.0,
                         help="seconds before a match that did not answer is clicked again")
-    parser.add_argument("--growth-games", type=int, default=10,
+    parser.add_argument("--growth-games", type=int, default=30,
                         help="Cityscape games played to the end for bytes per game (0: skip)")
     parser.add_argument("--stats-games", type=int, default=10_000,
                         help="finished games seeded before start, for /stats (default 10000)")
