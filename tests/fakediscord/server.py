@@ -22,6 +22,7 @@ import json
 import os
 import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -240,6 +241,11 @@ class FakeDiscord:
     validation_errors: list[str] = field(default_factory=list, init=False)
     failed_interactions: list[FakeInteraction] = field(default_factory=list, init=False)
     interactions: dict[str, FakeInteraction] = field(default_factory=dict, init=False)
+    # The same, by token, for the interaction webhook: a scan of every interaction per
+    # follow-up was a seventh of a load test's own time. Weak: dropping an interaction from
+    # ``interactions`` (a long run prunes them) lets it go here too.
+    _by_token: weakref.WeakValueDictionary[str, FakeInteraction] = field(
+        default_factory=weakref.WeakValueDictionary, init=False, repr=False)
     messages: dict[str, FakeMessage] = field(default_factory=dict, init=False)
     guilds: dict[str, FakeGuild] = field(default_factory=dict, init=False)
     users: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
@@ -624,6 +630,7 @@ class FakeDiscord:
             raise FakeDiscordError("no bot is connected to the fake gateway (did it reach READY?)")
         ix = FakeInteraction(self, payload=payload, user=user, message=message, label=label)
         self.interactions[ix.id] = ix
+        self._by_token[ix.token] = ix
         ix.deadline = asyncio.get_running_loop().call_later(self.interaction_timeout, self._expire, ix)
         await self._dispatch("INTERACTION_CREATE", payload, guild_id=payload.get("guild_id"))
         return ix
@@ -1755,14 +1762,14 @@ class FakeDiscord:
     def _webhook_interaction(self, ctx: _Ctx) -> FakeInteraction:
         if ctx.params["webhook_id"] != self.application_id:
             raise _HTTPError(404, 10015, "Unknown Webhook")
-        for ix in self.interactions.values():
-            if ix.token == ctx.params["token"]:
-                if ix.callback is None:
-                    # The interaction webhook only exists once the interaction is acknowledged.
-                    raise _HTTPError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)")
-                self._check_not_removed(ix.channel_id)
-                return ix
-        raise _HTTPError(404, 10015, "Unknown Webhook")
+        ix = self._by_token.get(ctx.params["token"])
+        if ix is None or self.interactions.get(ix.id) is not ix:
+            raise _HTTPError(404, 10015, "Unknown Webhook")
+        if ix.callback is None:
+            # The interaction webhook only exists once the interaction is acknowledged.
+            raise _HTTPError(404, 10015, "Unknown Webhook (interaction not acknowledged yet)")
+        self._check_not_removed(ix.channel_id)
+        return ix
 
     def _check_not_removed(self, channel_id: str) -> None:
         if channel_id in self._removed_channels:
