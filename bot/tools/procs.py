@@ -41,26 +41,25 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def rss_bytes(pid: int) -> int:
+def _proc_field_bytes(pid: int, name: str, field: str) -> int:
+    """A ``kB`` line of ``/proc/<pid>/<name>`` in bytes (0 if the process is gone)."""
     try:
-        for line in (PROC / str(pid) / "status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in (PROC / str(pid) / name).read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1]) * 1024
     except OSError:
         pass
     return 0
+
+
+def rss_bytes(pid: int) -> int:
+    return _proc_field_bytes(pid, "status", "VmRSS:")
 
 
 def pss_bytes(pid: int) -> int:
     """Proportional set size: resident memory with each shared page divided among the
     processes sharing it, so a sum over processes counts shared memory once."""
-    try:
-        for line in (PROC / str(pid) / "smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return _proc_field_bytes(pid, "smaps_rollup", "Pss:")
 
 
 def tree_rss(root: int) -> dict[str, Any]:
