@@ -10,6 +10,7 @@ shown live; the reveal follows as a picture of the city card's back.
 from __future__ import annotations
 
 import time
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -22,7 +23,7 @@ from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name, slot_of
 from bot.games.bigcityz.content import statement as statement_of
 from bot.ui.components import Components
-from bot.ui.game import GameAdapter, Notice, Picture
+from bot.ui.game import LEVEL_WORDS, GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
 from bot.ui.lobby import GameCommands, given
 from bot.ui.words import mention, name, plural, winner_line
@@ -82,6 +83,9 @@ class BigCityzAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(214, 120, 40)
     rules_summary = RULES
     rules_footer = FOOTER
+    # A hard Big Cityz computer also knows more cities (bot/games/bigcityz/levels.RECALL).
+    level_words = MappingProxyType(
+        {**LEVEL_WORDS, "hard": "Knows more cities than normal and thinks ahead"})
 
     def due_words(self, match: Match) -> tuple[str, str]:
         if match.state is not None and ENGINE.timeout_action(match.state) is not None:

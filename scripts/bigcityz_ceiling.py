@@ -14,6 +14,10 @@ against three) are reachable at all:
   combination no other card has still gives an answer). The best any reasoning from the
   facts it knows can do without knowing more; hard's own naive Bayes is an approximation
   of it.
+- ``strategy``: the shipped hard knowing only what normal knows (``levels.RECALL`` 0):
+  what its strategy alone is worth, the hard of before it knew more.
+- ``knowledge``: normal's strategy knowing what the shipped hard knows: what the knowledge
+  alone is worth.
 - ``hard``: the shipped hard, unchanged, for comparison in the same run.
 
 Nothing here ships: the script patches the hard player's beliefs in this process only.
@@ -33,11 +37,12 @@ from typing import Any
 
 from bot.core.engine import JSON
 from bot.core.levels import Budget
-from bot.games.bigcityz import ai, levels, playout
+from bot.core.rng import peek
+from bot.games.bigcityz import ENGINE, ai, levels, playout
 from bot.tools import arena
 
 EPSILON = 0.05  # weight of another card per fact on which it disagrees with what is known
-MODES = ("omniscient", "inference", "hard")
+MODES = ("omniscient", "inference", "strategy", "knowledge", "hard")
 
 
 def truth_beliefs(state: JSON, player: str) -> list[float]:
@@ -76,10 +81,11 @@ def inferred_beliefs(state: JSON, player: str) -> list[float]:
 
 @contextmanager
 def patched(mode: str) -> Iterator[None]:
-    """Give every hard decision in this process the mode's beliefs."""
+    """Give every hard decision in this process the mode's knowledge and beliefs."""
     if mode == "hard":
         yield
         return
+    saved_recall = levels.RECALL
     saved_beliefs = levels.hard_beliefs
     saved_knows = ai.knows
     saved_table_of = playout.table_of
@@ -89,13 +95,20 @@ def patched(mode: str) -> Iterator[None]:
     def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
         deciding.append(player)
         try:
+            if mode == "knowledge":
+                return ENGINE.ai_action(state, player)
             return original_level_action(state, player, level, budget)
         finally:
             deciding.pop()
 
     def knows(state: JSON, player: str, city_id: str, statement_id: str) -> bool:
-        if deciding and player == deciding[-1] and mode == "omniscient":
-            return True
+        if deciding and player == deciding[-1]:
+            if mode == "omniscient":
+                return True
+            if mode == "knowledge":  # normal's rule, on what the shipped hard knows
+                return (saved_knows(state, player, city_id, statement_id)
+                        or peek(state["seed"], "recalls", player, city_id,
+                                statement_id).random() < saved_recall)
         return saved_knows(state, player, city_id, statement_id)
 
     def table_of(state: JSON) -> playout.Table:
@@ -106,7 +119,11 @@ def patched(mode: str) -> Iterator[None]:
             table.knowledge = [1.0 if seat == me else k for seat, k in enumerate(table.knowledge)]
         return table
 
-    levels.hard_beliefs = truth_beliefs if mode == "omniscient" else inferred_beliefs
+    # What hard knows beyond normal's draw: everything for the oracle, nothing for the
+    # others (their beliefs are about the facts normal's draw gives).
+    levels.RECALL = 1.0 if mode == "omniscient" else 0.0
+    if mode in ("omniscient", "inference"):
+        levels.hard_beliefs = truth_beliefs if mode == "omniscient" else inferred_beliefs
     # The engine looks levels.level_action up on every move, so this wrapper is reached.
     levels.level_action = level_action
     ai.knows = knows
@@ -114,6 +131,7 @@ def patched(mode: str) -> Iterator[None]:
     try:
         yield
     finally:
+        levels.RECALL = saved_recall
         levels.hard_beliefs = saved_beliefs
         levels.level_action = original_level_action
         ai.knows = saved_knows

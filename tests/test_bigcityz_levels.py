@@ -52,14 +52,33 @@ def test_the_play_outs_copy_of_normal_chooses_as_normal_does(players: int) -> No
     assert checked > 100
 
 
+@pytest.mark.parametrize(("table", "chance"), [("easy", 0.82), ("normal", 0.9), ("hard", 0.96)])
+def test_hard_knows_more_cities_than_the_tables_knowledge(table: str, chance: float) -> None:
+    """A hard computer knows every fact a normal one at the table's knowledge would, and
+    RECALL of the rest: 9 facts in 10 at normal knowledge. Its knowledge is a memory fixed
+    for the game: the same fact is known or not whatever happens at the table."""
+    state = ENGINE.new(["ann", "bob"], {"ai_level": table}, 9)
+    facts = [(c, s) for c in content.city_ids() for s in content.statement_ids()]
+    known = [levels.hard_knows(state, "ann", c, s) for c, s in facts]
+    assert sum(known) / len(facts) == pytest.approx(chance, abs=0.02)
+    assert levels.hard_chance(state, "ann") == pytest.approx(chance)
+    normal = [ai.knows(state, "ann", c, s) for c, s in facts]
+    assert all(k for k, n in zip(known, normal, strict=True) if n)
+    later = {**state, "scores": {"ann": 30, "bob": 12}, "city_pile": state["city_pile"][5:]}
+    assert known == [levels.hard_knows(later, "ann", c, s) for c, s in facts]
+    # bob's memory is his own: about as large, not the same facts.
+    bobs = [levels.hard_knows(state, "bob", c, s) for c, s in facts]
+    assert bobs != known and sum(bobs) / len(facts) == pytest.approx(chance, abs=0.02)
+
+
 def test_hard_is_sure_of_what_it_knows_and_reasons_about_the_rest(
         monkeypatch: pytest.MonkeyPatch) -> None:
     state = start(["Paris"], players=["ann", "bob"])
     ids = playout.statements()
-    monkeypatch.setattr(ai, "knows", lambda s, p, city, sid: False)
+    monkeypatch.setattr(levels, "hard_knows", lambda s, p, city, sid: False)
     # Knowing nothing, it has only the deck's base rates, like normal.
     assert levels.hard_beliefs(state, "ann") == pytest.approx(list(playout.shares()))
-    monkeypatch.setattr(ai, "knows", lambda s, p, city, sid: sid == "population")
+    monkeypatch.setattr(levels, "hard_knows", lambda s, p, city, sid: sid == "population")
     beliefs = dict(zip(ids, levels.hard_beliefs(state, "ann"), strict=True))
     assert beliefs["population"] == 1.0  # Paris has over a million: known, so certain
     # Big cities mostly have an international airport and are large in area: more likely
@@ -73,6 +92,7 @@ def test_on_the_last_turn_hard_risks_what_can_still_win(monkeypatch: pytest.Monk
     # Capital (Paris is a capital, and ann knows it) gives 35 and loses. Only a risk field
     # (8) can still win, however unsure; normal would take the 6.
     monkeypatch.setattr(ai, "knows", lambda s, p, city, sid: sid == "capital")
+    monkeypatch.setattr(levels, "hard_knows", lambda s, p, city, sid: sid == "capital")
     state = start(["Oslo", "Paris"], players=["bob", "ann"])
     state, _ = ENGINE.apply(state, "bob", {"type": "place", "slot": 1, "color": "green",
                                            "points": 5})

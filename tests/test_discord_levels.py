@@ -172,4 +172,10 @@ async def test_big_cityz_knowledge_is_not_called_a_level(fake_discord: FakeDisco
         options = str(lobby.embeds[0]["fields"])
         assert "computer knowledge: less (about half the facts)" in options
         assert "level" not in options
-        assert "🤖 Ada (computer) · normal" in seated(lobby) and level_menu(lobby) is not None
+        assert "🤖 Ada (computer) · normal" in seated(lobby)
+        # The menu says what hard means here: it knows more cities, as well as thinking.
+        menu = level_menu(lobby)
+        assert menu is not None
+        words = {o["value"]: o["description"] for o in menu["options"]}
+        assert words["cpu1:hard"] == "Knows more cities than normal and thinks ahead"
+        assert words["cpu1:easy"] == "Makes slips a person might make"

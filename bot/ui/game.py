@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,6 +129,13 @@ class Notice:
     pictures: list[Picture] = field(default_factory=list)
     fold: bool = False
 
+# What each computer level means, in the lobby's level menu; a game may say more.
+LEVEL_WORDS = {
+    "easy": "Makes slips a person might make",
+    "normal": "Plays as Cityhall's computer players always have",
+    "hard": "Thinks ahead, up to a second a move",
+}
+
 
 class GameAdapter:
     """The Discord face of one game: text, buttons and notices for a match's state.
@@ -140,6 +148,7 @@ class GameAdapter:
     rules_summary: str = ""  # the short rules: /<game> rules and a lobby's How to play
     rules_footer: str | None = None
     player_range: str = ""
+    level_words: Mapping[str, str] = LEVEL_WORDS
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

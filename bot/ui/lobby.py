@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,6 +17,7 @@ from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
 from .components import Components, offered_values
+from .game import LEVEL_WORDS
 from .leftovers import let_go_of_view
 from .replies import NO_MENTIONS, oops, plain_name, tell
 from .server_words import channels_sentence
@@ -127,12 +128,6 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
 
 
-# What each level means, in the level menu (a phone shows an option's description under it).
-LEVEL_WORDS = {
-    "easy": "Makes slips a person might make",
-    "normal": "Plays as Cityhall's computer players always have",
-    "hard": "Thinks ahead, up to a second a move",
-}
 _LEVEL_PICK = re.compile(r"(?P<seat>cpu[0-9]{1,3}):(?P<level>easy|normal|hard)")
 CLOSED = "This lobby is closed. Use /game status to see what is on in this channel."
 
@@ -148,12 +143,14 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.match_id = match_id
 
     @classmethod
-    def on(cls, match: Match) -> LevelSelect:
+    def on(cls, match: Match, words: Mapping[str, str] = LEVEL_WORDS) -> LevelSelect:
+        """The menu for ``match``; ``words`` say what each level means in this game (a
+        phone shows an option's description under it)."""
         options = [
             discord.SelectOption(
                 label=f"{seat.name}: {level}"[:100], value=f"{seat.id}:{level}",
-                description=("Its level now · " if seat.level == level else "")
-                + LEVEL_WORDS[level])
+                description=(("Its level now · " if seat.level == level else "")
+                             + words[level])[:100])
             for seat in match.seats if seat.cpu for level in LEVELS
         ][:25]
         return cls(match.id, discord.ui.Select(
@@ -233,7 +230,7 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
             button.item.disabled = True
         view.add_item(button)
     if any(s.cpu for s in match.seats):
-        view.add_item(LevelSelect.on(match))
+        view.add_item(LevelSelect.on(match, adapter.level_words))
     return TablePayload(content="", png=None, view=view, embed=embed)
 
 
