@@ -16,7 +16,7 @@ from bot.core.levels import LEVELS, Budget, decide, level_of, sequential_halving
 from bot.core.records import Seat
 from bot.games import GAMES
 from bot.games.bigcity.content import stack_of
-from bot.tools.arena import arena, lineup, tag, wilson
+from bot.tools.arena import arena, lineup, table, tag, wilson
 
 # Small, fixed searches: deterministic (no clock) and quick.
 BUDGET = Budget(iterations=12, seconds=None)
@@ -239,6 +239,20 @@ def test_arena_counts_the_streetcar_segments_laid_besides_the_streetcar_moves() 
     per_game = report["levels"]["normal"]["per_game"]
     assert per_game["streetcar"] == 1.5
     assert per_game["streetcar_segments"] == 2.0
+
+
+def test_arena_reports_how_cities_scores_are_earned() -> None:
+    """Achievements claimed and points per part, per seat-game: they add up to the mean
+    score, so the counts of rule use are the game's own."""
+    report = arena("cities", 2, ["normal"], 2, 1, BUDGET)
+    normal = report["levels"]["normal"]
+    parts = normal["tally_per_game"]
+    points = sum(v for k, v in parts.items() if k.startswith("points_"))
+    assert points == pytest.approx(normal["mean_score"], abs=0.01)
+    assert {"points_achievements", "points_cards", "points_water", "points_park",
+            "points_monuments", "monument_count", "achievements"} <= set(parts)
+    assert parts["achievements"] > 0 and parts["points_achievements"] > 0
+    assert f"achievements {parts['achievements']:g}" in table(report).splitlines()[-1]
 
 
 def test_arena_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,7 +122,34 @@ def play(game: str, levels: list[str], seed: int, budget: Budget,
     return ({"game": game, "players": names, "levels": level_of, "seed": seed,
              "options": dict(options or {}), "scores": result.scores,
              "winners": result.winners, "actions": actions,
-             "tally": _counts(state.get("tally"))}, times)
+             "tally": _merge(_counts(state.get("tally")), _score_parts(result.extra))}, times)
+
+
+def _score_parts(extra: JSON) -> dict[str, dict[str, float]]:
+    """Where a game's result breaks each score into parts (Cities: achievements, water,
+    parks, monuments, cards), those points, its counts (``*_count``) and the achievements
+    claimed: how each level earns its score."""
+    breakdown = extra.get("breakdown")
+    if not isinstance(breakdown, dict):
+        return {}
+    parts: dict[str, dict[str, float]] = {}
+    for player, rows in breakdown.items():
+        if not isinstance(rows, dict):
+            continue
+        mine = parts[str(player)] = {
+            (k if k.endswith("_count") else f"points_{k}"): float(v) for k, v in rows.items()
+            if k != "total" and isinstance(v, (int, float)) and not isinstance(v, bool)}
+        if isinstance(rows.get("achievement_rings"), list):
+            mine["achievements"] = float(len(rows["achievement_rings"]))
+    return parts
+
+
+def _merge(*tallies: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    merged: dict[str, dict[str, float]] = {}
+    for tally in tallies:
+        for player, counts in tally.items():
+            merged.setdefault(player, {}).update(counts)
+    return merged
 
 
 def _counts(tally: object) -> dict[str, dict[str, float]]:
@@ -195,6 +222,11 @@ def table(report: JSON) -> str:
     lines.append("moves per game: " + "; ".join(
         f"{level}: " + ", ".join(f"{kind} {n:g}" for kind, n in s["per_game"].items())
         for level, s in report["levels"].items()))
+    if any("tally_per_game" in s for s in report["levels"].values()):
+        lines.append("counts per game: " + "; ".join(
+            f"{level}: " + ", ".join(f"{kind} {n:g}" for kind, n in
+                                     s.get("tally_per_game", {}).items())
+            for level, s in report["levels"].items()))
     return "\n".join(lines)
 
 

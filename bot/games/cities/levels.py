@@ -10,10 +10,12 @@ Easy: takes one of the few spaces normal rates best, weighed roughly; places mos
 where normal would, but now and then anywhere it may (a slip), and keeps no eye on the
 star space's timing.
 
-Hard: normal's judgement, one step further: for each of the spaces worth considering it
-plays the take and the placements that follow as normal would, on several concealed
-samples, and keeps the take that leaves its neighbourhood worth most (normal's own
-valuation of the board it ends with, averaged over the samples).
+Hard: normal's judgement, looking ahead: for each of the spaces worth considering it plays
+the take and the placements that follow, then the others' turns, its own next turn and the
+others' again, everyone as normal would, on several concealed samples. It keeps the take
+that leaves its neighbourhood worth most against the best of the others' (normal's own
+valuation of each board, averaged over the samples): a space the next player needs is
+worth taking, and one that only looks good now is not.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ if TYPE_CHECKING:
 DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
 TAKE_CANDIDATES = 8
 TAKE_PLAYOUTS = 40
+# Own further turns played out (normal's), each after the others'; 0: its own turn only,
+# valued alone. Measured, 2 players (seed 5000, 60 games): 0: 65 %, 1: 83 %, 2: 90 %.
+HORIZON = 2
+RIVAL = 1.0  # how much of the best rival's worth is taken off
 
 
 def _deck_of(item: str) -> str:
@@ -136,8 +142,8 @@ def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
     ranked = _takes(state, player)
     candidates = [move for _, move in ranked[:TAKE_CANDIDATES]]
     key = rng.getrandbits(64)
-    # The worth of the neighbourhood it ends the turn with, by normal's own valuation
-    # (score now plus the fading hopes), minus what the others' best spaces are worth.
+    # The worth of the neighbourhood it ends with, by normal's own valuation (score now
+    # plus the fading hopes), minus the best other neighbourhood's.
     samples: dict[int, JSON] = {}
 
     def playout(move: JSON, sample: int) -> float:
@@ -146,10 +152,37 @@ def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
             world = samples[sample] = conceal(state, player, peek(key, sample))
         after, _ = engine.apply(world, player, move)
         after = _finish_turn(after, player)
-        return _worth(after, player)
+        if HORIZON == 0:
+            return _worth(after, player)
+        after = _play_on(after, player, HORIZON - 1)
+        return _margin(after, player)
 
     chosen: JSON = sequential_halving(candidates, playout, budget, TAKE_PLAYOUTS)
     return chosen
+
+
+def _play_on(state: JSON, player: str, turns: int) -> JSON:
+    """Play on as normal would (or to the end of the game): the others' turns until
+    ``player``'s; then, ``turns`` times, its own turn and the others' after it."""
+    engine = _engine()
+    mine = 0
+    while engine.result(state) is None:
+        acting = engine.to_act(state)
+        if not acting:
+            break
+        who = acting[0]
+        if who == player and state.get("pending") is None:
+            if mine == turns:
+                break
+            mine += 1
+        state, _ = engine.apply(state, who, ai.choose_action(engine, state, who))
+    return state
+
+
+def _margin(state: JSON, player: str) -> float:
+    mine = _worth(state, player)
+    others = [_worth(state, p) for p in state["players"] if p != player]
+    return mine - RIVAL * max(others)
 
 
 def _worth(state: JSON, player: str) -> float:
