@@ -231,6 +231,11 @@ def test_rule_use_counts_tell_risk_fields_and_the_star_space_apart() -> None:
     assert tag({"type": "take", "row": "pieces", "slot": 4}) == "take_star"
     assert tag({"type": "take", "row": "pieces", "slot": 2}) == "take_pieces"
     assert tag({"type": "streetcar", "segments": []}) == "streetcar"
+    # Big City: the rulebook's special buildings apart from the others; parks and
+    # factories are the action "special".
+    assert tag({"type": "build", "building": "cinema", "properties": [3]}) == "build_special"
+    assert tag({"type": "build", "building": "double_business", "properties": [3, 4]}) == "build"
+    assert tag({"type": "special", "card": "lincoln_park", "properties": [3, 4]}) == "special"
 
 
 def test_arena_counts_the_streetcar_segments_laid_besides_the_streetcar_moves() -> None:

@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from bot.core.engine import JSON
 from bot.core.levels import LEVELS, Budget, decide
 from bot.games import GAMES
+from bot.games.bigcity.content import BUILDINGS
+
+SPECIAL_BUILDINGS = frozenset(b for b, info in BUILDINGS.items() if info[2] == "special")
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 Z95 = 1.959963984540054
@@ -54,10 +57,13 @@ def lineup(levels: list[str], players: int) -> list[str]:
 
 def tag(action: JSON) -> str:
     """What kind of move an action is, for the counts of rule use: its type, refined where
-    the rules have a move worth telling apart (a risk field, the star space, streetcars)."""
+    the rules have a move worth telling apart (a risk field, the star space, Big City's
+    special buildings; its parks and factories are the action ``special``)."""
     kind = str(action.get("type", "?"))
     if kind == "place" and "risk" in action:
         return "place_risk"
+    if kind == "build" and action.get("building") in SPECIAL_BUILDINGS:
+        return "build_special"  # Big City's city hall, church, cinema, post office, ...
     if kind == "take":
         if action.get("row") == "pieces" and action.get("slot") == 4:
             return "take_star"
