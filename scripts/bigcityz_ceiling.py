@@ -37,7 +37,6 @@ from typing import Any
 
 from bot.core.engine import JSON
 from bot.core.levels import Budget
-from bot.core.rng import peek
 from bot.games.bigcityz import ENGINE, ai, levels, playout
 from bot.tools import arena
 
@@ -107,8 +106,7 @@ def patched(mode: str) -> Iterator[None]:
                 return True
             if mode == "knowledge":  # normal's rule, on what the shipped hard knows
                 return (saved_knows(state, player, city_id, statement_id)
-                        or peek(state["seed"], "recalls", player, city_id,
-                                statement_id).random() < saved_recall)
+                        or levels.recalls(state, player, city_id, statement_id))
         return saved_knows(state, player, city_id, statement_id)
 
     def table_of(state: JSON) -> playout.Table:
@@ -121,7 +119,9 @@ def patched(mode: str) -> Iterator[None]:
 
     # What hard knows beyond normal's draw: everything for the oracle, nothing for the
     # others (their beliefs are about the facts normal's draw gives).
-    levels.RECALL = 1.0 if mode == "omniscient" else 0.0
+    # (Normal's rule, in "knowledge", reads its memory through ``knows`` above.)
+    if mode != "knowledge":
+        levels.RECALL = 1.0 if mode == "omniscient" else 0.0
     if mode in ("omniscient", "inference"):
         levels.hard_beliefs = truth_beliefs if mode == "omniscient" else inferred_beliefs
     # The engine looks levels.level_action up on every move, so this wrapper is reached.

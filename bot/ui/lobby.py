@@ -17,7 +17,6 @@ from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
 from .components import Components, offered_values
-from .game import LEVEL_WORDS
 from .leftovers import let_go_of_view
 from .replies import NO_MENTIONS, oops, plain_name, tell
 from .server_words import channels_sentence
@@ -143,7 +142,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.match_id = match_id
 
     @classmethod
-    def on(cls, match: Match, words: Mapping[str, str] = LEVEL_WORDS) -> LevelSelect:
+    def on(cls, match: Match, words: Mapping[str, str]) -> LevelSelect:
         """The menu for ``match``; ``words`` say what each level means in this game (a
         phone shows an option's description under it)."""
         options = [

@@ -17,8 +17,8 @@ it knows by the deck's pairwise statistics (a city of a million usually has an
 international airport), where normal takes the bare base rate. Its knowledge is a memory
 like normal's: drawn once per (game, player, city, statement), whatever happens in the
 game, so it is its own private information, never a look at a card it is not entitled to
-(docs/computer-players.md, "Big Cityz: hard knows more"). It places by normal's rule on those beliefs; once someone has 20
-points it plays its best places, each replacement and "no free square" to the end of the
+(docs/computer-players.md, "Big Cityz: hard knows more"). It places by normal's rule on
+those beliefs; once someone has 20 points it plays its best places, each replacement and "no free square" to the end of the
 game in sampled worlds (``playout``) and keeps the one that wins most often: near the end
 the margin no longer matters, only passing the leader. It objects when the placement is
 wrong with a probability that beats the marker's worth, judged by Bayes: a placer who knew
@@ -133,9 +133,14 @@ def hard_chance(state: JSON, player: str) -> float:
 
 def hard_knows(state: JSON, player: str, city_id: str, statement_id: str) -> bool:
     """Whether a hard computer knows this fact: whatever normal would know (``ai.knows``)
-    and, of the rest, ``RECALL``, each drawn once per game, player, city and statement."""
-    if ai.knows(state, player, city_id, statement_id):
-        return True
+    and, of the rest, what it ``recalls``."""
+    return (ai.knows(state, player, city_id, statement_id)
+            or recalls(state, player, city_id, statement_id))
+
+
+def recalls(state: JSON, player: str, city_id: str, statement_id: str) -> bool:
+    """The hard computer's memory beyond normal's: ``RECALL`` of the facts, drawn once per
+    game, player, city and statement (independently of ``ai.knows``' draw)."""
     return peek(state["seed"], "recalls", player, city_id, statement_id).random() < RECALL
 
 
