@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench simulate clean mutation mutation-report
+.PHONY: run test test-long lint typecheck unit bench simulate clean mutation mutation-report
 
 $(VENV)/.created:
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Cityhall needs Python 3.11 or newer")'
@@ -26,10 +26,20 @@ $(STAMP): pyproject.toml $(VENV)/.created
 run: $(RUNTIME)
 	$(BIN)/python -m bot run
 
+# The suite runs a worker per core (pytest-xdist). Tests that share an expensive module
+# fixture stay on one worker (xdist_group); a worker that dies (a test past its time limit
+# ends its process, tests/time_limits.py) ends the run instead of being replaced.
+PARALLEL := -n auto --dist loadgroup --max-worker-restart 0
+
 test: $(STAMP)
 	$(BIN)/ruff check bot cogs tests scripts
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL)
+
+# The long variants left out of `make test` (marker `long`): every seeded game, the load
+# test and the benchmark at their full size.
+test-long: $(STAMP)
+	$(BIN)/python -m pytest $(PARALLEL) -m long
 
 bench: $(STAMP)
 	$(BIN)/python -m bot bench

@@ -4,13 +4,13 @@ import asyncio
 import os
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from pytest_timeout import timeout_timer  # type: ignore[import-untyped]
 
-from tests import databases
+from tests import databases, time_limits
 from tests.pg_support import PgServer, binaries
 
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
@@ -18,33 +18,68 @@ pytest_plugins = ["tests.fakediscord.pytest_plugin"]
 _exit_status: int | None = None
 
 
+_machine_speed = 1.0
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
-    """pytest-timeout's thread method, saying which test ran out of time: its own report is
-    the threads' stacks only, and an async test's stack is just the event loop's."""
+    """The test's limit, stretched on a slow or busy machine (tests/time_limits.py); when
+    it runs out, the test's name, the limit and every thread's and task's stack are said
+    before anything is torn down, and the run ends."""
     if settings.method != "thread":
         return None
 
-    def expired() -> None:
-        print(f"\nTIMEOUT: {item.nodeid} still running after {settings.timeout:g} s",
-              file=sys.stderr, flush=True)
-        # timeout_timer ends the process without pytest_sessionfinish: the PostgreSQL
-        # server would outlive the run, orphaned, holding its port and folder.
-        for server in list(_pg_servers):
-            server.close()
-        timeout_timer(item, settings)  # dumps the stacks and ends the process
+    def expired(elapsed: float, stretch: float) -> None:
+        # Not the servers' own close: the run is ending, and that may hang too.
+        time_limits.report_and_end_run(item, limit, elapsed, stretch, _close_pg_servers)
 
-    timer = threading.Timer(settings.timeout, expired)
-    timer.name = f"timeout {item.nodeid}"
-    timer.daemon = True
-
-    def cancel() -> None:
-        timer.cancel()
-        timer.join()
-
-    item.cancel_timeout = cancel  # type: ignore[attr-defined]  # pytest-timeout's protocol
-    timer.start()
+    limit = time_limits.Limit(settings.timeout, _machine_speed, expired, name=item.nodeid)
+    item.cancel_timeout = limit.cancel  # type: ignore[attr-defined]  # pytest-timeout's protocol
     return True
+
+
+def _close_pg_servers() -> None:
+    for server in list(_pg_servers):
+        server.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_processes_left_behind(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that leaves a bot, a render worker or a database server running fails with
+    its name (they are ended, so they cannot disturb the tests after it). Set up before the
+    test's own fixtures and so torn down after them. The session's PostgreSQL server and
+    whatever starts it are the run's, not the test's."""
+    before = set(time_limits.descendants())
+    yield
+    deadline = time.monotonic() + 5 * _machine_speed
+    while True:
+        running = time_limits.descendants()
+        left = {pid: process.command for pid, process in running.items()
+                if pid not in before and not _the_runs_own(pid, running)}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)  # a process told to stop may still be on its way out
+    if left:
+        time_limits.end_processes(list(left))
+        listed = "; ".join(f"{pid}: {command[:200]}" for pid, command in sorted(left.items()))
+        pytest.fail(f"{request.node.nodeid} left {len(left)} process(es) running: {listed}",
+                    pytrace=False)
+
+
+def _the_runs_own(pid: int, running: dict[int, time_limits.Process]) -> bool:
+    """The session's PostgreSQL server or one of its processes, or a step of its start;
+    multiprocessing's helper, which some library started and which lives as long as the run."""
+    if "multiprocessing.resource_tracker" in running[pid].command:
+        return True
+    if (_pg_start is not None and _pg_start.thread.is_alive()
+            and "/pginstall/bin/" in running[pid].command):
+        return True
+    servers = {server.process.pid for server in _pg_servers if server.process is not None}
+    while pid in running:
+        if pid in servers:
+            return True
+        pid = running[pid].parent
+    return False
 
 
 _pg_servers: list[PgServer] = []
@@ -126,6 +161,11 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    global _machine_speed
+    _machine_speed = time_limits.machine_speed()
+    config.addinivalue_line(
+        "markers", "long: a heavy variant (every seed, a full-size load test) that `make "
+                   "test-long` runs and `make test` leaves out")
     config.addinivalue_line(
         "markers", "sqlite_only(reason): a test about SQLite itself (its file, locks, WAL); "
                    "not run on PostgreSQL")

@@ -23,6 +23,11 @@ from tests.fakediscord.runner import running_bot
 
 T = TypeVar("T")
 
+# Whole games through Discord keep Discord's rate limits (the bot paces its edits and waits
+# out 429s), with every window this much shorter: at Discord's own windows a table edit per
+# move would be a second of waiting, and at a tenth half of a game's test was still waiting.
+WHOLE_GAME_WINDOWS = 0.03
+
 
 def settings_for(fake: FakeDiscord, db_path: Path, **overrides: Any) -> Settings:
     # On PostgreSQL (tests/databases.py) the path names the test's database on the server.
@@ -90,6 +95,16 @@ async def cityscape_building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str,
             match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
     await settle(bot, match.id)
     return match
+
+
+async def has_picture(fake: FakeDiscord, message: FakeMessage, filename: str,
+                      timeout: float = 10.0) -> bool:
+    """Whether ``message`` carries the picture ``filename``, waiting for it: a private screen
+    goes out without its picture when drawing takes over 0.4 s (bot/ui/later.py, a busy
+    machine) and the picture follows by an edit. Fails after ``timeout``."""
+    await fake.wait_until(lambda: any(a.filename == filename for a in message.attachments),
+                          timeout=timeout, what=f"{filename} on message {message.id}")
+    return True
 
 
 def button_id(message: FakeMessage, label: str | None = None, prefix: str | None = None) -> str:

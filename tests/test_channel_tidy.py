@@ -16,7 +16,7 @@ from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.table import MOVED
 from tests import databases
 from tests.fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.test_discord_bigcity import Player, start_game
 from tests.test_discord_cityscape import answer, set_goals
 from tests.test_turn_pings import live_pings, notifications
@@ -61,9 +61,8 @@ def check_superseded(fake: FakeDiscord, table_id: int | None) -> int:
     return len(moved)
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -95,7 +94,7 @@ async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
         assert ui.via_hand > 0  # previews from My hand were among them
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_table_posted_anew_leaves_no_board_behind(fake_discord: FakeDiscord,
                                                           tmp_path: Path) -> None:
     """Round scoring and /game status post the table again below; what they replace keeps
@@ -133,17 +132,17 @@ def due_now(match: Match) -> list[str]:
     return CITYSCAPE.to_act(match.state)
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_one_reminder_before_the_computer_plays_mentions_only_whoever_is_due(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     ann = await fake.add_member("Ann")
     bob = await fake.add_member("Bob")
     ann_id, bob_id = str(ann["id"]), str(bob["id"])
-    # Times shrunk: a 10 s turn reminded 5 s before its end (in Discord, a turn over two
+    # Times shrunk: a 6 s turn reminded 3 s before its end (in Discord, a turn over two
     # minutes, one minute before).
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=10.0) as bot:
-        bot.pings.remind_before, bot.pings.remind_min_turn = 5.0, 6.0
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=6.0) as bot:
+        bot.pings.remind_before, bot.pings.remind_min_turn = 3.0, 4.0
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
                                                {"rounds": 1}))).message
         assert lobby is not None
@@ -182,7 +181,7 @@ async def test_one_reminder_before_the_computer_plays_mentions_only_whoever_is_d
         await fake.wait_until(lambda: not live_pings(fake) or None, 10.0, "the ping removed")
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_restart_sends_no_stale_reminders(fake_discord: FakeDiscord,
                                                   tmp_path: Path) -> None:
     """A turn whose reminder was due before the restart (sent, or missed while the bot

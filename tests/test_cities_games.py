@@ -1,6 +1,7 @@
 """Many seeded computer games, start to end, with the invariants checked after every move.
 
-By default 200 games across 2, 3 and 4 players and the 3x5 variant: 35% with every seat
+200 games (`make test-long`; `make test` plays a quarter of them) across 2, 3 and 4
+players and the 3x5 variant: 35% with every seat
 played by the greedy computer player, the rest by players picking a random legal move
 (they reach odd corners, such as removing pieces that had a place). ``CITIES_GAMES``
 plays more (``CITIES_GAMES=4000``), ``CITIES_AI_SHARE`` changes the mix (1 = computer
@@ -29,6 +30,9 @@ ALL_PIECES = sorted("RBGY" * 25)
 ALL_ITEMS = sorted([*CONTENT.cards, *CONTENT.tiles, *CONTENT.features])
 
 GAMES = int(os.environ.get("CITIES_GAMES", "200"))
+# `make test` plays a quarter of them (still every mode with computer and random games);
+# `make test-long` all.
+QUICK_GAMES = max(8, GAMES // 4)
 AI_SHARE = float(os.environ.get("CITIES_AI_SHARE", "0.35"))
 """Share of the games played by the computer player (the rest: random legal moves)."""
 MODES = (
@@ -172,11 +176,15 @@ def jobs(total: int) -> list[tuple[int, int, str, bool]]:
     return planned
 
 
+@pytest.mark.parametrize("size", [
+    pytest.param(QUICK_GAMES, id="quick"),
+    pytest.param(GAMES, id="all", marks=pytest.mark.long)])
 @pytest.mark.parametrize("mode", range(len(MODES)),
                          ids=[f"{players}p-{variant}" for players, variant, _ in MODES])
-def test_many_seeded_games_end_without_error_and_keep_the_invariants(mode: int) -> None:
+def test_many_seeded_games_end_without_error_and_keep_the_invariants(mode: int,
+                                                                    size: int) -> None:
     players, variant, _ = MODES[mode]
-    planned = [job for job in jobs(GAMES) if (job[1], job[2]) == (players, variant)]
+    planned = [job for job in jobs(size) if (job[1], job[2]) == (players, variant)]
     # "spawn": fresh interpreters, safe whatever threads earlier tests left running.
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = list(pool.map(play, planned, chunksize=4))

@@ -323,6 +323,37 @@ def test_copacabana_looks_at_every_park_area() -> None:
     assert scoring.achieved(hood_from(drawing), CONTENT.achievement("RIO3"))
 
 
+def test_copacabana_needs_a_park_area_of_two_kinds() -> None:
+    """"One park area containing at least 2 different park feature kinds" beside "one water
+    area containing at least 2 different water feature kinds": the water has its two kinds,
+    but the park beside it only fountains."""
+    copacabana = CONTENT.achievement("RIO3")
+    assert not scoring.achieved(hood_from("P:fountain P:fountain\nW:sailboat W:ferry"), copacabana)
+    assert not scoring.achieved(hood_from("P:fountain P\nW:sailboat W:ferry"), copacabana)
+    assert scoring.achieved(hood_from("P:fountain P:picnic\nW:sailboat W:ferry"), copacabana)
+
+
+@pytest.mark.parametrize("drawing", [
+    "R1 B1\nG1 .",     # an L of three: the fourth corner is no space at all
+    "R1 B1\nG1 Y",     # the fourth corner is an empty city space
+    "R1 .\nG1 Y1",
+    ". B1\nG1 Y1",
+    "R1 B1\n. Y1",
+    "R1 B1 G1 Y1",     # four in a row
+    "R1 B1 .\n. G1 Y1",  # four, touching only at a corner
+])
+def test_eixample_needs_all_four_corners_of_a_2x2_square(drawing: str) -> None:
+    """"Four buildings forming a 2x2 square": three of its corners are not enough, whichever
+    corner is missing, and four buildings in another shape are not a square."""
+    assert not scoring.achieved(hood_from(drawing), CONTENT.achievement("BCN2")), drawing
+
+
+def test_eixample_finds_the_square_anywhere_in_the_neighbourhood() -> None:
+    """A square lower right, straddling tile edges, with other buildings before it."""
+    drawing = "R1 . B1\nW G1 Y1\n. R2 B3"
+    assert scoring.achieved(hood_from(drawing), CONTENT.achievement("BCN2"))
+
+
 def _achievement(kind: str, **params: object) -> Achievement:
     return Achievement(id="X1", name="Test", display_name="Test", rings=(8, 5, 3), type=kind,
                        params=MappingProxyType(params), text="", tier="easy")

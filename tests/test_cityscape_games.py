@@ -62,7 +62,10 @@ def _play(players: list[str], seed: int) -> None:
     assert result.winners == [p for p in players if result.scores[p] == best]
 
 
-@pytest.mark.parametrize("first_seed", range(0, GAMES_PER_COUNT, BATCH))
+# The first batch of each player count in `make test`; all 40 games with `make test-long`.
+@pytest.mark.parametrize("first_seed", [
+    pytest.param(first, marks=[pytest.mark.long] if first else [])
+    for first in range(0, GAMES_PER_COUNT, BATCH)])
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_seeded_computer_games_end_with_invariants(count: int, first_seed: int) -> None:
     players = ["ann", "bob", "cy", "dee"][:count]

@@ -26,7 +26,7 @@ from cogs.bigcity import neighborhood_groups, of_kind
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
-from tests.harness import cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
 from tests.labels import coordinates_in, option_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -153,7 +153,7 @@ class Player:
         assert len(menu["options"]) <= PAGE_SIZE
         assert not [c for c in message.iter_components() if c.get("label") == "Next ▶"]
         assert not coordinates_in(message), option_texts(message)
-        assert message.attachments and message.attachments[0].filename == "choices.png"
+        assert await has_picture(self.fake, message, "choices.png")
         reply = await answer(await self.fake.select(user, message, menu["custom_id"],
                                                     [str(index)]))
         assert reply.type == 7, text_of(reply)
@@ -203,7 +203,7 @@ class Player:
                 hand = await self.click(user, self.table(), f"ch:bc:{self.match_id}:hand")
                 message = hand.message
                 assert message.ephemeral and "Your hand" in message.content
-                assert message.attachments and message.attachments[0].filename == "choices.png"
+                assert await has_picture(self.fake, message, "choices.png")
                 self.via_hand += 1
             else:
                 message = await self.open(user, f"{base}:c{code}")
@@ -234,7 +234,7 @@ class Player:
                                     index)
             else:
                 await self.pick(user, message, base, code, arg, options.index(index), index)
-            assert message.attachments and message.attachments[0].filename == "choices.png"
+            assert await has_picture(self.fake, message, "choices.png")
             reply = await self.confirm(user, message, f"{base}:a{index}")
         elif kind in ("exchange", "discard_useless", "trade"):
             code = {"exchange": "x", "discard_useless": "d", "trade": "t"}[kind]
@@ -324,9 +324,8 @@ def check_private(fake: FakeDiscord) -> None:
         assert secret not in public, secret
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
                                                        tmp_path: Path) -> None:
     fake = fake_discord
@@ -380,7 +379,7 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         # a place that was on the second page of the old single menu: two menus, confirmed
         index = options[PAGE_SIZE + 1]
         await ui.place_neighborhood(ann, chooser, base, index)
-        assert chooser.attachments[0].filename == "choices.png"
+        assert await has_picture(ui.fake, chooser, "choices.png")
         await ui.confirm(ann, chooser, f"{base}:a{index}")
         assert ui.most_choices <= 2
         placed = ui.match.state["neighborhoods"][-1]
@@ -443,9 +442,8 @@ VARIANTS = {"trade_cards": True, "must_exchange_useless": True, "single_streetca
             "limited_streetcar_line": True, "limited_card_drawing": True}
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_five_players_every_variant_a_trade_and_a_restart(fake_discord: FakeDiscord,
                                                                  tmp_path: Path) -> None:
     fake = fake_discord

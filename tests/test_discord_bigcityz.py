@@ -15,7 +15,7 @@ from bot.games.bigcityz.content import card as city_card
 from bot.ui.play import NOT_SEATED
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.labels import coordinates_in, option_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -144,9 +144,8 @@ async def play_until(fake: FakeDiscord, bot: CityhallBot, match_id: int,
         await settle(bot, match_id)
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
                                                      tmp_path: Path) -> None:
     fake = fake_discord
@@ -184,9 +183,8 @@ async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
         assert "objection" in board  # Bob's objections are counted, and how many were right
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_six_players_with_computers_the_veto_timer_and_a_restart(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord

@@ -30,7 +30,7 @@ from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
-from tests.harness import cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
 from tests.labels import COORDINATES, coordinates_in, option_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -155,7 +155,7 @@ class Players:
             self.used["browsed"] += 1
             assert "(A–Y, page 1 of" in json.dumps(chooser.components, ensure_ascii=False)
             turned = await answer(await fake.click(user, chooser, f"{base}:o0p1"))
-            assert turned.type == 7 and chooser.attachments[0].filename == "choices.png"
+            assert turned.type == 7 and await has_picture(fake, chooser, "choices.png")
             menu = next(c for c in chooser.iter_components() if c.get("type") == 3)
             assert menu["options"][0]["label"].startswith("Z · ")
             assert menu["custom_id"] == f"{base}:s0p1"
@@ -175,7 +175,7 @@ class Players:
             self.used["remove"] += 1
             reply = await answer(await fake.click(user, chooser, f"{base}:a{index}"))
         else:
-            assert any(a.filename == "choices.png" for a in chooser.attachments)
+            assert await has_picture(fake, chooser, "choices.png")
             reply = await answer(await fake.select(user, chooser, f"{base}:s{focus}p{page}",
                                                    [str(index)]))
         self.clicks += 1
@@ -246,9 +246,8 @@ async def check_final(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> JSO
     return final.state
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         fake_discord: FakeDiscord, tmp_path: Path, quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -386,9 +385,8 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         assert not again.ephemeral
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                            quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -413,9 +411,8 @@ async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path:
         assert any("Removed from the game" in m.content for m in rounds)
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
@@ -436,9 +433,8 @@ async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: 
         assert len(state["players"]) == 4 and state["round"] == 8
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_the_long_two_player_variant(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord

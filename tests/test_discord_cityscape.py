@@ -18,7 +18,7 @@ from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -91,9 +91,8 @@ def public_texts(fake: FakeDiscord) -> str:
     return "\n".join(parts)
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -266,9 +265,8 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
         assert not again.ephemeral
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_game_sets_two_sides_each(fake_discord: FakeDiscord,
                                                       tmp_path: Path) -> None:
     fake = fake_discord

@@ -17,7 +17,7 @@ from bot.core.levels import Budget
 from bot.games.cityscape import ENGINE
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals, text_of
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -114,7 +114,7 @@ async def test_the_host_sets_each_computer_players_level_in_the_lobby(
         gate.open.set()
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord

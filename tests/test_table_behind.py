@@ -4,7 +4,6 @@ up to date through the click's own answer."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.limits import Fault
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_bigcityz import open_game, play_turn, table_of
 from tests.test_discord_cityscape import answer, text_of
@@ -22,6 +22,13 @@ from tests.test_discord_faults import _building, _on_turn
 pytestmark = pytest.mark.usefixtures("backend")
 
 TABLE_EDITS = r"/channels/\d+/messages/\d+$"
+
+
+async def _edit_refused(fake: FakeDiscord, refused: Fault, message_id: int | str) -> None:
+    """Until the bot has tried to bring the table up to date and Discord has said no."""
+    await fake.wait_until(lambda: any(f"/messages/{message_id}" in hit.path
+                                      for hit in refused.hits),
+                          timeout=10, what="the refused table edit")
 
 
 def _versions(message: object) -> set[int]:
@@ -39,14 +46,14 @@ async def test_a_height_button_on_a_table_behind_opens_the_picker_on_the_board_a
         first = _on_turn(bot, match_id, users)
         version = bot.runtime.get(match_id).version  # type: ignore[union-attr]
         # Discord refuses every table edit from now on: the table stays on this board.
-        fake.fail("PATCH", TABLE_EDITS, 503, times=None)
+        refused = fake.fail("PATCH", TABLE_EDITS, 503, times=None)
         prefix = f"ch:cs:{match_id}:v{version}:"
         picker = (await answer(await fake.click(first, table,
                                                 button_id(table, prefix=f"{prefix}h2")))).message
         built = await answer(await fake.click(first, picker, button_id(picker,
                                                                        prefix=f"{prefix}b2A1")))
         assert built.type == 7 and "A1" in text_of(built)
-        await asyncio.sleep(0.2)
+        await _edit_refused(fake, refused, table.id)
         assert _versions(fake.message(table.id)) == {version}  # the table is behind
 
         # The next builder clicks a height on the outdated table: the picker opens on the
@@ -74,9 +81,9 @@ async def test_a_stale_click_on_the_table_brings_the_table_up_to_date_and_change
         match_id = await open_game(fake, bot, ann, [bob], 0)
         table = table_of(fake, bot, match_id)
         old = bot.runtime.get(match_id).version  # type: ignore[union-attr]
-        fake.fail("PATCH", TABLE_EDITS, 503, times=None)
+        refused = fake.fail("PATCH", TABLE_EDITS, 503, times=None)
         await play_turn(fake, bot, match_id, users)
-        await asyncio.sleep(0.2)
+        await _edit_refused(fake, refused, table.id)
         match = bot.runtime.get(match_id)
         assert match is not None and match.version > old
         assert _versions(fake.message(table.id)) == {old}  # the table is behind
@@ -95,8 +102,9 @@ async def test_a_stale_click_on_the_table_brings_the_table_up_to_date_and_change
         assert _versions(shown) <= {match.version}
         assert fake.message(table.id).attachments  # with its picture
         # The clicker is told, privately, that nothing was changed.
-        await asyncio.sleep(0.2)
-        notes = [m for m in reply.followup_messages if m.ephemeral]
+        notes = await fake.wait_until(
+            lambda: [m for m in reply.followup_messages if m.ephemeral], timeout=10,
+            what="the private note to the clicker")
         assert notes and "Nothing was changed" in notes[0].content
         assert "table now shows the current board" in notes[0].content
         after = bot.runtime.get(match_id)

@@ -16,7 +16,7 @@ from PIL import Image
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.ui.table import MOVED
 from tests.fakediscord import FakeDiscord
-from tests.harness import cityhall_bot
+from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
 from tests.whole_games import (
     PLAY,
     TurnWatch,
@@ -94,9 +94,8 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
 CITYSCAPE_STAYS = ("**Round ",)
 
 
-# Whole games: Discord's limits with windows ten times shorter, so the bot still paces
-# and retries but a test does not wait out minutes of windows.
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+# Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=2, computers=0,
                             options={"rounds": 2}, seed=3, stays=CITYSCAPE_STAYS)
@@ -108,7 +107,7 @@ async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: 
     assert seen["left"] <= 4, [m.content[:60] for m in seen["public"]]
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_cityscape_against_a_computer_pings_only_the_human(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=1, computers=1,
@@ -117,7 +116,7 @@ async def test_cityscape_against_a_computer_pings_only_the_human(
     assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     # a reveal begins with the city's name in bold and says whether the placement was right
     seen = await whole_game(fake_discord, tmp_path, "bigcityz", humans=2, computers=0,
@@ -140,7 +139,7 @@ async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: 
     assert not any("your move" in t and "objections" in t for t in texts)
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_tables: None) -> None:
     seen = await whole_game(fake_discord, tmp_path, "bigcity", humans=2, computers=0,
@@ -151,7 +150,7 @@ async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: P
     assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
 
 
-@pytest.mark.fakediscord(rate_limit_scale=0.1)
+@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_cities_game(fake_discord: FakeDiscord, tmp_path: Path,
                                         quick_tables: None) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cities", humans=2, computers=0,

@@ -59,6 +59,8 @@ class BotProcess:
         if self.shards is not None:
             env.update(SHARD_COUNT=str(self.shard_count),
                        SHARD_IDS=",".join(str(s) for s in self.shards))
+        if self.fake.rate_limit_scale != 1.0:  # the tests' shortened windows, as the fake's
+            env.update(DISCORD_RATE_LIMIT_SCALE=str(self.fake.rate_limit_scale))
         env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.token,
                    DISCORD_API_BASE=self.fake.api_base, CPU_DELAY="0", LOG_LEVEL="WARNING",
                    TURN_SECONDS=str(self.config.turn_seconds),
