@@ -171,9 +171,23 @@ def pytest_configure(config: pytest.Config) -> None:
                    "not run on PostgreSQL")
 
 
+# The longest modules start first, so that in a parallel run (make test) no worker is still
+# on one of them when the others have finished: the order within a module is kept.
+FIRST = ("test_loadtest", "test_process_games", "test_discord_cities", "test_shards_processes",
+         "test_whole_games_channel", "test_channel_tidy", "test_discord_bigcity",
+         "test_discord_bigcityz", "test_process", "test_render_cache", "test_discord_faults")
+
+
+def _module_rank(item: pytest.Item) -> int:
+    name = item.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
+    return FIRST.index(name) if name in FIRST else len(FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test about SQLite itself is not collected for PostgreSQL: dropped here rather than
-    skipped, so the run's summary does not fill with skips that say nothing."""
+    skipped, so the run's summary does not fill with skips that say nothing. The longest
+    modules go first (FIRST)."""
+    items.sort(key=_module_rank)
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
     for item in items:

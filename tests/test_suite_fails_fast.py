@@ -53,14 +53,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-def _run(project: Path, name: str, source: str, *options: str,
-         within: float = 60) -> subprocess.CompletedProcess[str]:
+def _run(project: Path, name: str, source: str, *options: str, within: float = 60,
+         after: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     (project / "tests" / name).write_text(source)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     try:
         return subprocess.run(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *options,
-             f"tests/{name}"],
+             f"tests/{name}", *after],
             cwd=project, env=env, capture_output=True, text=True, timeout=within)
     except subprocess.TimeoutExpired as hung:
         output = hung.stdout.decode() if isinstance(hung.stdout, bytes) else hung.stdout
@@ -110,8 +110,8 @@ def test_a_hanging_test_ends_a_parallel_run_too(project: Path) -> None:
     (project / "tests" / "test_slow_neighbours.py").write_text(SLOW_NEIGHBOURS)
     try:
         done = _run(project, "test_hangs.py", HANGS, "-o", "timeout=5", "-n", "2",
-                    "--dist", "loadgroup", "--max-worker-restart", "0",
-                    "tests/test_slow_neighbours.py", within=120)
+                    "--dist", "loadgroup", "--max-worker-restart", "0", within=120,
+                    after=("tests/test_slow_neighbours.py",))
     finally:
         (project / "tests" / "test_slow_neighbours.py").unlink()
     output = done.stdout + done.stderr

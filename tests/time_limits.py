@@ -25,7 +25,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import CoroutineType, FrameType, GeneratorType
+from types import CoroutineType, GeneratorType
 from typing import IO, Any, NamedTuple
 
 import pytest
@@ -141,20 +141,17 @@ def _await_chain(task: asyncio.Task[Any]) -> Iterator[str]:
     one waits for (a future, an event's waiter, a sleep)."""
     awaited: Any = task.get_coro()
     while awaited is not None:
-        frame: FrameType | None = None
         if isinstance(awaited, CoroutineType):
-            frame, next_awaited = awaited.cr_frame, awaited.cr_await
+            frame, awaited = awaited.cr_frame, awaited.cr_await
         elif isinstance(awaited, GeneratorType):
-            frame, next_awaited = awaited.gi_frame, awaited.gi_yieldfrom
+            frame, awaited = awaited.gi_frame, awaited.gi_yieldfrom
         elif hasattr(awaited, "cr_frame"):  # a coroutine of a C extension's kind
-            frame, next_awaited = awaited.cr_frame, getattr(awaited, "cr_await", None)
+            frame, awaited = awaited.cr_frame, getattr(awaited, "cr_await", None)
         else:
-            yield f"    waiting for {awaited!r}"[:300]
-            return
+            break  # a future's iterator: the future itself is the task's waiter
         if frame is not None:
             code = frame.f_code
             yield f'  File "{code.co_filename}", line {frame.f_lineno}, in {code.co_name}'
-        awaited = next_awaited
     waiter = getattr(task, "_fut_waiter", None)
     if waiter is not None:
         yield f"    waiting for {waiter!r}"[:300]
