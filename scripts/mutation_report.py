@@ -12,9 +12,11 @@ timeouts (a mutant that makes the tests hang was caught). Mutants no selected te
 rule); the second score sets them aside: killed / (killed + survived + no tests). A
 survivor is equivalent when
 
-- it only changes the letter case of SQL or of a ``sqlite3.Row`` key in a module listed in
-  ``SQL_CASE_BLIND`` (SQLite keywords, names and row keys ignore case; a quoted value in the
-  SQL must be unchanged, since values do not), or
+- it only changes the letter case of SQL text in a module listed in ``SQL_CASE_BLIND``
+  (keywords and unquoted names ignore case on SQLite and PostgreSQL alike; a quoted value or
+  a double-quoted name must be unchanged, since their case matters). A row key is not SQL
+  text: an asyncpg record's keys are case-sensitive (``row["VERSION"]`` fails on
+  PostgreSQL where ``sqlite3.Row`` would forgive it), so such a mutant must be killed, or
 - its changed lines are listed in ``EQUIVALENT`` for that function, with the reason.
 
 Both rules read the mutated code itself, so they follow the code when mutant numbers shift.
@@ -43,11 +45,11 @@ NOT_CHECKED = {None}
 # "bot.core.runtime.xǁRuntimeǁ_act__mutmut_12" or "bot.core.storage.x__columns__mutmut_3"
 NAME = re.compile(r"^(?P<module>.+?)\.x(?:ǁ(?P<cls>[^ǁ]+)ǁ(?P<meth>.+)|_(?P<func>.+))__mutmut_\d+$")
 
-# Modules whose strings that look like SQL all go to SQLite (no sentence for a person).
-SQL_CASE_BLIND = {"bot/core/storage.py"}
+# Modules whose strings that look like SQL all go to a database (no sentence for a person).
+SQL_CASE_BLIND = {"bot/core/storage.py", "bot/core/postgres.py"}
 SQL_WORD = re.compile(r"\b(select|insert|update|delete|from|where|and|order by|values|pragma|"
                       r"begin|commit|rollback|release|savepoint|create|join|limit|set)\b", re.I)
-QUOTED = re.compile(r"'[^']*'")  # a value in SQL: its letter case matters
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a value or a quoted name: case matters
 
 
 @dataclass(frozen=True)
@@ -459,7 +461,7 @@ def _named(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
 
 
 def _sql_case_only(original: ast.AST, mutant: ast.AST) -> bool:
-    """Whether the two differ only in the letter case of SQL text or row keys."""
+    """Whether the two differ only in the letter case of SQL text (never a row key)."""
     left, right = list(ast.walk(original)), list(ast.walk(mutant))
     if len(left) != len(right):
         return False
@@ -472,7 +474,7 @@ def _sql_case_only(original: ast.AST, mutant: ast.AST) -> bool:
             if not (isinstance(a.value, str) and isinstance(b.value, str)
                     and a.value.lower() == b.value.lower()
                     and QUOTED.findall(a.value) == QUOTED.findall(b.value)
-                    and (id(a) in keys or SQL_WORD.search(a.value))):
+                    and id(a) not in keys and SQL_WORD.search(a.value)):
                 return False
             changed = True
     # Everything but the constants must match too (names, operators, structure).
@@ -492,7 +494,7 @@ def why_equivalent(source: str, key: str, mutants: Mutants) -> str | None:
     if pair is None:
         return None
     if source in SQL_CASE_BLIND and _sql_case_only(*pair):
-        return "letter case of SQL or a row key"
+        return "letter case of SQL"
     added, removed = mutants.changed_lines(key), mutants.changed_lines(key, "-")
     function = function_of(key)
     for entry in EQUIVALENT:

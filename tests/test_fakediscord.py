@@ -513,3 +513,23 @@ def test_discord_api_configuration_round_trip() -> None:
     finally:
         discord_api.reset_api_base()
     assert discord.http.Route.BASE == "https://discord.com/api/v10" and discord_api.api_base() is None
+
+
+async def test_a_client_that_hangs_up_mid_upload_is_no_error(fake_discord: FakeDiscord) -> None:
+    """A bot killed with kill -9 in the middle of uploading a picture: Discord never sees
+    the request whole, and the fake does not count it against the bot."""
+    fake = fake_discord
+    host, port = fake.api_base.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    boundary = "cityhall-test"
+    head = (f"POST /api/v10/channels/{fake.channel_id}/messages HTTP/1.1\r\n"
+            f"Host: {host}:{port}\r\nAuthorization: Bot {fake.token}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+            "Content-Length: 100000\r\n\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[0]\"; "
+            "filename=\"table.png\"\r\nContent-Type: image/png\r\n\r\n").encode()
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(head + b"\x89PNG" + b"\0" * 1000)  # a tenth of what it said it would send
+    await writer.drain()
+    writer.close()
+    await fake.wait_until(lambda: fake.hung_up, timeout=10, what="the hung-up request")
+    assert fake.errors == [] and fake.channel_messages(fake.channel_id) == []

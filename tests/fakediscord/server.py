@@ -239,6 +239,8 @@ class FakeDiscord:
     requests: list[RecordedRequest] = field(default_factory=list, init=False)
     errors: list[RecordedError] = field(default_factory=list, init=False)
     validation_errors: list[str] = field(default_factory=list, init=False)
+    # Requests whose client hung up before they were whole (never seen by "Discord").
+    hung_up: list[RecordedRequest] = field(default_factory=list, init=False)
     failed_interactions: list[FakeInteraction] = field(default_factory=list, init=False)
     interactions: dict[str, FakeInteraction] = field(default_factory=dict, init=False)
     # The same, by token, for the interaction webhook: a scan of every interaction per
@@ -1397,6 +1399,12 @@ class FakeDiscord:
             if exc.errors:
                 payload["errors"] = exc.errors
             response = _json(payload, exc.status)
+        except ConnectionResetError:
+            # The client hung up before its request was whole (a bot killed mid-upload, as
+            # the kill -9 tests do): Discord never sees such a request, nor does the bot see
+            # an answer. Not an error of the bot's.
+            self.hung_up.append(record)
+            response = _json({"message": "client hung up", "code": 0}, 400)
         except Exception as exc:  # a bug in the fake: report it, and avoid discord.py's 5xx retries
             self._record_error(method, path, 400, -1, f"fake internal error: {exc!r}")
             response = _json({"message": f"fake internal error: {exc!r}", "code": 0}, 400)
