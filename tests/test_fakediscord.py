@@ -527,7 +527,7 @@ async def test_a_client_that_hangs_up_mid_upload_is_no_error(fake_discord: FakeD
             "Content-Length: 100000\r\n\r\n"
             f"--{boundary}\r\nContent-Disposition: form-data; name=\"files[0]\"; "
             "filename=\"table.png\"\r\nContent-Type: image/png\r\n\r\n").encode()
-    reader, writer = await asyncio.open_connection(host, int(port))
+    _reader, writer = await asyncio.open_connection(host, int(port))
     writer.write(head + b"\x89PNG" + b"\0" * 1000)  # a tenth of what it said it would send
     await writer.drain()
     writer.close()
