@@ -178,6 +178,14 @@ FIRST = ("test_loadtest", "test_process_games", "test_discord_cities", "test_sha
          "test_discord_bigcityz", "test_process", "test_render_cache", "test_discord_faults")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (make test): a worker per core and one more. A third of the suite's time is
+    waiting (Discord's rate-limit windows, turn timers, bot processes starting), which a
+    worker per core leaves idle: on CI's 2 cores, 3 workers took 7.7 minutes where 2 took
+    10.1, with every test passing both ways."""
+    return (os.cpu_count() or 1) + 1
+
+
 def _module_rank(item: pytest.Item) -> int:
     name = item.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
     return FIRST.index(name) if name in FIRST else len(FIRST)
