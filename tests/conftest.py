@@ -16,8 +16,8 @@ from tests.pg_support import PgServer, binaries
 pytest_plugins = ["tests.fakediscord.pytest_plugin"]
 
 _exit_status: int | None = None
-
-
+# How many times slower than CI's idle machine this one computes (time_limits.machine_speed,
+# measured in pytest_configure): every test's limit is stretched by it.
 _machine_speed = 1.0
 
 
@@ -30,7 +30,6 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
         return None
 
     def expired(elapsed: float, stretch: float) -> None:
-        # Not the servers' own close: the run is ending, and that may hang too.
         time_limits.report_and_end_run(item, limit, elapsed, stretch, _close_pg_servers)
 
     limit = time_limits.Limit(settings.timeout, _machine_speed, expired, name=item.nodeid)

@@ -344,6 +344,7 @@ async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
         assert ENGINE.to_act(match.state) == [ann_id]
         table = ui.table()
         assert "setting up the city" in table.content and f"<@{ann_id}>" in table.content
+        assert await has_picture(fake, table, "table.png")  # follows the words when slow
         with table.attachment("table.png").image() as picture:
             assert picture.format == "PNG"
 

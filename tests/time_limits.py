@@ -33,8 +33,9 @@ import pytest
 # The most a limit is stretched: at four times the idle CPU cost a test passes, past it
 # the run ends anyway, so a hang on a saturated machine is still reported within minutes.
 MAX_STRETCH = 4.0
-# pure_python_work()'s time on CI's idle 2-core machine (Intel Xeon, 29 Nov 2026): a
-# slower machine stretches every limit by its ratio to this.
+# pure_python_work() takes about 0.033 s on CI's 2-core machine (Intel Xeon, 29 Nov 2026);
+# a machine slower than this stretches every limit by its ratio to it (the margin keeps
+# timing noise from stretching anything on CI's own machine).
 REFERENCE_WORK_SECONDS = 0.045
 
 
