@@ -268,6 +268,7 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         match_id = match.id
         table = lobby
         assert "setup" in table.content and "starting tile" in table.content
+        assert await has_picture(fake, table, "table.png")  # follows the words when slow
         with table.attachment("table.png").image() as picture:
             assert picture.format == "PNG"
 

@@ -119,8 +119,12 @@ async def test_cityscape_against_a_computer_pings_only_the_human(
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     # a reveal begins with the city's name in bold and says whether the placement was right
+    # The longest objection window: the test answers every window itself; at the default
+    # 20 s, one closed on its own under a CPU hog before the test looked, and its ping
+    # went uncounted.
     seen = await whole_game(fake_discord, tmp_path, "bigcityz", humans=2, computers=0,
-                            options={}, seed=6, stays=(": ✅ right", ": ❌ wrong"))
+                            options={"veto_seconds": 120}, seed=6,
+                            stays=(": ✅ right", ": ❌ wrong"))
     final = seen["final"]
     assert final.state is not None and BIGCITYZ.result(final.state) is not None
     turns = sum(final.state["turns"].values())
