@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 import threading
 
+import pytest
+
 from tests import time_limits
 
 
@@ -27,35 +29,18 @@ def _limit(seconds: float, slowdowns: list[float], *, speed: float = 1.0
     return time_limits.Limit(seconds, speed, expired, name="t", slowdown=slowdown), ended, calls
 
 
-def test_on_an_idle_machine_a_hang_ends_at_its_limit() -> None:
-    limit, ended, calls = _limit(0.2, [1.0])
+@pytest.mark.parametrize(("seconds", "slowdown", "speed", "stretch"), [
+    (0.2, 1.0, 1.0, 1.0),                          # an idle machine: at its limit
+    (0.2, 3.0, 1.0, 3.0),                          # a busy one: three times the limit
+    (0.1, 50.0, 1.0, time_limits.MAX_STRETCH),     # the stretch has a ceiling
+    (0.1, 1.0, 2.5, 2.5),                          # a slow processor, from the start
+], ids=["idle", "busy", "ceiling", "slow-processor"])
+def test_a_hang_ends_at_its_limit_stretched_by_the_machines_slowdown(
+        seconds: float, slowdown: float, speed: float, stretch: float) -> None:
+    limit, ended, calls = _limit(seconds, [slowdown], speed=speed)
     assert ended.wait(10)
-    (elapsed, stretch), = calls
-    assert stretch == 1.0 and elapsed >= 0.2
-    limit.cancel()
-
-
-def test_a_busy_machine_stretches_the_limit_by_its_slowdown() -> None:
-    limit, ended, calls = _limit(0.2, [3.0])
-    assert ended.wait(10)
-    (elapsed, stretch), = calls
-    assert stretch == 3.0 and elapsed >= 0.6  # three times the limit, not once
-    limit.cancel()
-
-
-def test_the_stretch_has_a_ceiling() -> None:
-    limit, ended, calls = _limit(0.1, [50.0])
-    assert ended.wait(10)
-    (elapsed, stretch), = calls
-    assert stretch == time_limits.MAX_STRETCH and elapsed >= 0.1 * time_limits.MAX_STRETCH
-    limit.cancel()
-
-
-def test_a_slow_processor_stretches_every_limit_from_the_start() -> None:
-    limit, ended, calls = _limit(0.1, [1.0], speed=2.5)
-    assert ended.wait(10)
-    (elapsed, stretch), = calls
-    assert stretch == 2.5 and elapsed >= 0.25
+    (elapsed, stretched), = calls
+    assert stretched == stretch and elapsed >= seconds * stretch
     limit.cancel()
 
 

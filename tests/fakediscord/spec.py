@@ -114,7 +114,6 @@ class Shapes:
         lengths: set[int] = set()
         bounds: set[float] = set()
         unknown: set[str] = set()
-
         followed: set[str] = set()
 
         def walk(schema: Any, in_properties: bool = False) -> None:
