@@ -50,7 +50,7 @@ bench: $(STAMP)
 MUTANTS ?=
 mutation: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,mutation]'
-	$(BIN)/mutmut run --max-children 1 $(MUTANTS)
+	CITYHALL_TEST_PG_KEEP=1 $(BIN)/mutmut run --max-children 1 $(MUTANTS)
 	$(BIN)/python scripts/mutation_report.py
 
 mutation-report:

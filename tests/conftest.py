@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import sys
 import threading
@@ -39,7 +40,8 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
 
 def _close_pg_servers() -> None:
     for server in list(_pg_servers):
-        server.close()
+        if _pg_start is None or _pg_start.owner == os.getpid():  # not a fork's to close
+            server.close()
 
 
 @pytest.fixture(autouse=True)
@@ -83,6 +85,13 @@ def _the_runs_own(pid: int, running: dict[int, time_limits.Process]) -> bool:
 
 _pg_servers: list[PgServer] = []
 
+# CITYHALL_TEST_PG_KEEP=1 (make mutation): one PostgreSQL server for the life of the process,
+# not of one test session. mutmut runs pytest once in its own process and then once per
+# mutant in a fork of it; a server per session would cost each mutant seconds of initdb.
+# The forks share the first session's server, each with databases named by its process id,
+# and drop theirs when their session ends; the server ends with the process that started it.
+KEEP_SERVER = os.environ.get("CITYHALL_TEST_PG_KEEP") == "1"
+
 
 class _ServerStart:
     """The session's PostgreSQL server being set up in a thread from the end of collection
@@ -91,6 +100,8 @@ class _ServerStart:
     whichever PostgreSQL test runs first, while the tests before it run on."""
 
     def __init__(self) -> None:
+        self.owner = os.getpid()
+        self.closes_at_exit = False  # KEEP_SERVER
         self.server: PgServer | None = None
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="pg-server-start", daemon=True)
@@ -216,10 +227,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    global _exit_status
+    global _exit_status, _pg_start
     _exit_status = int(exitstatus)
     if _pg_start is not None:
         _pg_start.thread.join()  # a server still starting would be left behind
+    if KEEP_SERVER and _pg_start is not None and _pg_start.server is not None:
+        if _pg_start.owner == os.getpid():
+            if not _pg_start.closes_at_exit:
+                atexit.register(_close_pg_servers)
+                _pg_start.closes_at_exit = True
+        else:
+            _pg_start.server.drop_own_databases()  # a fork's; the server is its parent's
+        return
+    _pg_start = None  # a second session in this process (pytest.main again) starts anew
     while _pg_servers:
         _pg_servers.pop().close()
 

@@ -4,6 +4,7 @@ database, copied for each test, and reuse of a finished test's database, emptied
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -20,8 +21,12 @@ class PgServer(_Server):
         super().__init__(package, durable=durable)
         # A database the bot's migrations have already run on; see create_database.
         self.template: str | None = None
-        # Migrated databases a finished test gave back emptied (give_back), to hand out again.
-        self._spare: list[str] = []
+        # Migrated databases a finished test gave back emptied (give_back), to hand out again,
+        # by the process that gave them back: a forked copy of this object (mutmut's
+        # workers, see tests/conftest.py's KEEP_SERVER) must not hand out its parent's.
+        self._spare: dict[int, list[str]] = {}
+        # Every database made, by process: a forked worker drops its own when it ends.
+        self.made: dict[int, list[str]] = {}
 
     def create_database(self, name: str | None = None, *,
                         migrated: bool = False) -> str:
@@ -30,9 +35,12 @@ class PgServer(_Server):
         the server, cheaper than running every migration again for each test. A migrated
         database an earlier test gave back emptied is cheaper still: it is handed out
         first."""
-        if migrated and self._spare:
-            return self.url(self._spare.pop())
-        name = name or f"test_{next(self._names)}"
+        spare = self._spare.get(os.getpid())
+        if migrated and spare:
+            return self.url(spare.pop())
+        # The process id in the name keeps forked workers sharing the server apart.
+        name = name or f"test_{os.getpid()}_{next(self._names)}"
+        self.made.setdefault(os.getpid(), []).append(name)
         sql = f"CREATE DATABASE {name}"
         if migrated:
             assert self.template is not None, "make_template() first"
@@ -111,5 +119,12 @@ class PgServer(_Server):
             return
         finally:
             await conn.close()
-        self._spare.append(name)
+        self._spare.setdefault(os.getpid(), []).append(name)
+
+    def drop_own_databases(self) -> None:
+        """Drop every database this process made: a forked worker's, when its session ends,
+        so that a run of thousands of sessions on one server does not fill the disk."""
+        for name in self.made.pop(os.getpid(), []):
+            self._psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        self._spare.pop(os.getpid(), None)
 
