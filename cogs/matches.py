@@ -16,6 +16,7 @@ from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import GAMES
 from bot.ui.lobby import LevelSelect, LobbyButton
+from bot.ui.permissions import NotPermitted, has_manage_messages
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, tell
 
 if TYPE_CHECKING:
@@ -83,7 +84,13 @@ class Matches(commands.Cog):
         if match is None:
             await tell(interaction, "There is no game to end in this channel.")
             return
-        # Discord let this member run the command: that is the permission.
+        # Discord showed the command to this member, but the bot checks for itself: a forged
+        # call, or a role the admins gave the command to without Manage Messages, must not
+        # end someone else's game. The host may always end their own.
+        if not has_manage_messages(interaction) and str(interaction.user.id) != match.host_id:
+            await tell(interaction, "Only members with the Manage Messages permission can end "
+                                    "someone else's game. Nothing was changed.")
+            return
         await self._end(interaction, match.id, can_manage=True)
 
     async def _end(self, interaction: discord.Interaction, match_id: int, *,
@@ -169,6 +176,8 @@ class Matches(commands.Cog):
             name = interaction.command.qualified_name if interaction.command else "that command"
             await tell(interaction, f"You used /{name} here a moment ago; try again in "
                                     f"{wait} second{'s' if wait != 1 else ''}.")
+        elif isinstance(error, NotPermitted):
+            await tell(interaction, str(error))
         elif isinstance(error, app_commands.CheckFailure):
             await tell(interaction, "You can't use that command here.")
         elif isinstance(error, app_commands.CommandNotFound):

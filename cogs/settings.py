@@ -2,9 +2,10 @@
 pause, where games may be started, default game options), stored in the database and used
 from the next turn or lobby on.
 
-Who may use it is Discord's business: the command carries ``default_permissions`` (Manage
-Server), so members without it don't see it, and a server's admins can grant it to other
-roles or members under Server Settings → Integrations → Cityhall.
+The command carries ``default_permissions`` (Manage Server), so members without it don't see
+it. The bot also checks the permission on every call itself (``interaction_check``): a
+server's admins may show the command to other roles under Server Settings → Integrations →
+Cityhall, but only Manage Server changes settings, and a forged call changes nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from discord.ext import commands
 
 from bot.core.engine import IllegalAction
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
+from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
 from cogs.bigcity import new_options as bigcity_options
@@ -49,6 +51,12 @@ class Settings(commands.Cog):
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every /settings command, before it runs: Manage Server, from the interaction's own
+        permissions (NotPermitted is answered by the tree's error handler)."""
+        require_manage_server(interaction)
+        return True
 
     @settings.command(name="show", description="Show this server's Cityhall settings")
     async def show(self, interaction: discord.Interaction) -> None:

@@ -189,3 +189,50 @@ async def test_status_and_stats_have_a_cooldown_and_status_pings_nobody(
         assert not board.ephemeral and board.data["embeds"]
         refused = await answer(await fake.slash(ann, fake.channel_id, "stats"))
         assert refused.ephemeral and "try again in" in text_of(refused)
+
+
+# -- forged calls: the bot checks the permission itself (issue 26) ----------------------------
+
+
+async def test_a_forged_settings_call_from_a_plain_member_changes_nothing(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    # Discord hides /settings from members without Manage Server, but a forged interaction
+    # (or a role the admins showed the command to) still reaches the bot.
+    fake = fake_discord
+    member = await fake.add_member("Mallory")
+    moderator = await fake.add_member("Mod", manage_messages=True)
+    admin = await fake.add_member("Alice", administrator=True)
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        guild = int(fake.guild_id)
+        before = bot.servers.get(guild)
+        for caller in (member, moderator):
+            for sub, options in (("turn_time", {"minutes": 1}),
+                                 ("computer_delay", {"seconds": 9.0}),
+                                 ("channels", {"action": "deny"}),
+                                 (["defaults", "cityscape"], {"rounds": 2}),
+                                 ("show", {})):
+                refused = text_of(await settings(fake, caller, sub, options))
+                assert refused == ("Only members with the Manage Server permission can change "
+                                   "Cityhall's settings. Nothing was changed."), (sub, refused)
+        assert bot.servers.get(guild) == before
+        saved = text_of(await settings(fake, admin, "turn_time", {"minutes": 1}))
+        assert saved.startswith("Saved.")
+        assert bot.servers.turn_seconds(guild) == 60
+
+
+async def test_moderate_end_from_a_plain_member_ends_nothing_but_the_host_may(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match = await cityscape_building(fake, bot, ann, bob)
+        refused = await answer(await fake.slash(bob, fake.channel_id, "moderate", ["end"]))
+        assert refused.ephemeral
+        assert text_of(refused) == ("Only members with the Manage Messages permission can end "
+                                    "someone else's game. Nothing was changed.")
+        still = bot.runtime.in_channel(int(fake.channel_id))
+        assert still is not None and still.id == match.id and still.status != "over"
+        ended = await answer(await fake.slash(ann, fake.channel_id, "moderate", ["end"]))
+        assert not ended.ephemeral and "ended by Ann" in text_of(ended)
+        assert bot.runtime.in_channel(int(fake.channel_id)) is None

@@ -18,6 +18,7 @@ from bot.core.runtime import Refusal
 
 from .components import Components, offered_values
 from .leftovers import let_go_of_view
+from .permissions import has_manage_messages
 from .replies import NO_MENTIONS, oops, plain_name, tell
 from .server_words import channels_sentence
 
@@ -191,8 +192,7 @@ async def _game_of(bot: CityhallBot, match_id: int) -> str | None:
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:
-    perms = interaction.permissions
-    return bool(perms and perms.manage_messages)
+    return has_manage_messages(interaction)
 
 
 def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
