@@ -46,8 +46,12 @@ def test_a_harder_level_knows_everything_an_easier_one_does() -> None:
 
 
 def test_what_it_does_not_know_it_guesses_with_the_deck_share(know_nothing: None) -> None:
+    # Among the other 199 cards: Paris, the card in play, is not on the coast, and its back
+    # must not count. 67 of the 200 cards are coastal, so 67 of the other 199.
     state = start(["Paris"])
-    assert ai.belief(state, "ann", "paris", "coast") == content.share("coast")
+    assert content.share("coast") == 67 / 200
+    assert ai.belief(state, "ann", "paris", "coast") == content.share("coast", without="paris")
+    assert content.share("coast", without="paris") == 67 / 199
 
 
 def test_without_knowledge_it_bets_on_the_base_rates(know_nothing: None) -> None:

@@ -76,8 +76,9 @@ def test_hard_is_sure_of_what_it_knows_and_reasons_about_the_rest(
     state = start(["Paris"], players=["ann", "bob"])
     ids = playout.statements()
     monkeypatch.setattr(levels, "hard_knows", lambda s, p, city, sid: False)
-    # Knowing nothing, it has only the deck's base rates, like normal.
-    assert levels.hard_beliefs(state, "ann") == pytest.approx(list(playout.shares()))
+    # Knowing nothing, it has only the deck's base rates (the other 199 cards), like normal.
+    assert levels.hard_beliefs(state, "ann") == \
+        pytest.approx(list(playout.shares(without="paris")))
     monkeypatch.setattr(levels, "hard_knows", lambda s, p, city, sid: sid == "population")
     beliefs = dict(zip(ids, levels.hard_beliefs(state, "ann"), strict=True))
     assert beliefs["population"] == 1.0  # Paris has over a million: known, so certain

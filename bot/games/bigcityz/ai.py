@@ -4,7 +4,8 @@ Knowledge: a computer player of level easy / normal / hard knows each fact of a 
 chance 0.55 / 0.75 / 0.9. Whether it knows a given fact is drawn once per (seed, player,
 city, statement) with ``peek``, so the same game always gives it the same knowledge and a
 harder level knows everything an easier one would. What it does not know it guesses with the
-deck's base rate (how often the statement is true among the 200 cards).
+deck's base rate: how often the statement is true among the other 199 cards (counting the
+city's own card would let its hidden back sway the guess).
 
 Placing: every legal square, risk field and "There's no free square" is valued by expected
 points under those beliefs (a risk field's -2 counts only as far as the score can drop).
@@ -55,7 +56,7 @@ def belief(state: JSON, player: str, city_id: str, statement_id: str) -> float:
     """The computer's probability that the statement is true of the city."""
     if knows(state, player, city_id, statement_id):
         return 1.0 if content.truth(city_id, statement_id) else 0.0
-    return content.share(statement_id)
+    return content.share(statement_id, without=city_id)
 
 
 def _beliefs(state: JSON, player: str) -> dict[int, float]:

@@ -113,11 +113,20 @@ def truth(city_id: str, statement_id: str) -> bool:
     return bool(_by_id()[city_id]["statements"][statement_id])
 
 
+def share(statement_id: str, *, without: str | None = None) -> float:
+    """How often the statement is true in the whole 200-card deck (0..1); ``without`` a city,
+    among the other 199 cards. A computer player judging the city in play uses the latter:
+    a statistic that counts the card's hidden back would let the back sway its guess."""
+    cards = len(_cards())
+    count = _true_counts()[statement_id]
+    if without is None:
+        return count / cards
+    return (count - truth(without, statement_id)) / (cards - 1)
+
+
 @cache
-def share(statement_id: str) -> float:
-    """How often the statement is true in the whole 200-card deck (0..1)."""
-    cards = _cards()
-    return sum(1 for c in cards if c["statements"][statement_id]) / len(cards)
+def _true_counts() -> dict[str, int]:
+    return {sid: sum(1 for c in _cards() if c["statements"][sid]) for sid in statement_ids()}
 
 
 def facts(city_id: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bot.core.engine import JSON
 from bot.core.levels import EASY, Budget, ai_rng, sequential_halving, sloppy_pick
@@ -104,19 +104,31 @@ def easy_veto(state: JSON, player: str, rng: random.Random) -> JSON:
 # -- hard ------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _pairs() -> tuple[tuple[tuple[float, float], ...], ...]:
+def _pair_counts() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """For statements i and j, how many of the 200 cards have i false/true and j false/true:
+    count[i][j][i true?][j true?]."""
+    cards = list(playout.truths().values())
+    n = len(playout.statements())
+    return tuple(tuple(
+        tuple(tuple(sum(1 for card in cards if card[i] == a and card[j] == b)
+                    for b in (False, True)) for a in (False, True))
+        for j in range(n)) for i in range(n))
+
+
+@cache
+def _pairs(without: str) -> tuple[tuple[tuple[float, float], ...], ...]:
     """For statements i and j, log P(j as it is | i true) / P(j as it is | i false), for j
     false and true: how much a known fact moves the odds of another (the deck's public
-    statistics, with one imagined card of each kind so that no ratio is infinite)."""
-    ids = playout.statements()
-    cards = list(playout.truths().values())
+    statistics, with one imagined card of each kind so that no ratio is infinite). Counted
+    without the city in play: its hidden back must not sway the judgement of its facts."""
+    own = playout.truths()[without]
+    counts = _pair_counts()
     table = []
-    for i in range(len(ids)):
+    for i, row_counts in enumerate(counts):
         row = []
-        for j in range(len(ids)):
-            count = [[1, 1], [1, 1]]  # count[i true?][j true?]
-            for card in cards:
-                count[card[i]][card[j]] += 1
+        for j, cell in enumerate(row_counts):
+            count = [[1 + cell[a][b] - (own[i] == a and own[j] == b) for b in (0, 1)]
+                     for a in (0, 1)]
             false, true = (math.log((count[1][v] / sum(count[1])) / (count[0][v] / sum(count[0])))
                            for v in (0, 1))
             row.append((false, true))
@@ -156,9 +168,9 @@ def hard_beliefs(state: JSON, player: str) -> list[float]:
     ids = playout.statements()
     real = playout.truths()[city]
     known = {n: real[n] for n, sid in enumerate(ids) if hard_knows(state, player, city, sid)}
-    pairs = _pairs()
+    pairs = _pairs(city)
     beliefs = []
-    for i, share in enumerate(playout.shares()):
+    for i, share in enumerate(playout.shares(without=city)):
         if i in known:
             beliefs.append(1.0 if known[i] else 0.0)
             continue
@@ -215,6 +227,7 @@ def _search(state: JSON, player: str, rng: random.Random, budget: Budget,
     city = state["current_city"]
     ids = playout.statements()
     known = [hard_knows(state, player, city, sid) for sid in ids]
+    shares = playout.shares(without=city)
     unseen = _unseen(state)
     key = rng.getrandbits(64)
     worlds: dict[int, tuple[playout.World, list[int]]] = {}
@@ -230,7 +243,7 @@ def _search(state: JSON, player: str, rng: random.Random, budget: Budget,
             statements = sorted(table.statement_pile)
             draw.shuffle(statements)
             worlds[sample] = (playout.World(cities[: table.pile_left], truth, table.knowledge,
-                                            f"{key}:{sample}", first), statements)
+                                            f"{key}:{sample}", first, shares), statements)
         return worlds[sample]
 
     def play(move: playout.Move, sample: int) -> float:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from bot.core.engine import JSON
 
@@ -44,9 +44,11 @@ def statements() -> tuple[str, ...]:
     return tuple(content.statement_ids())
 
 
-@lru_cache(maxsize=1)
-def shares() -> tuple[float, ...]:
-    return tuple(content.share(sid) for sid in statements())
+@cache
+def shares(without: str | None = None) -> tuple[float, ...]:
+    """Each statement's share of true cards in the deck, ``without`` the city in play (see
+    ``content.share``)."""
+    return tuple(content.share(sid, without=without) for sid in statements())
 
 
 @lru_cache(maxsize=1)
@@ -277,8 +279,12 @@ class World:
     facts of the city in hand that its holder does not know, and who knows what."""
 
     def __init__(self, cities: list[str], first_truth: tuple[bool, ...],
-                 knowledge: list[float], key: str, known_first: list[list[bool]]):
+                 knowledge: list[float], key: str, known_first: list[list[bool]],
+                 shares: tuple[float, ...]):
         self.cities = [first_truth] + [truths()[c] for c in cities]
+        # The deck's statistics as the searching player reckons them: without the city in
+        # play, whose back it has not seen.
+        self.shares = shares
         self.knowledge = knowledge
         self.key = key
         # known[turn][seat][statement], drawn when first needed from a generator of its
@@ -294,7 +300,7 @@ class World:
             known = [[draw.random() < k for _ in range(n)] for k in self.knowledge]
             self.known[turn] = known
         truth, mine = self.cities[turn], known[seat]
-        sh = shares()
+        sh = self.shares
         return [(1.0 if truth[s] else 0.0) if mine[s] else sh[s] for s in range(len(sh))]
 
 
