@@ -153,3 +153,52 @@ async def test_a_lost_lease_connection_is_noticed(pg_server: PgServer) -> None:
         await replacement.close()
     finally:
         await lease.close()
+
+
+async def test_a_restart_takes_back_only_its_own_servers_pings(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pings.restore with shards 1 and 3 of 4: it keeps the pings of its unfinished matches,
+    clears (record and message) those of its matches that ended, and leaves every other
+    process's alone, also when a record saved before 30 Nov does not name its server."""
+    from types import SimpleNamespace
+
+    from bot.ui import pings as pings_module
+    from bot.ui.pings import KEY, TurnPings, _Sent
+
+    async with storage_opener(backend, tmp_path, request) as open_one:
+        storage = await open_one()
+        matches: dict[str, Match] = {}
+        for name, shard, status in (("mine_running", 1, ACTIVE), ("mine_over", 1, OVER),
+                                    ("theirs_running", 2, ACTIVE), ("theirs_old", 2, ACTIVE),
+                                    ("mine_old_over", 3, OVER)):
+            matches[name] = await storage.create_match(Match(
+                id=0, guild_id=guild_on(shard, 4, 0), channel_id=200 + len(matches),
+                game="cityscape", status=status, host_id="1", seats=[Seat("1", "Ann")],
+                options={}, seed=1))
+        for name, match in matches.items():
+            sent = _Sent(match.channel_id, message_id=9000 + match.id,
+                         guild_id=None if "old" in name else match.guild_id)
+            await storage.set_value(f"{KEY}{match.id}", sent.to_json())
+        # A record of a match no longer in the database, saved before records named a server.
+        await storage.set_value(f"{KEY}999", _Sent(300, message_id=9999).to_json())
+
+        deleted: list[tuple[int, int]] = []
+
+        async def delete(self: TurnPings, channel_id: int, message_id: int) -> None:
+            deleted.append((channel_id, message_id))
+
+        monkeypatch.setattr(pings_module.TurnPings, "_delete", delete)
+        started: list[asyncio.Task[None]] = []
+        bot = SimpleNamespace(storage=storage, runtime=SimpleNamespace(shards=Shards.of(4, [1, 3])),
+                              background=lambda job: started.append(asyncio.ensure_future(job)))
+        pings = TurnPings(bot)  # type: ignore[arg-type]  # the parts restore uses
+        await pings.restore({matches["mine_running"].id})
+        await asyncio.gather(*started)
+
+        left = {int(key[len(KEY):]) for key, _ in await storage.values_with_prefix(KEY)}
+        assert left == {matches[n].id for n in ("mine_running", "theirs_running", "theirs_old")}
+        assert sorted(deleted) == sorted(
+            [(matches[n].channel_id, 9000 + matches[n].id) for n in ("mine_over", "mine_old_over")]
+            + [(300, 9999)])
+        assert set(pings._sent) == {matches["mine_running"].id}

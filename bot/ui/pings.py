@@ -60,16 +60,21 @@ class _Sent:
     turn: float | None = None  # the runtime's turn_started_at of the turn pinged for
     pinged: set[str] = field(default_factory=set)
     message_id: int | None = None  # the ping on screen, removed when the next one goes out
+    # The match's server: with shards, the process owning the server's shard alone may
+    # restore or remove this (None in records saved before 30 Nov: looked up at restore).
+    guild_id: int | None = None
 
     def to_json(self) -> str:
         return json.dumps({"channel_id": self.channel_id, "turn": self.turn,
-                           "pinged": sorted(self.pinged), "message_id": self.message_id})
+                           "pinged": sorted(self.pinged), "message_id": self.message_id,
+                           "guild_id": self.guild_id})
 
     @classmethod
     def from_json(cls, text: str) -> _Sent:
         data = json.loads(text)
+        guild = data.get("guild_id")
         return cls(int(data["channel_id"]), data.get("turn"), set(data.get("pinged") or []),
-                   data.get("message_id"))
+                   data.get("message_id"), None if guild is None else int(guild))
 
 
 def deadline_text(deadline: float | None) -> str:
@@ -108,7 +113,8 @@ class TurnPings:
             if match is None or match.status != ACTIVE:
                 await self._finish(match_id)
                 return
-            sent = self._sent.setdefault(match_id, _Sent(match.channel_id))
+            sent = self._sent.setdefault(match_id, _Sent(match.channel_id,
+                                                         guild_id=match.guild_id))
             if sent.turn != match.turn_started_at:
                 sent.turn, sent.pinged = match.turn_started_at, set()
             self.plan(match)
@@ -199,7 +205,8 @@ class TurnPings:
             message_id = await self._send(match, self.reminder_text(match, players), players)
             if message_id is None:
                 return
-            sent = self._sent.setdefault(match_id, _Sent(match.channel_id))
+            sent = self._sent.setdefault(match_id, _Sent(match.channel_id,
+                                                         guild_id=match.guild_id))
             if sent.turn != match.turn_started_at:
                 sent.turn, sent.pinged = match.turn_started_at, set()
             sent.pinged.update(players)  # reminded counts as told: no second ping this turn
@@ -239,7 +246,9 @@ class TurnPings:
 
     async def restore(self, unfinished: set[int]) -> None:
         """Take back what the pings of unfinished matches had done before the restart; drop
-        what is kept of matches that ended meanwhile (their last ping, if any, is deleted)."""
+        what is kept of matches that ended meanwhile (their last ping, if any, is deleted).
+        With shards, only this process's servers' pings: another process's are live, and
+        its matches are not in ``unfinished`` because they are not this process's."""
         gone: list[str] = []
         for key, text in await self.bot.storage.values_with_prefix(KEY):
             try:
@@ -250,12 +259,29 @@ class TurnPings:
                 continue
             if match_id in unfinished:
                 self._sent[match_id] = sent
-            else:
-                gone.append(key)
-                if sent.message_id is not None:
-                    self.bot.background(self._delete(sent.channel_id, sent.message_id))
+                continue
+            if not await self._owned(match_id, sent):
+                continue
+            gone.append(key)
+            if sent.message_id is not None:
+                self.bot.background(self._delete(sent.channel_id, sent.message_id))
         if gone:
             await self.bot.storage.delete_values(gone)
+
+    async def _owned(self, match_id: int, sent: _Sent) -> bool:
+        """Whether this process owns the server of a ping's match (always, without shards).
+        A record without its server names it through its match; one whose match is gone
+        is nobody's, so whoever restarts first may clear it."""
+        shards = self.bot.runtime.shards
+        if shards is None or shards.everything:
+            return True
+        guild = sent.guild_id
+        if guild is None:
+            match = await self.bot.storage.get(match_id)
+            if match is None:
+                return True
+            guild = match.guild_id
+        return shards.owns(guild)
 
     async def _remember(self, match_id: int, sent: _Sent) -> None:
         try:
