@@ -23,7 +23,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, port_in_use
 from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api, use_api_base
 from bot.core.driver import Driver
@@ -669,12 +669,12 @@ def _limit_malloc_arenas(arenas: int = 2) -> None:
         pass
 
 
-def _use_uvloop() -> None:
+def _use_uvloop(event_loop: str) -> None:
     """uvloop runs the same asyncio code with its sockets, timers and callbacks in C: under
     load the bot's one event loop is the limit, and every click costs it about a third less.
     Where it is not installed (Windows), or with EVENT_LOOP=asyncio, the standard loop does
     the same job, slower."""
-    if os.environ.get("EVENT_LOOP", "").strip().lower() == "asyncio":
+    if event_loop == "asyncio":
         return
     try:
         import uvloop
@@ -686,6 +686,12 @@ def _use_uvloop() -> None:
 def run() -> int:
     try:
         settings = Settings.from_env()
+        if settings.metrics_port and port_in_use(settings.metrics_host,
+                                                 settings.metrics_port):
+            raise ConfigError(
+                f"METRICS_PORT: port {settings.metrics_port} on {settings.metrics_host} is "
+                "in use by another program (another Cityhall process?). Give each process "
+                "its own port, or leave METRICS_PORT empty.")
     except ConfigError as exc:
         print(f"Cityhall cannot start: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -703,7 +709,7 @@ def run() -> int:
     if settings.api_base:
         use_api_base(settings.api_base)
     _limit_malloc_arenas()
-    _use_uvloop()
+    _use_uvloop(settings.event_loop)
     try:
         code = asyncio.run(_serve(settings))
     except KeyboardInterrupt:  # a Ctrl-C before the signal handlers were in place

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,8 @@ class Settings:
     # How long a starting process waits for another to let go of its shards (or of the
     # SQLite file) before it gives up with a sentence naming them.
     lease_wait: float = 30.0
+    # EVENT_LOOP: "uvloop" where installed (the default) or "asyncio".
+    event_loop: str = "uvloop"
 
     @property
     def database(self) -> str:
@@ -94,19 +97,20 @@ class Settings:
             api_base=(env.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None,
             turn_seconds=_float(env, "TURN_SECONDS", 180.0, minimum=10.0),
             cpu_delay=_float(env, "CPU_DELAY", 1.0, minimum=0.0),
-            log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
+            log_level=_log_level(env),
             lobbies_per_user=_count(env, "MAX_LOBBIES_PER_USER", 3, minimum=1) or 3,
             games_per_server=_count(env, "MAX_GAMES_PER_SERVER", 100, minimum=1) or 100,
             lobby_minutes=_float(env, "LOBBY_MINUTES", 15.0, minimum=1.0, unit="minutes"),
             render_workers=_count(env, "RENDER_WORKERS", None, minimum=0),
             rate_limit_scale=_float(env, "DISCORD_RATE_LIMIT_SCALE", 1.0, minimum=0.01,
                                     unit="(a factor)"),
-            metrics_port=_port(env, "METRICS_PORT"),
+            metrics_port=_metrics_port(env, chosen),
             metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
             cpu_hard_seconds=_float(env, "CPU_HARD_SECONDS", 0.9, minimum=0.0),
             cpu_hard_iterations=_count(env, "CPU_HARD_ITERATIONS", 0, minimum=0) or 0,
             shards=chosen,
             lease_wait=_float(env, "LEASE_WAIT_SECONDS", 30.0, minimum=0.0),
+            event_loop=_event_loop(env),
         )
 
 
@@ -171,11 +175,34 @@ def database_path_from_env() -> str:
     return database_path(os.environ.get("DATABASE_PATH"))
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+EVENT_LOOPS = ("uvloop", "asyncio")
+
+
+def _event_loop(env: dict[str, str]) -> str:
+    raw = (env.get("EVENT_LOOP") or "").strip()
+    loop = raw.lower() or "uvloop"
+    if loop not in EVENT_LOOPS:
+        raise ConfigError(f"EVENT_LOOP must be uvloop or asyncio, not {raw!r}.")
+    return loop
+
+
+def _log_level(env: dict[str, str]) -> str:
+    raw = (env.get("LOG_LEVEL") or "").strip()
+    level = raw.upper() or "INFO"
+    if level == "WARN":
+        level = "WARNING"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}.")
+    return level
+
+
 def _int(env: dict[str, str], name: str) -> int | None:
     raw = (env.get(name) or "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
+    # isdigit alone lets "²" or "٣" through, which int() then refuses (or reads otherwise).
+    if not (raw.isascii() and raw.isdigit()):
         raise ConfigError(f"{name} must be a numeric Discord id, not {raw!r}.")
     return int(raw)
 
@@ -189,9 +216,41 @@ def _float(env: dict[str, str], name: str, default: float, *, minimum: float,
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number of {unit}, not {raw!r}.") from None
+    # float() takes "nan", "inf" and "1e999"; none of them is a time anything can wait for.
+    if not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number of {unit}, not {raw!r}.")
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g} {unit}.")
     return value
+
+
+def _metrics_port(env: dict[str, str], chosen: Shards | None) -> int | None:
+    """METRICS_PORT; with SHARD_IDS, plus this process's first shard id, so that processes
+    sharing one .env on one machine each get a port of their own (cityhall@0-1 on 9100,
+    cityhall@2-3 on 9102). 0 (any free port) stays 0."""
+    port = _port(env, "METRICS_PORT")
+    if port is None or port == 0 or chosen is None or chosen.everything:
+        return port
+    own = port + chosen.ids[0]
+    if own > 65535:
+        raise ConfigError(f"METRICS_PORT {port} plus this process's first shard, "
+                          f"{chosen.ids[0]}, is past 65535: choose a lower METRICS_PORT.")
+    return own
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """Whether another program (another Cityhall process?) already listens on the port."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # As the HTTP server binds: SO_REUSEADDR, so a port in TIME_WAIT is not "in use".
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 def _port(env: dict[str, str], name: str) -> int | None:
