@@ -68,6 +68,8 @@ EXIT_LEASE = 75
 # (systemd's TimeoutStopSec= in the README leaves room above it).
 DRAIN_SECONDS = 4.0
 PUBLISH_SECONDS = 3.0
+# The longest the stop waits for "restarting, try again" answers still on their way.
+TURN_AWAY_SECONDS = 1.5
 SHUTDOWN_SECONDS = 9.5
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
@@ -139,6 +141,9 @@ class CityhallBot(commands.Bot):
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Future[Any]] = set()
+        # "Cityhall is restarting" answers on their way: the stop lets them land before it
+        # closes the HTTP session (drain's snapshot of _inflight may predate them).
+        self._turning_away: set[asyncio.Task[None]] = set()
         # Handled interactions, until their reference cycles can be cut (bot/ui/leftovers.py).
         self.leftovers = Leftovers()
         self._routed: discord.Interaction | None = None
@@ -499,8 +504,10 @@ class CityhallBot(commands.Bot):
                 # one that arrives after it is told to try again.
                 self.metrics.turned_away.inc()
                 interaction = discord.Interaction(data=data, state=self._connection)
-                self._track(asyncio.get_running_loop().create_task(
-                    self._turn_away(interaction), name="cityhall-restarting"))
+                answer = asyncio.get_running_loop().create_task(
+                    self._turn_away(interaction), name="cityhall-restarting")
+                self._turning_away.add(answer)
+                answer.add_done_callback(self._turning_away.discard)
                 return
             arrivals.append((data, kind, time.perf_counter()))
             if pump is None or pump.done():
@@ -527,8 +534,21 @@ class CityhallBot(commands.Bot):
                 await interaction.response.autocomplete([])
             elif interaction.type is not discord.InteractionType.ping:
                 await interaction.response.send_message(RESTARTING, ephemeral=True)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError, RuntimeError) as exc:
+            # RuntimeError: aiohttp's "Session is closed", for a click that came in the last
+            # instant before the gateway closed.
             log.info("Could not tell a player that Cityhall is restarting: %s", exc)
+
+    async def _let_turn_aways_land(self, deadline: float) -> None:
+        """Wait for the "restarting" answers on their way, by ``deadline``; more may start
+        while it waits (the gateway is open until super().close())."""
+        while self._turning_away:
+            _done, late = await asyncio.wait(set(self._turning_away),
+                                             timeout=_until(deadline))
+            if late:
+                log.info("%d restarting answer(s) were still on their way at shutdown.",
+                         len(late))
+                return
 
     async def drain(self, deadline: float) -> None:
         """Stop taking interactions (they are told to try again in a moment), let those in
@@ -589,6 +609,9 @@ class CityhallBot(commands.Bot):
                     await storage.close()
                 for task in self._inflight:
                     task.cancel()
+                # Last before the connection to Discord closes: a click that came in while
+                # the rest was closing still gets its "try again" whole.
+                await self._let_turn_aways_land(time.monotonic() + TURN_AWAY_SECONDS)
         await super().close()
 
 
