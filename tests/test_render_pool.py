@@ -334,3 +334,43 @@ async def test_workers_give_way_to_the_bot_on_busy_cores() -> None:
         mine = os.getpriority(os.PRIO_PROCESS, 0)
         lower = min(19, mine + WORKER_NICE)  # 19 is the lowest there is
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.pids()] == [lower, lower]
+
+
+def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:
+    """The bot is killed while its worker draws: the reply has nowhere to go (a broken
+    pipe). The worker ends without a traceback in the log (issue 26)."""
+    import pickle
+    import subprocess
+    import sys
+
+    from bot.render import pool as render_pool
+
+    def frame(message: Any) -> bytes:
+        data = pickle.dumps(message, render_pool._PICKLE)
+        return render_pool._HEADER.pack(len(data)) + data
+
+    worker = subprocess.Popen([sys.executable, "-c", render_pool._WORKER_CODE],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    assert worker.stdin is not None and worker.stdout is not None
+    try:
+        worker.stdin.write(frame(("init", list(sys.path), [])))
+        worker.stdin.flush()
+        (size,) = render_pool._HEADER.unpack(worker.stdout.read(render_pool._HEADER.size))
+        assert pickle.loads(worker.stdout.read(size))[0] == "ready"
+        worker.stdin.write(frame(("job", 1, "tests.test_render_pool", "hold",
+                                  (str(tmp_path), "drawing"))))
+        worker.stdin.flush()
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "drawing.started").exists():
+            assert time.monotonic() < deadline and worker.poll() is None
+            time.sleep(0.01)
+        worker.stdout.close()  # the bot is gone: nobody reads the reply
+        (tmp_path / "release").write_text("")
+        assert worker.wait(30) == 0
+        assert worker.stderr is not None
+        assert worker.stderr.read() == b""
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()

@@ -241,8 +241,19 @@ def worker_main() -> None:
     """A worker's life: read jobs from stdin, write replies to stdout, until told to stop.
 
     The protocol owns the real stdout; file descriptor 1 is pointed at stderr so a stray
-    ``print`` in a renderer ends up in the log instead of corrupting a reply.
+    ``print`` in a renderer ends up in the log instead of corrupting a reply. A bot killed
+    while its worker was drawing leaves the reply nowhere to go: the worker then exits
+    quietly, as it does when its stdin closes, never with a traceback in the log.
     """
+    try:
+        _work()
+    except BrokenPipeError:
+        # os._exit: a normal exit would flush the reply stream again, to the same
+        # closed pipe, and print "Exception ignored" about it.
+        os._exit(0)
+
+
+def _work() -> None:
     # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to the whole unit:
     # the parent finishes its work and then stops us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
