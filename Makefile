@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long lint typecheck unit bench simulate clean mutation mutation-report
+.PHONY: run test test-long lint typecheck unit bench simulate clean mutation mutation-report lock
 
 $(VENV)/.created:
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Cityhall needs Python 3.11 or newer")'
@@ -15,13 +15,28 @@ $(VENV)/.created:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	@touch $@
 
-$(RUNTIME): pyproject.toml $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -e .
+# Dependencies come from the lock files, every download checked against its hash; then the
+# project itself, without dependencies of its own. `make lock` writes the lock files again
+# from pyproject.toml (docs/dependencies.md).
+$(RUNTIME): pyproject.toml requirements.txt $(VENV)/.created
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@
 
-$(STAMP): pyproject.toml $(VENV)/.created
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(STAMP): pyproject.toml requirements-dev.txt $(VENV)/.created
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@ $(RUNTIME)
+
+# Re-resolve the lock files from pyproject.toml's ranges, keeping every pinned version that
+# still fits; `make lock UPGRADE=--upgrade` moves everything to the newest release in range.
+UPGRADE ?=
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --quiet $(UPGRADE)
+lock: $(VENV)/.created
+	$(BIN)/python -m pip install --quiet 'uv>=0.5,<1'
+	$(LOCK) -o requirements.txt
+	$(LOCK) --extra dev -o requirements-dev.txt
 
 run: $(RUNTIME)
 	$(BIN)/python -m bot run
