@@ -192,6 +192,7 @@ class CityhallBot(commands.Bot):
             await self.pictures.start()
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
+                        matches_per_user=self.settings.games_per_user,
                         lobby_seconds=self.settings.lobby_minutes * 60)
         # What each server chose with /settings; TURN_SECONDS and CPU_DELAY where it chose
         # nothing. Loaded with the matches (runtime.load), before any timer runs.

@@ -38,6 +38,7 @@ class Settings:
     log_level: str
     lobbies_per_user: int = 3
     games_per_server: int = 100
+    games_per_user: int = 10
     lobby_minutes: float = 15.0
     render_workers: int | None = None  # None: one per core; 0: draw in threads
     # Only for test servers standing in for Discord with shorter rate-limit windows.
@@ -100,6 +101,7 @@ class Settings:
             log_level=_log_level(env),
             lobbies_per_user=_count(env, "MAX_LOBBIES_PER_USER", 3, minimum=1) or 3,
             games_per_server=_count(env, "MAX_GAMES_PER_SERVER", 100, minimum=1) or 100,
+            games_per_user=_count(env, "MAX_GAMES_PER_USER", 10, minimum=1) or 10,
             lobby_minutes=_float(env, "LOBBY_MINUTES", 15.0, minimum=1.0, unit="minutes"),
             render_workers=_count(env, "RENDER_WORKERS", None, minimum=0),
             rate_limit_scale=_float(env, "DISCORD_RATE_LIMIT_SCALE", 1.0, minimum=0.01,

@@ -319,6 +319,6 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing_in_memory(
 async def test_every_game_gets_its_own_deal(runtime: Runtime) -> None:
     # The seed decides the deal: thirty lobbies, thirty seeds (two equal in a range of 2**31
     # is a one-in-ten-million chance).
-    many = Runtime(runtime.storage, GAMES, limits=Limits(lobbies_per_user=30))
+    many = Runtime(runtime.storage, GAMES, limits=Limits(lobbies_per_user=30, matches_per_user=30))
     seeds = {(await many.open_lobby(10, 100 + n, "bigcityz", ANN, {})).seed for n in range(30)}
     assert len(seeds) == 30

@@ -3,6 +3,7 @@ channel that is gone, and a restart that does not time anybody out."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -71,6 +72,46 @@ async def test_a_server_has_a_cap_on_unfinished_games(storage: Storage) -> None:
     assert lobby is not None
     await runtime.end(lobby.id, ANN.id, can_manage=False)
     await runtime.open_lobby(10, 4, "cityscape", Seat("4", "Di"), {})
+
+
+async def test_limits_hold_when_new_lobbies_are_asked_for_all_at_once(
+        storage: Storage) -> None:
+    """/new sent many times at once (issue 26: 11 of 12 lobbies and 101 of 100 games got
+    through): each limit is checked with every lobby saved before it counted."""
+    runtime = Runtime(storage, GAMES, limits=Limits(lobbies_per_user=3, matches_per_server=100))
+    tries = await asyncio.gather(*(runtime.open_lobby(10, channel, "cityscape", ANN, {})
+                                   for channel in range(1, 13)), return_exceptions=True)
+    made = [t for t in tries if not isinstance(t, BaseException)]
+    refused = [t for t in tries if isinstance(t, Refusal)]
+    assert len(made) == 3 and len(refused) == 9
+    assert all("open lobbies" in str(r) for r in refused)
+    # 1,000 members at once in one server, one lobby each: exactly the server's cap.
+    members = [Seat(str(100 + n), f"M{n}") for n in range(1000)]
+    tries = await asyncio.gather(*(runtime.open_lobby(20, 1000 + n, "cityscape", member, {})
+                                   for n, member in enumerate(members)),
+                                 return_exceptions=True)
+    assert sum(1 for t in tries if not isinstance(t, BaseException)) == 100
+    assert all(isinstance(t, Refusal) for t in tries if isinstance(t, BaseException))
+    assert len(await storage.unfinished()) == 103  # what the database holds, too
+
+
+async def test_a_member_hosts_only_so_many_games_running_against_computers_too(
+        storage: Storage) -> None:
+    runtime = Runtime(storage, GAMES, limits=Limits(matches_per_user=2))
+    for channel in (1, 2):
+        lobby = await runtime.open_lobby(10, channel, "cityscape", ANN, {})
+        await runtime.add_computer(lobby.id, ANN.id)
+        await runtime.start(lobby.id, ANN.id)
+    with pytest.raises(Refusal, match=said(
+            "You already host 2 unfinished games in this server, the most one member may; "
+            "finish or end one first.")):
+        await runtime.open_lobby(10, 3, "cityscape", ANN, {})
+    await runtime.open_lobby(10, 3, "cityscape", BOB, {})  # others are not affected
+    await runtime.open_lobby(11, 4, "cityscape", ANN, {})  # nor other servers
+    running = runtime.in_channel(1)
+    assert running is not None
+    await runtime.end(running.id, ANN.id, can_manage=False)
+    await runtime.open_lobby(10, 5, "cityscape", ANN, {})
 
 
 async def test_a_lobby_nobody_starts_expires_and_stays_closed_after_a_restart(

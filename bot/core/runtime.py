@@ -50,6 +50,9 @@ class Limits:
 
     lobbies_per_user: int = 3          # open lobbies a user hosts in one server
     matches_per_server: int = 100      # unfinished matches (lobbies included) in one server
+    # unfinished matches (lobbies and running games) a user hosts in one server: a game
+    # against computer players runs without anyone else, so lobbies alone cap nothing
+    matches_per_user: int = 10
     lobby_seconds: float = 15 * 60     # a lobby nobody starts expires after this
     restart_grace: float = 60.0        # after a restart, nobody is timed out sooner than this
 
@@ -88,6 +91,10 @@ class Runtime:
         self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)
         self._matches: dict[int, Match] = {}
         self._locks = KeyedLocks()
+        # Per server: a new lobby's limits are checked and the lobby saved under it, so that
+        # /new sent many times at once counts every lobby made before it. (A server's matches
+        # belong to one process: its shard's lease holder.)
+        self._server_locks = KeyedLocks()
         # Accepted moves whose news has not gone out yet, per match: `act` adds one, the
         # bot's `after_move` takes it off when the channel has been told (tests wait on it).
         self.undelivered: dict[int, int] = {}
@@ -182,6 +189,28 @@ class Runtime:
     async def open_lobby(self, guild_id: int, channel_id: int, game: str, host: Seat,
                          options: JSON) -> Match:
         engine = self.games[game]
+        # Check the options now, with placeholder players, so a bad option is refused at
+        # /new rather than at Start.
+        engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
+        async with self._server_locks(guild_id):
+            self._check_room(guild_id, channel_id, host)
+            match = Match(
+                id=0, guild_id=guild_id, channel_id=channel_id, game=game, status=LOBBY,
+                host_id=host.id, seats=[host], options=dict(options),
+                seed=random.SystemRandom().randrange(1, 2**31),
+            )
+            try:
+                await self.storage.create_match(match)
+            except ChannelBusy:
+                raise Refusal("This channel already has a game; use /game status to see "
+                              "it.") from None
+            self._matches[match.id] = match
+        log.info("%s lobby %s opened in server %s, channel %s.", engine.title, match.id,
+                 guild_id, channel_id)
+        return match
+
+    def _check_room(self, guild_id: int, channel_id: int, host: Seat) -> None:
+        """The abuse limits a new lobby must fit, with every lobby already saved counted."""
         busy = self.in_channel(channel_id)
         if busy is not None:
             raise Refusal(self._busy_sentence(busy))
@@ -189,26 +218,14 @@ class Runtime:
         if len(in_server) >= self.limits.matches_per_server:
             raise Refusal(f"This server already has {len(in_server)} games open, the most "
                           "Cityhall runs in one server at once. Finish or end one first.")
-        hosted = [m for m in in_server if m.host_id == host.id and m.status == LOBBY]
-        if len(hosted) >= self.limits.lobbies_per_user:
-            raise Refusal(f"You already have {len(hosted)} open lobbies in this server; "
+        hosted = [m for m in in_server if m.host_id == host.id]
+        lobbies = sum(1 for m in hosted if m.status == LOBBY)
+        if lobbies >= self.limits.lobbies_per_user:
+            raise Refusal(f"You already have {lobbies} open lobbies in this server; "
                           "start or cancel one of them first.")
-        # Check the options now, with placeholder players, so a bad option is refused at
-        # /new rather than at Start.
-        engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
-        match = Match(
-            id=0, guild_id=guild_id, channel_id=channel_id, game=game, status=LOBBY,
-            host_id=host.id, seats=[host], options=dict(options),
-            seed=random.SystemRandom().randrange(1, 2**31),
-        )
-        try:
-            await self.storage.create_match(match)
-        except ChannelBusy:
-            raise Refusal("This channel already has a game; use /game status to see it.") from None
-        self._matches[match.id] = match
-        log.info("%s lobby %s opened in server %s, channel %s.", engine.title, match.id,
-                 guild_id, channel_id)
-        return match
+        if len(hosted) >= self.limits.matches_per_user:
+            raise Refusal(f"You already host {len(hosted)} unfinished games in this server, "
+                          "the most one member may; finish or end one first.")
 
     async def join(self, match_id: int, seat: Seat) -> Match:
         async with self._locked(match_id):
