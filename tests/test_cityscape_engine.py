@@ -396,3 +396,14 @@ def test_the_easy_and_hard_computers_move_as_their_module_decides(level: str) ->
 def test_no_timer_moves_for_anyone() -> None:
     # Cityscape has no time limit in the rulebook: a slow player is reminded, never moved.
     assert ENGINE.timeout_action(_building(["ann", "bob"])) is None
+
+
+def test_a_saved_game_names_its_game_and_seats() -> None:
+    # The state is what the database keeps (docs/upgrades.md): its shape is a contract with
+    # every saved game, so its fields are what they were.
+    state = ENGINE.new(["ann", "bob", "cy"], {"rounds": 2, "first_player": "bob"}, 42)
+    assert state["game"] == "cityscape" and state["seed"] == 42 and state["rng_draws"] == 0
+    assert state["players"] == ["ann", "bob", "cy"] and state["first_seat"] == 1
+    assert state["scores"] == {"ann": 0, "bob": 0, "cy": 0} and state["round_results"] == []
+    assert (state["round"], state["phase"], state["start_seat"], state["turn_seat"]) == \
+        (1, "goals", 1, 1)

@@ -26,6 +26,7 @@ import discord
 
 from bot.render.pool import Priority, RenderPool
 
+from .deferral import edit_answer
 from .replies import NO_MENTIONS
 
 log = logging.getLogger(__name__)
@@ -141,8 +142,8 @@ async def _picture_follows(interaction: discord.Interaction, match_id: int, toke
     if not SCREENS.is_newest(match_id, interaction.user.id, token):
         return  # the player has moved on; this picture belongs to a screen no longer shown
     try:
-        await interaction.edit_original_response(content=content, attachments=files,
-                                                 allowed_mentions=NO_MENTIONS)
+        await edit_answer(interaction, content=content, attachments=files,
+                          allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:
         # The words and menus were answered already; only the picture is lost.
         log.warning("Could not put a late picture on a private screen (match %d).", match_id,

@@ -17,6 +17,7 @@ from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
 
 from .components import Components, offered_values
+from .deferral import answering_in_time
 from .leftovers import let_go_of_view
 from .permissions import has_manage_messages
 from .replies import NO_MENTIONS, oops, plain_name, tell
@@ -43,13 +44,16 @@ OPS = {
 
 async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
                     interaction: discord.Interaction, failure: str) -> None:
-    """A lobby item's click: a bug becomes an apology, and the view discord.py routed the
-    click through is let go of (bot/ui/leftovers.py)."""
+    """A lobby item's click: a bug becomes an apology, a slow answer is acknowledged in time
+    (bot/ui/deferral.py), and the view discord.py routed the click through is let go of
+    (bot/ui/leftovers.py)."""
     try:
-        await handling
-    except Exception:
-        log.exception(failure)
-        await oops(interaction)
+        async with answering_in_time(interaction):
+            try:
+                await handling
+            except Exception:
+                log.exception(failure)
+                await oops(interaction)
     finally:
         let_go_of_view(item)
 

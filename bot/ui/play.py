@@ -22,6 +22,7 @@ from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
 from bot.render.pool import Priority
 
+from .deferral import answering_in_time
 from .expiry import too_late
 from .replies import oops, tell
 from .uploads import Upload
@@ -126,7 +127,14 @@ SAVED_BUT = ("Your move was saved, but I could not answer here. The table shows 
 async def guarded(interaction: discord.Interaction,
                   handler: Callable[[discord.Interaction], Awaitable[None]]) -> None:
     """Run a click handler; a bug becomes an apology, never "This interaction failed", and
-    whatever the handler committed is published afterwards in every case."""
+    whatever the handler committed is published afterwards in every case. A handler slow to
+    answer (a locked database) has its click acknowledged in time (bot/ui/deferral.py)."""
+    async with answering_in_time(interaction):
+        await _guarded(interaction, handler)
+
+
+async def _guarded(interaction: discord.Interaction,
+                   handler: Callable[[discord.Interaction], Awaitable[None]]) -> None:
     try:
         await handler(interaction)
     except Exception as exc:

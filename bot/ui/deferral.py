@@ -1,0 +1,130 @@
+"""A click whose answer is slow is acknowledged in time, and answered when the answer is ready.
+
+Discord fails a click ("This interaction failed") that is not answered within 3 s. A move
+is answered after it is committed, and a commit can wait: an SQLite file another program
+holds locked, a PostgreSQL server catching up. So every click's handler runs with
+``answering_in_time``: if it has not answered after ``DEFER_AFTER`` seconds, the click is
+acknowledged without a visible change (Discord's deferred update, which asks nothing of the
+player), and the handler's answer, when it comes, goes out as what it would have been: an
+edit of the message clicked (``edit_message``) becomes an edit of that message through the
+interaction's webhook, and a new private message (``send_message``) a follow-up.
+
+The handler does not know: ``interaction.response`` is replaced by ``Answer`` for its
+duration, which forwards everything to discord.py's own object until the click is deferred.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+# Half of Discord's 3 s: time enough for the deferral itself to arrive on a slow network.
+DEFER_AFTER = 1.5
+
+# The keys of send_message / edit_message a follow-up or a webhook edit also takes.
+_SEND = ("embed", "embeds", "file", "files", "view", "tts", "ephemeral", "allowed_mentions",
+         "suppress_embeds", "silent")
+_EDIT = ("content", "embed", "embeds", "attachments", "view", "allowed_mentions")
+_ANSWER = "cityhall_answer_message"  # interaction.extras: the follow-up that answered
+
+
+class Answer:
+    """``interaction.response`` while a handler runs: discord.py's own, until the click is
+    deferred for being slow; then the same calls, made as follow-ups and webhook edits."""
+
+    def __init__(self, interaction: discord.Interaction, real: discord.InteractionResponse[Any]):
+        self._interaction = interaction
+        self._real = real
+        self._lock = asyncio.Lock()  # the deferral and the handler's answer never cross
+        self.deferred = False
+        self.deferring = False  # the deferral is on its way: it must not be cut short
+        self._answered = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+    def is_done(self) -> bool:
+        return self._answered or self._real.is_done()
+
+    async def defer_if_unanswered(self) -> None:
+        async with self._lock:
+            if self._real.is_done():
+                return
+            self.deferring = True
+            await self._real.defer()  # a component: "deferred update", nothing shown
+            self.deferred = True
+        log.info("A click took over %.1f s to answer; it was acknowledged and will be "
+                 "answered when ready.", DEFER_AFTER)
+
+    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
+        async with self._lock:
+            if not self.deferred:
+                return await self._real.send_message(content, **kwargs)
+            self._answered = True
+            sent = await self._interaction.followup.send(
+                content if content is not None else discord.utils.MISSING,
+                wait=True, **{k: v for k, v in kwargs.items() if k in _SEND})
+            self._interaction.extras[_ANSWER] = sent
+            return None
+
+    async def edit_message(self, **kwargs: Any) -> Any:
+        async with self._lock:
+            if not self.deferred:
+                return await self._real.edit_message(**kwargs)
+            self._answered = True
+            await self._interaction.edit_original_response(
+                **{k: v for k, v in kwargs.items() if k in _EDIT})
+            return None
+
+    async def defer(self, **kwargs: Any) -> Any:
+        async with self._lock:
+            if self.deferred:
+                return None  # already acknowledged
+            return await self._real.defer(**kwargs)
+
+
+async def edit_answer(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message that answered the click: the follow-up, when a slow click was
+    answered by one, else the interaction's original response."""
+    followup = interaction.extras.get(_ANSWER)
+    if followup is not None:
+        await followup.edit(**kwargs)
+    else:
+        await interaction.edit_original_response(**kwargs)
+
+
+@contextlib.asynccontextmanager
+async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[Answer]:
+    """Run a click's handler inside: past ``DEFER_AFTER`` unanswered, the click is deferred."""
+    real = interaction.response
+    if isinstance(real, Answer):  # nested: the outer one watches the clock
+        yield real
+        return
+    answer = Answer(interaction, real)
+    interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
+
+    async def watch() -> None:
+        await asyncio.sleep(DEFER_AFTER)
+        try:
+            await answer.defer_if_unanswered()
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            log.info("Could not acknowledge a slow click: %s", exc)
+
+    watcher = asyncio.get_running_loop().create_task(watch(), name="cityhall-defer")
+    try:
+        yield answer
+    finally:
+        if answer.deferring:
+            await asyncio.shield(watcher)  # an acknowledgement half sent is finished
+        else:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher

@@ -1,0 +1,124 @@
+"""A click whose answer waits for the database is acknowledged within Discord's 3 s and
+answered when the write lands (bot/ui/deferral.py; issue 26: with the SQLite file locked
+for 8 s, every click failed although every move was saved)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.ui.deferral import DEFER_AFTER
+from tests import databases
+from tests.fakediscord import FakeDiscord
+from tests.harness import button_id, cityhall_bot, cityscape_building
+
+DEFERRED_UPDATE = 6
+UPDATE_MESSAGE = 7
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+class _WritesLocked:
+    """Another program holds the database's write lock until ``release``: on SQLite the
+    file's, on PostgreSQL the matches table's (reads go on, as they do on SQLite)."""
+
+    def __init__(self, db: Path) -> None:
+        self.target = databases.target(db)
+        self.sqlite: sqlite3.Connection | None = None
+        self.pg: asyncpg.Connection | None = None
+
+    async def take(self) -> None:
+        if isinstance(self.target, str):
+            self.pg = await asyncpg.connect(self.target)
+            await self.pg.execute("BEGIN; LOCK TABLE matches IN EXCLUSIVE MODE")
+        else:
+            self.sqlite = sqlite3.connect(self.target, isolation_level=None)
+            self.sqlite.execute("BEGIN IMMEDIATE")
+
+    async def release(self) -> None:
+        if self.pg is not None:
+            await self.pg.close()
+        if self.sqlite is not None:
+            self.sqlite.close()
+
+
+def _text(message: Any) -> str:
+    return f"{message.content} {message.embeds}"
+
+
+async def test_a_lobby_click_waiting_for_a_locked_database_is_acknowledged_then_answered(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
+                 .response(timeout=5)).message
+        assert lobby is not None
+        other = _WritesLocked(db)
+        await other.take()
+        try:
+            began = time.monotonic()
+            click = await fake.click(bob, lobby, button_id(lobby, "Join"))
+            acknowledged = await click.response(timeout=3)
+            waited = time.monotonic() - began
+            assert acknowledged.type == DEFERRED_UPDATE, acknowledged.data
+            assert waited >= DEFER_AFTER  # not before the answer was seen to be slow
+            match = bot.runtime.in_channel(int(fake.channel_id))
+            assert match is not None and [s.name for s in match.seats] == ["Ann"]
+        finally:
+            await other.release()  # the other program lets go
+        # The real answer: the lobby message, edited to show Bob seated.
+        await fake.wait_until(lambda: "Bob" in _text(fake.message(lobby.id)), 12,
+                              "the lobby to show Bob")
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and [s.name for s in match.seats] == ["Ann", "Bob"]
+    assert not fake.failed_interactions
+
+
+async def test_a_move_waiting_for_a_locked_database_is_acknowledged_then_answered(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
+        match = await cityscape_building(fake, bot, ann, bob)
+        table = fake.message(str(match.table_message_id))
+        opened = await (await fake.click(ann, table, _height_button(table, 3))
+                        ).response(timeout=5)
+        screen = opened.message
+        assert screen is not None
+        lot = _lot_button(screen, "B2")
+        other = _WritesLocked(db)
+        await other.take()
+        try:
+            click = await fake.click(ann, screen, lot)
+            acknowledged = await click.response(timeout=3)
+            assert acknowledged.type == DEFERRED_UPDATE, acknowledged.data
+        finally:
+            await other.release()
+        # The private screen is edited with the move's result once it is saved.
+        await fake.wait_until(lambda: "B2" in _text(fake.message(screen.id))
+                              and "high" in _text(fake.message(screen.id)), 12,
+                              "the build's answer")
+        saved = await bot.runtime.fetch(match.id)
+        assert saved is not None and saved.state is not None
+        assert saved.state["lots"]["B2"] == [3]
+    assert not fake.failed_interactions
+
+
+def _height_button(message: Any, height: int) -> str:
+    return next(str(c["custom_id"]) for c in message.iter_components()
+                if str(c.get("custom_id", "")).endswith(f":h{height}"))
+
+
+def _lot_button(message: Any, lot: str) -> str:
+    return next(str(c["custom_id"]) for c in message.iter_components()
+                if str(c.get("custom_id", "")).endswith(f"b3{lot}"))
