@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import diskfull
+from bot.core.diskfull import is_disk_full
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import GAMES
@@ -183,6 +185,10 @@ class Matches(commands.Cog):
         elif isinstance(error, app_commands.CommandNotFound):
             await tell(interaction, "That command no longer exists; Discord may still be "
                                     "showing an old list. Try again in a minute.")
+        elif is_disk_full(error):
+            diskfull.NOTES.note(f"/{interaction.command.qualified_name}"
+                                if interaction.command else "a command")
+            await tell(interaction, diskfull.SENTENCE)
         else:
             log.error("slash command failed", exc_info=error)
             await oops(interaction)

@@ -15,9 +15,14 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from . import diskfull
 from .alarms import Alarms
+from .diskfull import is_disk_full
 from .records import ACTIVE
 from .runtime import Outcome, Runtime
+
+# A computer move the full disk refused is tried again this much later.
+DISK_FULL_RETRY = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +99,12 @@ class Driver:
                     await asyncio.sleep(pause)
                 try:
                     outcome = await self.runtime.step_computer(match_id)
-                except Exception:
+                except Exception as exc:
+                    if is_disk_full(exc):
+                        # Not a bug in the game: tried again a little later.
+                        diskfull.NOTES.note(f"a computer move in match {match_id}")
+                        self.timers.set(match_id, self.runtime.clock() + DISK_FULL_RETRY)
+                        return
                     # A bug in one game must not stop the others. The match stays as it
                     # was saved; the host can /game end it.
                     log.exception("A computer move failed in match %s (server %s, channel %s); "
@@ -112,7 +122,11 @@ class Driver:
             else:
                 try:
                     outcomes = await self.runtime.time_out(match_id)
-                except Exception:
+                except Exception as exc:
+                    if is_disk_full(exc):
+                        diskfull.NOTES.note(f"a timed-out turn in match {match_id}")
+                        self.timers.set(match_id, self.runtime.clock() + DISK_FULL_RETRY)
+                        return
                     log.exception("The move for a player out of time failed in match %s "
                                   "(server %s, channel %s); the game stays as saved until its "
                                   "host ends it.", match_id, match.guild_id, match.channel_id)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.core import diskfull
+from bot.core.diskfull import is_disk_full
 from bot.core.engine import IllegalAction
 from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
@@ -51,7 +53,11 @@ async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
         async with answering_in_time(interaction):
             try:
                 await handling
-            except Exception:
+            except Exception as exc:
+                if is_disk_full(exc):
+                    diskfull.NOTES.note("a lobby click")
+                    await tell(interaction, diskfull.SENTENCE)
+                    return
                 log.exception(failure)
                 await oops(interaction)
     finally:

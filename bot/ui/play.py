@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core import diskfull
+from bot.core.diskfull import is_disk_full
 from bot.core.engine import JSON, IllegalAction
 from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
@@ -144,6 +146,10 @@ async def _guarded(interaction: discord.Interaction,
             log.warning("A click was answered too late for Discord (over 3 s); the player "
                         "saw \"This interaction failed\".%s",
                         " Its move was saved." if interaction.extras.get(_COMMITTED) else "")
+            return
+        if is_disk_full(exc):
+            diskfull.NOTES.note("a click")
+            await tell(interaction, diskfull.SENTENCE)
             return
         log.exception("a click failed")
         if interaction.extras.get(_COMMITTED):
