@@ -16,6 +16,7 @@ from bot.core import diskfull
 from bot.core.diskfull import is_disk_full
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
+from bot.core.storage import DatabaseLost
 from bot.games import GAMES
 from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.permissions import NotPermitted, has_manage_messages
@@ -185,6 +186,8 @@ class Matches(commands.Cog):
         elif isinstance(error, app_commands.CommandNotFound):
             await tell(interaction, "That command no longer exists; Discord may still be "
                                     "showing an old list. Try again in a minute.")
+        elif isinstance(error.__cause__, DatabaseLost):
+            await tell(interaction, str(error.__cause__))
         elif is_disk_full(error):
             diskfull.NOTES.note(f"/{interaction.command.qualified_name}"
                                 if interaction.command else "a command")

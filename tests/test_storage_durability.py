@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.records import LOBBY, OVER, Match, Seat
-from bot.core.runtime import Runtime
+from bot.core.runtime import Limits, Runtime
 from bot.core.storage import (
     SCHEMA_V1,
     SCHEMA_VERSION,
@@ -41,12 +41,15 @@ ROOT = Path(__file__).resolve().parent.parent
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
 CITYSCAPE = GAMES["cityscape"]
 
+# One host opens every game here; the per-member cap is not what these tests are about.
+ONE_HOST_MANY_GAMES = Limits(matches_per_user=1000)
+
 
 @pytest.fixture
 async def runtime(tmp_path: Path) -> AsyncIterator[Runtime]:
     storage = await Storage.open(tmp_path / "db.sqlite3")
     try:
-        yield Runtime(storage, GAMES, turn_seconds=3600)
+        yield Runtime(storage, GAMES, turn_seconds=3600, limits=ONE_HOST_MANY_GAMES)
     finally:
         await storage.close()
 
@@ -135,7 +138,7 @@ async def test_a_failed_commit_changes_nothing_in_memory(tmp_path: Path) -> None
     path = tmp_path / "db.sqlite3"
     storage = await Storage.open(path, busy_timeout=0.2)
     try:
-        runtime = Runtime(storage, GAMES, turn_seconds=3600)
+        runtime = Runtime(storage, GAMES, turn_seconds=3600, limits=ONE_HOST_MANY_GAMES)
         match = await _started(runtime, 20, ANN, BOB)
         before = json.dumps(match.state)
         player, action = await _next_move(runtime, match.id)
@@ -160,7 +163,7 @@ async def test_a_failed_commit_changes_nothing_in_memory(tmp_path: Path) -> None
 async def test_many_matches_saving_at_once_each_keep_every_move(database: str) -> None:
     storage = await Storage.open(database)
     try:
-        await _many_matches_each_keep_every_move(Runtime(storage, GAMES, turn_seconds=3600))
+        await _many_matches_each_keep_every_move(Runtime(storage, GAMES, turn_seconds=3600, limits=ONE_HOST_MANY_GAMES))
     finally:
         await storage.close()
 

@@ -20,6 +20,7 @@ from .alarms import Alarms
 from .diskfull import is_disk_full
 from .records import ACTIVE
 from .runtime import Outcome, Runtime
+from .storage import DatabaseLost
 
 # A computer move the full disk refused is tried again this much later.
 DISK_FULL_RETRY = 30.0
@@ -100,6 +101,8 @@ class Driver:
                 try:
                     outcome = await self.runtime.step_computer(match_id)
                 except Exception as exc:
+                    if isinstance(exc, DatabaseLost):
+                        return  # said once, by the database writer; nothing to retry
                     if is_disk_full(exc):
                         # Not a bug in the game: tried again a little later.
                         diskfull.NOTES.note(f"a computer move in match {match_id}")
@@ -123,6 +126,8 @@ class Driver:
                 try:
                     outcomes = await self.runtime.time_out(match_id)
                 except Exception as exc:
+                    if isinstance(exc, DatabaseLost):
+                        return
                     if is_disk_full(exc):
                         diskfull.NOTES.note(f"a timed-out turn in match {match_id}")
                         self.timers.set(match_id, self.runtime.clock() + DISK_FULL_RETRY)

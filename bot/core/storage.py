@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 
 import aiosqlite
 
+from . import dbfile
 from .records import UNFINISHED, Match, Seat
 from .shards import Shards
 
@@ -298,6 +299,11 @@ class ChannelBusy(Exception):
     """The channel already has an unfinished match (the unique index said so)."""
 
 
+class DatabaseLost(Exception):
+    """The database file was deleted or replaced under the running bot; ``str()`` is the
+    sentence for the player whose move was refused."""
+
+
 class StorageError(Exception):
     """The database cannot be used; ``str(exc)`` names the file and the cause."""
 
@@ -356,6 +362,10 @@ class Writer:
         self._conn: sqlite3.Connection | None = None
         self.commits = 0
         self.closed = False
+        # The file the path named at start (device, inode): checked before every commit
+        # (bot/core/dbfile.py). ``lost``: it was deleted or replaced; writes stop.
+        self._file: tuple[int, int] | None = None
+        self.lost = False
         # Called in the writer thread after each commit with its seconds and job count
         # (the metrics endpoint's database write time); must be quick and thread-safe.
         self.observe: Callable[[float, int], None] | None = None
@@ -365,9 +375,17 @@ class Writer:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                timeout=min(OPEN_TIMEOUT, self.busy_timeout))
         try:
+            if self.path != ":memory:":
+                dbfile.quick_check(conn)
             _prepare(conn, self.path)
+            if self.path != ":memory:":
+                dbfile.check_recorded(conn, self.path)
+                self._file = dbfile.identity(self.path)
             # How long a write waits for another process's lock before it fails.
             conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        except dbfile.DatabaseProblem as exc:
+            conn.close()
+            raise StorageError(str(exc)) from exc
         except BaseException:
             conn.close()
             raise
@@ -425,6 +443,17 @@ class Writer:
     def _commit(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
         outcomes: list[tuple[_Job, Any, BaseException | None]] = []
         began = time.perf_counter()
+        if self._file is not None and (self.lost or dbfile.identity(self.path) != self._file):
+            if not self.lost:
+                self.lost = True
+                log.error("The database file %s was deleted or replaced while Cityhall was "
+                          "running: no more moves are saved (they would go into the old "
+                          "file, which is gone). Put the file back or restore a backup, "
+                          "then restart Cityhall.", self.path)
+            lost = DatabaseLost(dbfile.LOST)
+            for job in batch:
+                job.loop.call_soon_threadsafe(_settle, job.future, None, lost)
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
             for job in batch:

@@ -17,6 +17,7 @@ from bot.core.engine import IllegalAction
 from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
+from bot.core.storage import DatabaseLost
 
 from .components import Components, offered_values
 from .deferral import answering_in_time
@@ -54,6 +55,9 @@ async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
             try:
                 await handling
             except Exception as exc:
+                if isinstance(exc, DatabaseLost):
+                    await tell(interaction, str(exc))
+                    return
                 if is_disk_full(exc):
                     diskfull.NOTES.note("a lobby click")
                     await tell(interaction, diskfull.SENTENCE)

@@ -22,6 +22,7 @@ from bot.core.diskfull import is_disk_full
 from bot.core.engine import JSON, IllegalAction
 from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
+from bot.core.storage import DatabaseLost
 from bot.render.pool import Priority
 
 from .deferral import answering_in_time
@@ -146,6 +147,9 @@ async def _guarded(interaction: discord.Interaction,
             log.warning("A click was answered too late for Discord (over 3 s); the player "
                         "saw \"This interaction failed\".%s",
                         " Its move was saved." if interaction.extras.get(_COMMITTED) else "")
+            return
+        if isinstance(exc, DatabaseLost):
+            await tell(interaction, str(exc))  # logged once, by the writer
             return
         if is_disk_full(exc):
             diskfull.NOTES.note("a click")
