@@ -820,11 +820,10 @@ async def _serve(settings: Settings) -> int:
         if not postgres:
             lease = await acquire_lease(settings.database, settings.shards,
                                         wait=settings.lease_wait)
-        try:
-            storage = await Storage.open(settings.database)
-        except StorageError as exc:
-            log.error("%s", exc)
-            return EXIT_DATABASE
+        opened = await _open_storage(settings, stop, postgres=postgres)
+        if not isinstance(opened, Storage):
+            return opened
+        storage = opened
         if postgres:
             try:
                 lease = await acquire_lease(settings.database, settings.shards,
@@ -890,6 +889,37 @@ async def _serve_with_lease(settings: Settings, stop: asyncio.Event,
         raise
     finally:
         await bot.close()
+
+
+async def _open_storage(settings: Settings, stop: asyncio.Event, *,
+                        postgres: bool) -> Storage | int:
+    """The database, or the exit code. A PostgreSQL server that cannot be reached yet (it is
+    restarting, or not up after a reboot) is waited for, up to DATABASE_WAIT_SECONDS, one
+    log line per try with backoff (1 s, doubling, at most 15 s); any other problem is one
+    sentence and exit 74 at once."""
+    deadline = time.monotonic() + settings.database_wait
+    delay = 1.0
+    while True:
+        try:
+            return await Storage.open(settings.database)
+        except StorageError as exc:
+            if not postgres or not _server_unreachable(exc) \
+                    or time.monotonic() + delay > deadline:
+                log.error("%s", exc)
+                return EXIT_DATABASE
+            log.warning("%s Trying again in %g s (waiting up to %g s in all, "
+                        "DATABASE_WAIT_SECONDS).", exc, delay, settings.database_wait)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+        if stop.is_set():
+            return 0
+        delay = min(delay * 2, 15.0)
+
+
+def _server_unreachable(exc: BaseException) -> bool:
+    from bot.core.postgres import server_unreachable  # asyncpg: only with PostgreSQL
+
+    return server_unreachable(exc)
 
 
 async def _wait_for_network(settings: Settings, stop: asyncio.Event) -> bool:

@@ -58,6 +58,8 @@ class Settings:
     # How long a starting process waits for another to let go of its shards (or of the
     # SQLite file) before it gives up with a sentence naming them.
     lease_wait: float = 30.0
+    # How long a start waits for a PostgreSQL server that cannot be reached yet.
+    database_wait: float = 120.0
     # EVENT_LOOP: "uvloop" where installed (the default) or "asyncio".
     event_loop: str = "uvloop"
 
@@ -112,6 +114,7 @@ class Settings:
             cpu_hard_iterations=_count(env, "CPU_HARD_ITERATIONS", 0, minimum=0) or 0,
             shards=chosen,
             lease_wait=_float(env, "LEASE_WAIT_SECONDS", 30.0, minimum=0.0),
+            database_wait=_float(env, "DATABASE_WAIT_SECONDS", 120.0, minimum=0.0),
             event_loop=_event_loop(env),
         )
 

@@ -294,7 +294,8 @@ def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_and_exit_74(
         tmp_path: Path) -> None:
     port = _free_port()
     env = _env(tmp_path / "unused.sqlite3",
-               DATABASE_URL=f"postgresql://cityhall:s3cret@127.0.0.1:{port}/cityhall")
+               DATABASE_URL=f"postgresql://cityhall:s3cret@127.0.0.1:{port}/cityhall",
+               DATABASE_WAIT_SECONDS="0")  # not waited for (the next test waits)
     done = subprocess.run([sys.executable, "-m", "bot", "run"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=HANG)
     output = done.stdout + done.stderr
@@ -304,3 +305,55 @@ def test_a_postgresql_server_that_cannot_be_reached_is_one_sentence_and_exit_74(
         f"cityhall: Cannot reach the database server cityhall@127.0.0.1:{port}/cityhall: the "
         "connection was refused (is the server running, and on that port?)."], output
     assert not (tmp_path / "unused.sqlite3").exists()  # SQLite is not used behind its back
+
+
+async def test_a_start_waits_for_a_postgresql_server_that_is_not_up_yet(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """After a reboot the bot may start before its database server: it waits (one line per
+    try), and goes online once the server is up (issue 26: it exited 74 at once)."""
+    from tests.pg_support import PgServer, binaries
+
+    package = binaries()
+    if package is None:
+        pytest.skip("the pgserver wheel is not installed (pip install -e '.[dev]')")
+    fake = fake_discord
+    server = PgServer(package)
+    lines: list[str] = []
+    process: asyncio.subprocess.Process | None = None
+    try:
+        await asyncio.to_thread(server.start)
+        url = server.create_database()
+        await asyncio.to_thread(server.stop)  # down, as after a reboot
+        env = _env(tmp_path / "unused.sqlite3", DATABASE_URL=url, DATABASE_WAIT_SECONDS="60",
+                   DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base,
+                   RENDER_WORKERS="0", DISCORD_RATE_LIMIT_SCALE=str(fake.rate_limit_scale))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=ROOT, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+
+        async def read() -> None:
+            assert process is not None and process.stdout is not None
+            async for line in process.stdout:
+                lines.append(line.decode(errors="replace"))
+
+        reading = asyncio.create_task(read())
+        await fake.wait_until(lambda: any("Trying again in" in line for line in lines), HANG,
+                              "the bot to say it waits for the server")
+        assert process.returncode is None  # still there, waiting
+        await asyncio.to_thread(server.start)
+        await fake.wait_until(lambda: len(fake.commands()) >= 3 and any(
+            s.connection is not None for s in fake.sessions.values()), HANG,
+            "the bot online once the server is up")
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), HANG) == 0
+        await reading
+    finally:
+        if process is not None and process.returncode is None:
+            process.kill()
+            await process.wait()
+        await asyncio.to_thread(server.close)
+    output = "".join(lines)
+    waits = [line for line in lines if "Trying again in" in line]
+    assert waits and all(" WARNING " in line for line in waits), output
+    assert "Cannot reach the database server" in waits[0] and "DATABASE_WAIT_SECONDS" in waits[0]
+    assert "Traceback" not in output and " ERROR " not in output, output

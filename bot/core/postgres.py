@@ -87,6 +87,16 @@ def numbered(sql: str) -> str:
     return re.sub(r"\?", number, sql)
 
 
+def server_unreachable(exc: BaseException | None) -> bool:
+    """Whether a failed start met a server that is down or not accepting connections yet
+    (worth waiting for), rather than one that refused us (a wrong password, no database)."""
+    while exc is not None:
+        if _connection_lost(exc):
+            return True
+        exc = exc.__cause__
+    return False
+
+
 def _connection_lost(exc: BaseException) -> bool:
     """The server went away or is not accepting connections (yet): worth trying again."""
     if isinstance(exc, (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError,
