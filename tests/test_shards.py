@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -136,23 +137,66 @@ async def test_an_owned_shard_is_refused_after_a_bounded_wait_and_naming_it(
     await replacement.close()
 
 
-async def test_a_lost_lease_connection_is_noticed(pg_server: PgServer) -> None:
+async def _cut_lease_connections(url: str, pid: int | None = None) -> None:
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE application_name LIKE $1",
+                            "cityhall lease%" if pid is None else f"cityhall lease % pid {pid}")
+    finally:
+        await admin.close()
+
+
+async def test_a_lease_whose_connection_ended_is_taken_back(pg_server: PgServer) -> None:
+    """A server restart or a network blip ends the lease connection and drops its locks;
+    nobody else took them meanwhile, so the process takes them back and goes on (issue 26:
+    it exited 75 at once)."""
     url = pg_server.create_database()
     lease = await acquire(url, Shards.of(2, [0]), wait=0)
     assert isinstance(lease, PostgresLease)
     try:
-        admin = await asyncpg.connect(url)
-        try:
-            await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                                " WHERE application_name LIKE 'cityhall lease%'")
-        finally:
-            await admin.close()
-        await asyncio.wait_for(lease.lost.wait(), 15)
-        # The server let go of the lock with the connection: a replacement can take over.
-        replacement = await acquire(url, Shards.of(2, [0]), wait=2)
-        await replacement.close()
+        await _cut_lease_connections(url)
+        deadline = asyncio.get_running_loop().time() + 15
+        while lease.regained == 0 and not lease.lost.is_set():
+            assert asyncio.get_running_loop().time() < deadline, "not taken back in time"
+            await asyncio.sleep(0.05)
+        assert not lease.lost.is_set()
+        # Held again: another process asking for shard 0 is refused.
+        with pytest.raises(LeaseError, match="shard 0 of 2 is held by cityhall lease"):
+            await acquire(url, Shards.of(2, [0]), wait=0)
     finally:
         await lease.close()
+
+
+async def test_a_lease_another_process_took_meanwhile_is_lost(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the connection was down, another process took the shard: this one must stop
+    driving its games (``lost``, and the bot exits 75)."""
+    from bot.core import lease as lease_module
+
+    url = pg_server.create_database()
+    lease = await acquire(url, Shards.of(2, [0]), wait=0)
+    assert isinstance(lease, PostgresLease)
+    taken: list[Any] = []
+    connect = PostgresLease._connect
+
+    async def slow_reconnect(url_: str) -> Any:
+        # The replacement gets in first while this process reconnects.
+        if not taken:
+            taken.append(None)  # (the replacement's own connection goes straight through)
+            taken[0] = await acquire(url, Shards.of(2, [0]), wait=5)
+        return await connect(url_)
+
+    monkeypatch.setattr(lease_module.PostgresLease, "_connect", staticmethod(slow_reconnect))
+    try:
+        await _cut_lease_connections(url)
+        await asyncio.wait_for(lease.lost.wait(), 15)
+        assert "shard 0 of 2 is held by cityhall lease" in lease.why_lost
+    finally:
+        await lease.close()
+        for other in taken:
+            if other is not None:
+                await other.close()
 
 
 async def test_a_restart_takes_back_only_its_own_servers_pings(

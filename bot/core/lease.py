@@ -12,8 +12,11 @@ computer players, so each process holds a lease on its shards for its whole life
   on a file beside the database (``<database>.lock``) refuses the second. The kernel
   releases it when the process ends, however it ends.
 
-A process that cannot prove its lease any more (the lease connection was lost) must stop
-driving at once: ``lost`` is set, and the bot exits (docs/shards.md).
+A PostgreSQL lease whose connection ends (the server restarted, the network dropped) is
+taken back: the process reconnects and asks for its locks again, for up to
+``REGAIN_SECONDS``. Nobody else can have driven its games meanwhile: a process that had taken
+the locks would still hold them. Only if another process holds them, or the server stays
+out of reach, is ``lost`` set, and the bot exits (docs/shards.md).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ LOCK_COUNT = LOCK_SHARD + 1
 # the client noticing until it next speaks.
 CHECK_SECONDS = 5.0
 POLL_SECONDS = 0.5
+# How long a PostgreSQL lease whose connection ended is tried to be taken back (a server
+# restart, a minute's outage) before the process gives up and exits.
+REGAIN_SECONDS = 120.0
 
 
 class LeaseError(Exception):
@@ -118,38 +124,52 @@ class FileLease(Lease):
 
 
 class PostgresLease(Lease):
-    def __init__(self, conn: Any, shards: Shards, where: str) -> None:
+    def __init__(self, conn: Any, shards: Shards, where: str, url: str = "") -> None:
         super().__init__()
         self.conn = conn
         self.shards = shards
         self.where = where
+        self.url = url
         self._closing = False
         self._watch: asyncio.Task[None] | None = None
+        self._regaining: asyncio.Task[None] | None = None
+        self.regained = 0  # times the lease was taken back after its connection ended
+
+    @staticmethod
+    async def _connect(url: str) -> Any:
+        import asyncpg
+
+        name = f"cityhall lease {socket.gethostname()} pid {os.getpid()}"
+        return await asyncpg.connect(url, timeout=10,
+                                     server_settings={"application_name": name[:63]})
 
     @classmethod
     async def acquire(cls, url: str, shards: Shards, *, wait: float) -> PostgresLease:
         import asyncpg
 
         where = url_for_logs(url)
-        name = f"cityhall lease {socket.gethostname()} pid {os.getpid()}"
         try:
-            conn = await asyncpg.connect(url, timeout=10,
-                                         server_settings={"application_name": name[:63]})
+            conn = await cls._connect(url)
         except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
             raise LeaseError(f"Cannot reach the database server {where} to take the lease "
                              f"on {shards.label()}: {exc}.") from exc
-        lease = cls(conn, shards, where)
+        lease = cls(conn, shards, where, url)
         try:
             await lease._take(wait)
         except BaseException:
             with contextlib.suppress(Exception):
                 await conn.close()
             raise
-        conn.add_termination_listener(lambda _conn: lease._lose("the connection ended"))
+        lease._listen()
         lease._watch = asyncio.get_running_loop().create_task(lease._check(),
                                                               name="cityhall-lease")
         log.info("Holding the lease on %s in %s.", shards.label(), where)
         return lease
+
+    def _listen(self) -> None:
+        conn = self.conn
+        conn.add_termination_listener(
+            lambda _conn: self._connection_ended(conn, "the connection ended"))
 
     async def _take(self, wait: float) -> None:
         conn, shards = self.conn, self.shards
@@ -191,13 +211,67 @@ class PostgresLease(Lease):
     async def _check(self) -> None:
         while not self.lost.is_set():
             await asyncio.sleep(CHECK_SECONDS)
+            if self._regaining is not None:
+                continue
+            conn = self.conn
             try:
-                await asyncio.wait_for(self.conn.fetchval("SELECT 1"), CHECK_SECONDS)
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), CHECK_SECONDS)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # whatever broke, the lease can no longer be proven
-                self._lose(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            except Exception as exc:  # whatever broke, the lease must be proven again
+                self._connection_ended(
+                    conn, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+
+    def _connection_ended(self, conn: Any, why: str) -> None:
+        """The lease's connection is gone, and with it the server's locks: take them back."""
+        if self._closing or self.lost.is_set() or conn is not self.conn \
+                or self._regaining is not None:
+            return
+        log.warning("The lease connection to %s ended (%s); taking the lease on %s back.",
+                    self.where, why, self.shards.label())
+        self._regaining = asyncio.get_running_loop().create_task(
+            self._regain(why), name="cityhall-lease-regain")
+
+    async def _regain(self, why: str) -> None:
+        import asyncpg
+
+        began = time.monotonic()
+        delay = POLL_SECONDS
+        old, last = self.conn, why
+        with contextlib.suppress(Exception):
+            old.terminate()
+        while not self._closing:
+            try:
+                conn = await self._connect(self.url)
+            except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            else:
+                self.conn = conn
+                try:
+                    await self._take(0.0)
+                except LeaseError as exc:
+                    # Another process owns the shards now: it drives their games.
+                    self._regaining = None
+                    self._lose(str(exc))
+                    return
+                except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+                    last = f"{type(exc).__name__}: {exc}"
+                    with contextlib.suppress(Exception):
+                        conn.terminate()
+                else:
+                    self._listen()
+                    self.regained += 1
+                    self._regaining = None
+                    log.info("Took the lease on %s in %s back after %.1f s.",
+                             self.shards.label(), self.where, time.monotonic() - began)
+                    return
+            if time.monotonic() - began + delay > REGAIN_SECONDS:
+                self._regaining = None
+                self._lose(f"{why}, and it could not be taken back within "
+                           f"{REGAIN_SECONDS:g} s ({last})")
                 return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
 
     def _lose(self, why: str) -> None:
         if self._closing or self.lost.is_set():
@@ -212,5 +286,7 @@ class PostgresLease(Lease):
         self._closing = True
         if self._watch is not None:
             self._watch.cancel()
+        if self._regaining is not None:
+            self._regaining.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.conn.close(), 5)

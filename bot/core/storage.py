@@ -969,6 +969,11 @@ class Storage:
         """How many transactions were committed (with SQLite each holds one or more jobs)."""
         return self._backend.commits
 
+    @property
+    def unreachable(self) -> bool:
+        """PostgreSQL: the server is out of reach now and writes wait for it."""
+        return getattr(self._backend, "_outage_since", None) is not None
+
     async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """SQLite only: run ``work`` atomically in the writer thread; returns once it is
         committed. Code for both databases uses ``run``."""
