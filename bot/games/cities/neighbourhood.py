@@ -285,10 +285,6 @@ class Neighbourhood:
         building = self.buildings.get(space)
         return building[1] if building else 0
 
-    def is_monument(self, space: Space) -> bool:
-        feature = self.features.get(space)
-        return feature is not None and feature.is_monument
-
     def is_empty_city(self, space: Space) -> bool:
         """A city space with no pieces and no feature; an unbuilt wild space counts."""
         if self.kinds.get(space) not in CITY_CODES or space in self.buildings:
@@ -298,12 +294,6 @@ class Neighbourhood:
 
     def monuments(self) -> list[Space]:
         return [s for s, f in self.features.items() if f.is_monument]
-
-    def pieces_placed(self) -> dict[str, int]:
-        counts = dict.fromkeys("RBGY", 0)
-        for colour, height in self.buildings.values():
-            counts[colour] += height
-        return counts
 
     def touches(self, space: Space, code: str) -> bool:
         """Whether ``space`` has an orthogonal neighbour of type ``code`` (W, P, R...)."""
