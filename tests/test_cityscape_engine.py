@@ -343,6 +343,8 @@ def test_a_second_round_adds_to_the_totals_and_the_event_is_a_copy() -> None:
         state, events = _build(state, 1 + i // 5, LOTS[i % 16])
     first = state["round_results"][0]["points"]
     assert state["scores"] == first
+    # A new round starts on an empty city: no block is the "last built" any more.
+    assert ENGINE.view(state, None)["last_build"] is None and state["placed"] == 0
     events[1]["sides"]["S"]["lines"][0]["points"] = 1000
     events[1]["totals"]["ann"] = 1000
     assert state["round_results"][0]["sides"]["S"]["lines"][0]["points"] != 1000
