@@ -81,6 +81,11 @@ _RECOUNT = ("counting a player afresh from the results gives the same totals as 
 _READ_ONLY = ("a shallow copy serves as well: nothing changes a view or an event in place (the "
               "adapters rename players into a deep copy, renderers only read) and every move "
               "deep-copies the state first")
+_TURN_KIND = ("the turn's kind of main action is only compared with 'pass' (and kept in the "
+              "saved turn, read nowhere): any other word, or None, does the same")
+_NO_OFFER = ("every reader of an offer (open_offers, the trade's public and private views) "
+             "asks only whether there is one: '' and None are both none")
+_NOT_STRICT = "zip's strict defaults to False, and None is as false: the same zip"
 _SHUFFLE = ("another name or count for the random draw gives another, equally random and "
             "equally repeatable order: the same seed still deals the same game, and a game in "
             "progress keeps its dealt piles in its saved state")
@@ -387,6 +392,90 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
                "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
                "broken disk brings about; a belt for that case"),
+] + [
+    # -- the games' rules, 29 Nov (issue 30): each read against the code --------------------
+    Equivalent("bot/games/cityscape/engine.py", "seat_sides",
+               f"return {{side: player for side, player in zip(SIDES, players{strict})}}",
+               _NOT_STRICT)
+    for strict in (", strict=None", "")
+] + [
+    Equivalent("bot/games/cityscape/engine.py", "_score_round",
+               f"for index, (lots, code) in enumerate(zip(LINES[side], codes{strict})):",
+               "a side's codes are always four (set_goals refuses any other number), as many "
+               "as its lines: zip's strictness never has a difference to find")
+    for strict in (", strict=None", ", strict=False", "")
+] + [
+    Equivalent("bot/games/cityscape/engine.py", "CityscapeEngine.view",
+               "'last_build': copy.copy(state.get('last_build'))",
+               "the last build holds only a name and numbers: a shallow copy is a whole copy",
+               was="'last_build': copy.deepcopy(state.get('last_build'))", fragment=True),
+] + [
+    Equivalent("bot/games/bigcity/streetcar.py", "_extends", line,
+               "a line's corners all have degree 1 or more, and once exactly one end has degree "
+               "1 the other corner is the one not in the line: these say the same")
+    for line in ("ends = [p for p in (a, b) if degrees.get(p, None) == 1]",
+                 "ends = [p for p in (a, b) if degrees.get(p) == 1]",
+                 "ends = [p for p in (a, b) if degrees.get(p, 0) != 1]",
+                 "others = [p for p in (a, b) if p in degrees]")
+] + [
+    Equivalent("bot/games/bigcity/streetcar.py", "streetcars_problem", line,
+               "said only with 2 streetcars asked for and 1 left (more than two, or none left, "
+               "are refused before): the plural is never written")
+    for line in ("return f\"Only {left} streetcar{('s' if left != 1 and False else '')} left.\"",
+                 "return f\"Only {left} streetcar{('XXsXX' if left != 1 else '')} left.\"",
+                 "return f\"Only {left} streetcar{('S' if left != 1 else '')} left.\"")
+] + [
+    Equivalent("bot/games/bigcity/legality.py", "_fit_problem",
+               "if len(touching_new) < 2 and len(touching_old) < 2:",
+               "neighbourhoods are rectangles of at least 2×2 that never overlap: fewer than two "
+               "properties touching on one side means fewer than two on the other"),
+    Equivalent("bot/games/bigcity/legality.py", "special_sites",
+               "if card not in SPECIAL_CARDS and (not city.has_city_hall()):",
+               "called only with a park or factory card from a hand, which is always in "
+               "SPECIAL_CARDS: only an unknown card name would tell the two apart"),
+] + [
+    Equivalent("bot/games/bigcity/engine.py", function, f"_after_main(s, player, events, {kind}{placed})",
+               _TURN_KIND)
+    for function, word, placed in (("_build", "build", ", placed=True"),
+                                   ("_special", "special", ", placed=True"),
+                                   ("_streetcar", "streetcar", ", placed=True"),
+                                   ("_exchange", "exchange", ""),
+                                   ("_trade_decision", "trade", ""))
+    for kind in ("None", f"'XX{word}XX'", f"'{word.upper()}'")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_trade_decision",
+               f"_after_main(s, player, events, 'pass' if passed else {kind})", _TURN_KIND)
+    for kind in ("'XXtradeXX'", "'TRADE'")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_special", line,
+               "a park or a factory scores nothing, whatever the city or the properties")
+    for line in ("score = score_building(None, card, props)",
+                 "score = score_building(city, card, None)")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_discard_useless", line,
+               "turn['discarded'] is kept in the saved turn but read nowhere")
+    for line in ("s['turn']['discarded'] = None", "s['turn']['discarded'] = False",
+                 "s['turn']['XXdiscardedXX'] = True", "s['turn']['DISCARDED'] = True")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_draw",
+               "if s['turn']['drawn'].get(str(number), 1) >= 2:",
+               "the default counts a stack not drawn from yet this turn: 0 and 1 are both "
+               "under the limit of 2, and the count written back starts from the real 0"),
+    Equivalent("bot/games/bigcity/engine.py", "_trade_response", "trade['offers'][player] = ''",
+               _NO_OFFER),
+    Equivalent("bot/games/bigcity/engine.py", "_trade_decision",
+               "trade['offers'][partner] = ''", _NO_OFFER),
+] + [
+    Equivalent("bot/games/bigcityz/board.py", "colour_values",
+               "high = max(MIN_POINTS - 1, min(MAX_POINTS, _round_half_up(v)))",
+               "a share is at most 1, so v = 2.4 / q is at least 2.4 and rounds to 2 or more: "
+               "neither lower clamp (2 or 0) ever applies"),
+] + [
+    Equivalent("bot/games/bigcityz/board.py", "short_name",
+               f"return content.SHORT_NAMES.get(statement_id{default})",
+               "every statement that can reach a board has a short name (all twelve are in "
+               "SHORT_NAMES, and new() refuses any other id): the default is never used")
+    for default in (", None", "")
 ]
 
 
