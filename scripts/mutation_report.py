@@ -466,6 +466,10 @@ EQUIVALENT: list[Equivalent] = [
     Equivalent("bot/games/bigcity/engine.py", "_trade_decision",
                "trade['offers'][partner] = ''", _NO_OFFER),
 ] + [
+    Equivalent("bot/games/bigcity/legality.py", "a_or_an",
+               "return ('An ' if word[0] in 'XXaeiouXX' else 'A ') + word",
+               "the word is lower-cased first, so the added capital X's can never match it"),
+] + [
     Equivalent("bot/games/bigcityz/board.py", "colour_values",
                "high = max(MIN_POINTS - 1, min(MAX_POINTS, _round_half_up(v)))",
                "a share is at most 1, so v = 2.4 / q is at least 2.4 and rounds to 2 or more: "
