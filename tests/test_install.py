@@ -154,7 +154,7 @@ def test_the_default_database_is_not_put_inside_the_installed_package(installed:
 @pytest.mark.parametrize(("target", "dev_tools"), [("run", False), ("test", True)])
 def test_make_run_installs_only_what_the_bot_needs(tmp_path: Path, target: str,
                                                    dev_tools: bool) -> None:
-    for name in ("Makefile", "pyproject.toml"):
+    for name in ("Makefile", "pyproject.toml", "requirements.txt", "requirements-dev.txt"):
         shutil.copy(ROOT / name, tmp_path / name)
     planned = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True,
                              text=True, timeout=50)
@@ -162,4 +162,10 @@ def test_make_run_installs_only_what_the_bot_needs(tmp_path: Path, target: str,
     installs = [line for line in planned.stdout.splitlines() if "pip install" in line
                 and "--upgrade pip" not in line]
     assert installs, planned.stdout
-    assert any("[dev]" in line for line in installs) == dev_tools, installs
+    # The dependencies from a lock file, every download checked against its hash; the
+    # project itself without dependencies of its own (docs/dependencies.md).
+    locks = [line for line in installs if " -r " in line]
+    assert locks and all("--require-hashes" in line for line in locks), installs
+    assert any("requirements-dev.txt" in line for line in locks) == dev_tools, installs
+    assert any("-r requirements.txt" in line for line in locks) != dev_tools, installs
+    assert all("--no-deps" in line for line in installs if " -e " in line), installs
