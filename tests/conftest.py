@@ -90,7 +90,8 @@ _pg_servers: list[PgServer] = []
 # mutant in a fork of it; a server per session would cost each mutant seconds of initdb.
 # The forks share the first session's server, each with databases named by its process id,
 # and drop theirs when their session ends; the server ends with the process that started it.
-KEEP_SERVER = os.environ.get("CITYHALL_TEST_PG_KEEP") == "1"
+# Also on without the variable when pytest runs inside mutmut (`mutmut run` by hand).
+KEEP_SERVER = os.environ.get("CITYHALL_TEST_PG_KEEP") == "1" or "mutmut" in sys.modules
 
 
 class _ServerStart:
