@@ -447,6 +447,36 @@ EQUIVALENT: list[Equivalent] = [
                f"_after_main(s, player, events, 'pass' if passed else {kind})", _TURN_KIND)
     for kind in ("'XXtradeXX'", "'TRADE'")
 ] + [
+    Equivalent("bot/games/bigcity/engine.py", "_place_neighborhood",
+               f"_after_main(s, player, events, {kind}, placed=True)", _TURN_KIND)
+    for kind in ("None", "'XXplace_neighborhoodXX'", "'PLACE_NEIGHBORHOOD'")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_after_main", line,
+               "turn['main'] is kept in the saved turn but read nowhere")
+    for line in ("s['turn']['main'] = None", "s['turn']['XXmainXX'] = kind",
+                 "s['turn']['MAIN'] = kind")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "_place_neighborhood", line,
+               "the turn record is still the fresh one new() made (starting neighbourhoods "
+               "change nothing in it): the reset, or a stray key beside it, changes nothing")
+    for line in ("s['XXturnXX'] = _fresh_turn()", "s['TURN'] = _fresh_turn()")
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "apply",
+               "_place_neighborhood(s, player, action, events, setup=None)",
+               "setup is only tested for truth: None is as false as False"),
+] + [
+    Equivalent("bot/games/bigcity/engine.py", "new", line,
+               "new() sets current, first_player and the setup order again before anyone "
+               "reads them, and rng_draw counts from 0 when the key is absent: only a stray "
+               "unused key is left in the state", was=was, fragment=True)
+    for line, was in (("'XXrng_drawsXX': 0", "'rng_draws': 0"), ("'RNG_DRAWS': 0", "'rng_draws': 0"),
+                      ("'XXcurrentXX': 0", "'current': 0"), ("'CURRENT': 0", "'current': 0"),
+                      ("'current': 1", "'current': 0"),
+                      ("'XXfirst_playerXX': 0", "'first_player': 0"),
+                      ("'FIRST_PLAYER': 0", "'first_player': 0"),
+                      ("'first_player': 1", "'first_player': 0"),
+                      ("'XXorderXX': []", "'order': []"), ("'ORDER': []", "'order': []"))
+] + [
     Equivalent("bot/games/bigcity/engine.py", "_special", line,
                "a park or a factory scores nothing, whatever the city or the properties")
     for line in ("score = score_building(None, card, props)",

@@ -1280,3 +1280,64 @@ def test_the_computer_plays_legal_moves_to_the_end_of_a_turn() -> None:
 def test_a_timed_out_player_is_left_to_the_computer() -> None:
     state = position(neighborhoods=CITY)
     assert ENGINE.timeout_action(state) is None
+
+
+# --- the saved game -----------------------------------------------------------------------
+
+
+def test_the_saved_game_names_itself_and_starts_each_turn_afresh() -> None:
+    # The state is what the database keeps: a contract with every saved game.
+    state = ENGINE.new(["ann", "bob", "cy"], {"first_player": "bob"}, 4)
+    assert state["game"] == "bigcity" and state["seed"] == 4
+    fresh = {"drawn": {}, "discarded": False, "gave_cards": False, "main": None,
+             "placed": False}
+    assert state["turn"] == fresh
+    state = position(players=["ann", "bob", "cy"], neighborhoods=CITY, pieces=[CITY_HALL],
+                     hands=HANDS)
+    state, _ = ENGINE.apply(state, "ann", {"type": "pass"})
+    while ENGINE.to_act(state) == ["ann"]:  # whatever the pass still asks of ann
+        state, _ = ENGINE.apply(state, "ann", ENGINE.legal(state, "ann")[0].action)
+    assert state["turn"] == fresh and state["step"] == "start"
+
+
+def test_a_turn_opens_with_the_offer_to_discard_useless_cards() -> None:
+    # "At the beginning of his turn, a player may discard useless cards" — offered again at
+    # the start of every turn, not only the first.
+    state = position(neighborhoods=CITY, pieces=[CITY_HALL, ("lincoln_park", [18, 19], "bob")],
+                     hands={"ann": [11, 12, 13, 31, 32], "bob": [18, 21, 22, 23, 24]})
+    state, _ = ENGINE.apply(state, "ann", {"type": "pass"})
+    while ENGINE.to_act(state) == ["ann"]:
+        state, _ = ENGINE.apply(state, "ann", ENGINE.legal(state, "ann")[0].action)
+    assert ENGINE.to_act(state) == ["bob"]
+    assert labels(state, "bob", "discard_useless") == ["Discard useless 18"]
+
+
+def test_the_special_cards_on_the_menu_are_moves_the_game_takes() -> None:
+    state = position(neighborhoods=CITY, pieces=[CITY_HALL],
+                     hands={"ann": [11, 13, 14, 16, "central_park"]})
+    specials = [a for a in ENGINE.legal(state, "ann") if a.action["type"] == "special"]
+    assert specials
+    for legal in specials:
+        assert set(legal.action) == {"type", "card", "properties"}
+        assert legal.action["card"] == "central_park"
+        ENGINE.apply(state, "ann", legal.action)  # accepted as listed
+
+
+def test_the_offers_on_the_menu_are_moves_the_game_takes() -> None:
+    state = trade_table()
+    state, _ = ENGINE.apply(state, "ann", {"type": "trade", "cards": [11]})
+    offers = ENGINE.legal(state, "bob")
+    assert offers and all(isinstance(a.action, dict) for a in offers)
+    for legal in offers:
+        ENGINE.apply(state, "bob", legal.action)
+
+
+def test_after_the_starting_neighbourhoods_the_first_turn_starts_afresh() -> None:
+    state = ENGINE.new(["ann", "bob", "cy"], {}, 4)
+    while state["phase"] == "setup":
+        player = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, player, ENGINE.legal(state, player)[0].action)
+    assert state["turn"] == {"drawn": {}, "discarded": False, "gave_cards": False,
+                             "main": None, "placed": False}
+    player = ENGINE.to_act(state)[0]
+    assert {a.action["type"] for a in ENGINE.legal(state, player)} >= {"exchange", "pass"}
