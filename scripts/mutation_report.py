@@ -500,6 +500,60 @@ EQUIVALENT: list[Equivalent] = [
                "return ('An ' if word[0] in 'XXaeiouXX' else 'A ') + word",
                "the word is lower-cased first, so the added capital X's can never match it"),
 ] + [
+    Equivalent("bot/games/cities/engine.py", function, line.format(strict=strict),
+               "a slot's items and its face-down flags are always as many: zip's strictness "
+               "never has a difference to find")
+    for function, line in (
+        ("_take_label", "shown = ['face-down' if hidden else _item_label(row, item) for item, "
+                        "hidden in zip(slot['items'], slot['hidden']{strict})]"),
+        ("CitiesEngine._end_round", "for item, hidden in zip(slot['items'], slot['hidden']"
+                                    "{strict}):"),
+        ("CitiesEngine._take", "revealed = [i for i, h in zip(items, slot['hidden']{strict}) "
+                               "if h]"))
+    for strict in (", strict=None", "", ", strict=False")
+] + [
+    Equivalent("bot/games/cities/engine.py", "score_of",
+               f"return scoring.total({hood}, state['cards_held'][player], vp)",
+               "the one caller (the view) always passes the neighbourhood built from this "
+               "state: hood_of is never needed, and would build the same one")
+    for hood in ("hood and hood_of(state, player)", "hood or hood_of(None, player)",
+                 "hood or hood_of(state, None)", "hood or hood_of(player)",
+                 "hood or hood_of(state)")
+] + [
+    Equivalent("bot/games/cities/engine.py", function, line,
+               "slot_available never reads its row argument")
+    for function, line in (("CitiesEngine._legal_takes", "if slot_available(state, None, slot):"),
+                           ("CitiesEngine._take", "if not slot_available(state, None, slot):"))
+] + [
+    Equivalent("bot/games/cities/engine.py", "CitiesEngine._end_round", "star = None",
+               "the star space is the last slot of the pieces row: whoever took it is the "
+               "rightmost worker there, whom the line below finds"),
+] + [
+    Equivalent("bot/games/cities/engine.py", "CitiesEngine._end_round", line,
+               "every player places a worker in every row before a round ends: the pieces "
+               "row is never without one")
+    for line in ("star = taken[-1]['taken_by'] if taken or True else state['first_player']",
+                 "star = taken[-1]['taken_by'] if taken else state['XXfirst_playerXX']",
+                 "star = taken[-1]['taken_by'] if taken else state['FIRST_PLAYER']")
+] + [
+    Equivalent("bot/games/cities/engine.py", function, f"{name} = str(action.get('{key}'"
+               f"{default})).strip().upper()",
+               "nothing given reads as 'NONE' or 'XXXX' instead of '': none of them is a "
+               "colour, feature or tile id held, and the refusal does not repeat it")
+    for function, name, key in (("CitiesEngine._pending_colour", "colour", "color"),
+                                ("CitiesEngine._pending_feature", "feature_id", "feature"),
+                                ("CitiesEngine._choose_start_tile", "tile", "tile"))
+    for default in (", None", "", ", 'XXXX'")
+] + [
+    Equivalent("bot/games/cities/engine.py", "CitiesEngine.ai_action",
+               "return choose_action(None, state, player)",
+               "choose_action never uses its engine argument"),
+] + [
+    Equivalent("bot/games/cities/neighbourhood.py", "adjacent", line,
+               "the answers are kept once worked out: skipping the cache works them out again, "
+               "the same")
+    for line in ("found = None", "found = _ADJACENT.get(None)")
+] + [
     Equivalent("bot/games/bigcityz/board.py", "colour_values",
                "high = max(MIN_POINTS - 1, min(MAX_POINTS, _round_half_up(v)))",
                "a share is at most 1, so v = 2.4 / q is at least 2.4 and rounds to 2 or more: "

@@ -36,6 +36,9 @@ def test_adjacent_means_orthogonal_not_diagonal() -> None:
     # "'Adjacent' means orthogonal not diagonal."
     assert set(adjacent((2, 5))) == {(1, 5), (3, 5), (2, 4), (2, 6)}
     assert adjacent((2, 5)) == adjacent((2, 5))
+    # A space no game has asked about yet (the answers are kept once worked out): the same
+    # rule, four neighbours and never itself.
+    assert set(adjacent((57, -31))) == {(56, -31), (58, -31), (57, -32), (57, -30)}
 
 
 @pytest.mark.parametrize(
