@@ -190,11 +190,12 @@ FIRST = ("test_loadtest", "test_process_games", "test_discord_cities", "test_sha
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto` (make test): a worker per core and one more. A third of the suite's time is
+    """`-n auto` (make test): a worker per core and two more. A third of the suite's time is
     waiting (Discord's rate-limit windows, turn timers, bot processes starting), which a
-    worker per core leaves idle: on CI's 2 cores, 3 workers took 7.7 minutes where 2 took
-    10.1, with every test passing both ways."""
-    return (os.cpu_count() or 1) + 1
+    worker per core leaves idle. On CI's 2 cores, with 1,433 tests: 3 workers 7.7 minutes,
+    2 workers 10.1; with 1,763 tests: 4 workers 8 min 52 s, 3 workers 9 min 50 s, every test
+    passing each way."""
+    return (os.cpu_count() or 1) + 2
 
 
 def _module_rank(item: pytest.Item) -> int:
