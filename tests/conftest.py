@@ -173,6 +173,7 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     global _machine_speed
+    _check_groups(config)
     _machine_speed = time_limits.machine_speed()
     config.addinivalue_line(
         "markers", "long: a heavy variant (every seed, a full-size load test) that `make "
@@ -217,6 +218,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def _check_groups(config: pytest.Config) -> None:
+    """``--dist loadgroup`` groups tests by an ``@group`` suffix that each worker writes
+    into the ids of the tests marked ``xdist_group`` (``Node._nodeid``). A pytest that keeps
+    its ids elsewhere (9.2, with xdist 3.8: pytest-xdist#1386) spreads a group over every
+    worker, and each worker makes the group's module fixtures again (the load test's two
+    reports: 150 s more), with nothing failing: refuse to run instead."""
+    from _pytest.nodes import Node
+
+    if config.getvalue("dist") == "loadgroup" and "_nodeid" not in Node.__slots__:
+        raise pytest.UsageError(
+            "this pytest ignores xdist_group with pytest-xdist (pytest-xdist#1386): "
+            "install the versions in requirements-dev.txt (make test does)")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
