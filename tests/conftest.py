@@ -228,7 +228,7 @@ def _check_groups(config: pytest.Config) -> None:
     reports: 150 s more), with nothing failing: refuse to run instead."""
     from _pytest.nodes import Node
 
-    if config.getvalue("dist") == "loadgroup" and "_nodeid" not in Node.__slots__:
+    if config.getoption("dist", None) == "loadgroup" and "_nodeid" not in Node.__slots__:
         raise pytest.UsageError(
             "this pytest ignores xdist_group with pytest-xdist (pytest-xdist#1386): "
             "install the versions in requirements-dev.txt (make test does)")

@@ -86,35 +86,81 @@ _ANNOTATIONS = frozenset({
 
 
 @dataclass(frozen=True)
+class _Bounds:
+    """The bounds that can judge a value found under one property name (or at a body's
+    top): those of every schema that may apply to it there."""
+
+    patterns: tuple[re.Pattern[str], ...] = ()
+    lengths: tuple[int, ...] = ()
+    numbers: tuple[float, ...] = ()
+    items: tuple[int, ...] = ()
+
+
+@dataclass
+class _Collected:
+    patterns: set[str] = field(default_factory=set)
+    lengths: set[int] = field(default_factory=set)
+    numbers: set[float] = field(default_factory=set)
+    items: set[int] = field(default_factory=set)
+
+    def add(self, other: _Collected) -> None:
+        self.patterns |= other.patterns
+        self.lengths |= other.lengths
+        self.numbers |= other.numbers
+        self.items |= other.items
+
+    def frozen(self) -> _Bounds:
+        return _Bounds(tuple(re.compile(p) for p in sorted(self.patterns)),
+                       tuple(sorted(self.lengths)), tuple(sorted(self.numbers)),
+                       tuple(sorted(self.items)))
+
+
+# Keywords that pass a value's judgement on to other schemas for the same value (or, for
+# items, to each of an array's elements under the same property name).
+_SAME_PLACE = ("anyOf", "oneOf", "allOf", "items", "prefixItems")
+
+
+@dataclass(frozen=True)
 class Shapes:
     """What a request body's validity depends on, and nothing else: the "shape" of a body.
 
     Validating every request against the spec is a fifth of a Discord test's time, and most
     bodies differ from an earlier one only in their words and ids. The spec's verdict on a
     string depends only on whether it is one of the spec's ``const``/``enum`` values, which
-    of its ``pattern``s it matches, and where its length falls among the spec's
-    ``minLength``/``maxLength`` bounds; on a number, the same with ``minimum``/``maximum``;
-    and, through ``uniqueItems``, on which values are equal. A shape keeps exactly that: two
-    bodies of one shape get the same verdict from every schema in the spec. ``of`` returns
-    None when the spec uses a keyword this does not account for (a newer spec); then every
-    body is validated in full.
+    ``pattern``s it matches, and where its length falls among the ``minLength``/
+    ``maxLength`` bounds; on a number, the same with ``minimum``/``maximum``. Only the
+    schemas that can apply where the value is count: those reached from the ``properties``
+    entries of its property name anywhere in the spec (through ``$ref``, ``anyOf``,
+    ``oneOf``, ``allOf`` and ``items``), and every ``additionalProperties`` schema. So a
+    picture's alt text is judged against the few bounds of a ``description``, not against
+    every length in the spec, and alt text one letter longer keeps its shape.
+
+    An array's verdict is every element's (``items`` judges each alone) with its length
+    among the ``minItems``/``maxItems`` bounds and, for ``uniqueItems``, whether two of its
+    elements are equal: so an array's shape is the set of its elements' shapes, that length
+    bucket and that one yes or no, and a table with its buttons in another order shares its
+    shape (unless the spec uses ``prefixItems``, which judges by position: then the
+    elements' shapes in order). A shape keeps exactly that: two bodies of one shape get the
+    same verdict from every schema in the spec. ``of`` returns None when the spec uses a
+    keyword this does not account for (a newer spec); then every body is validated in full.
     """
 
     words: frozenset[str]
     numbers: frozenset[float]
-    patterns: tuple[re.Pattern[str], ...]
-    length_bounds: tuple[int, ...]
-    number_bounds: tuple[float, ...]
+    by_name: dict[str, _Bounds]  # property name -> its bounds (the fallback's included)
+    top: _Bounds  # a body's top, and property names no "properties" entry has
+    by_position: bool = False  # the spec has prefixItems
 
     @classmethod
     def of(cls, document: Mapping[str, Any]) -> Shapes | None:
         words: set[str] = set()
         numbers: set[float] = set()
-        patterns: set[str] = set()
-        lengths: set[int] = set()
-        bounds: set[float] = set()
         unknown: set[str] = set()
         followed: set[str] = set()
+        positional: list[bool] = []
+        named: dict[str, list[Any]] = {}  # property name -> the schemas it may have
+        fallback: list[Any] = []  # additionalProperties schemas, and the bodies' own
+        roots: list[Any] = []
 
         def walk(schema: Any, in_properties: bool = False) -> None:
             if isinstance(schema, list):
@@ -125,6 +171,7 @@ class Shapes:
                 return
             for key, value in schema.items():
                 if in_properties:  # property names, not keywords
+                    named.setdefault(key, []).append(value)
                     walk(value)
                     continue
                 if key in ("const", "enum"):
@@ -135,12 +182,10 @@ class Shapes:
                             numbers.add(v)
                         elif not (isinstance(v, bool) or v is None):
                             unknown.add(key)  # an object or array to compare with
-                elif key == "pattern":
-                    patterns.add(value)
-                elif key in ("minLength", "maxLength"):
-                    lengths.add(int(value))
-                elif key in ("minimum", "maximum"):
-                    bounds.add(value)
+                elif key == "prefixItems":
+                    positional.append(True)
+                elif key == "additionalProperties" and isinstance(value, dict):
+                    fallback.append(value)
                 elif key == "$ref" and value not in followed:
                     followed.add(value)
                     walk(_at(document, value))
@@ -156,7 +201,11 @@ class Shapes:
                 if isinstance(node.get("$ref"), str):
                     schemas_in(_at(document, node["$ref"]))
                 for key, value in node.items():
-                    (walk if key == "schema" else schemas_in)(value)
+                    if key == "schema":
+                        roots.append(value)
+                        walk(value)
+                    else:
+                        schemas_in(value)
             elif isinstance(node, list):
                 for item in node:
                     schemas_in(item)
@@ -171,40 +220,91 @@ class Shapes:
                 schemas_in(operation.get("requestBody", {}))
         if unknown:
             return None
-        return cls(frozenset(words), frozenset(numbers),
-                   tuple(re.compile(p) for p in sorted(patterns)),
-                   tuple(sorted(lengths)), tuple(sorted(bounds)))
+
+        def bounds_of(schemas: list[Any]) -> _Collected:
+            """The bounds of these schemas and of every schema judging the same value."""
+            found = _Collected()
+            seen: set[str] = set()
+
+            def visit(schema: Any) -> None:
+                if isinstance(schema, list):
+                    for item in schema:
+                        visit(item)
+                    return
+                if not isinstance(schema, dict):
+                    return
+                ref = schema.get("$ref")
+                if isinstance(ref, str) and ref not in seen:
+                    seen.add(ref)
+                    visit(_at(document, ref))
+                if "pattern" in schema:
+                    found.patterns.add(schema["pattern"])
+                for key, into in (("minLength", found.lengths), ("maxLength", found.lengths),
+                                  ("minimum", found.numbers), ("maximum", found.numbers),
+                                  ("minItems", found.items), ("maxItems", found.items)):
+                    if key in schema:
+                        into.add(schema[key])
+                for key in _SAME_PLACE:
+                    visit(schema.get(key))
+
+            visit(schemas)
+            return found
+
+        anywhere = bounds_of(fallback)
+        top = bounds_of(roots)
+        top.add(anywhere)
+        by_name: dict[str, _Bounds] = {}
+        for name, schemas in named.items():
+            collected = bounds_of(schemas)
+            collected.add(anywhere)
+            by_name[name] = collected.frozen()
+        return cls(frozenset(words), frozenset(numbers), by_name, top.frozen(),
+                   bool(positional))
 
     def shape(self, body: Any) -> Any:
-        equal: dict[Any, int] = {}  # values abstracted away, numbered as first seen
-
-        def of(value: Any) -> Any:
+        def of(value: Any, bounds: _Bounds) -> Any:
             if isinstance(value, dict):
-                return ("{", tuple(sorted((k, of(v)) for k, v in value.items())))
+                return ("{", tuple(sorted((k, of(v, self.by_name.get(k, self.top)))
+                                          for k, v in value.items())))
             if isinstance(value, list):
-                return ("[", tuple(of(v) for v in value))
+                n = len(value)
+                elements = tuple(of(v, bounds) for v in value) if self.by_position else \
+                    frozenset(of(v, bounds) for v in value)
+                twins = len({_equality_key(v) for v in value}) < n
+                return ("[", elements, bisect.bisect_left(bounds.items, n),
+                        bisect.bisect_right(bounds.items, n), twins)
             if isinstance(value, str):
                 if value in self.words:
                     return ("w", value)
                 n = len(value)
-                return ("s", tuple(bool(p.search(value)) for p in self.patterns),
-                        bisect.bisect_left(self.length_bounds, n),
-                        bisect.bisect_right(self.length_bounds, n),
-                        equal.setdefault(("s", value), len(equal)))
+                return ("s", tuple(bool(p.search(value)) for p in bounds.patterns),
+                        bisect.bisect_left(bounds.lengths, n),
+                        bisect.bisect_right(bounds.lengths, n))
             if isinstance(value, bool) or value is None:
                 return value
             if isinstance(value, int | float):
-                # "integer" includes 2.0 but not 2.5; 1 and 1.0 are equal for uniqueItems
+                # "integer" includes 2.0 but not 2.5
                 kind = "i" if isinstance(value, int) or value.is_integer() else "f"
                 if value in self.numbers:
                     return (kind, type(value).__name__, value)
                 return (kind, type(value).__name__,
-                        bisect.bisect_left(self.number_bounds, value),
-                        bisect.bisect_right(self.number_bounds, value),
-                        equal.setdefault(("n", value), len(equal)))
+                        bisect.bisect_left(bounds.numbers, value),
+                        bisect.bisect_right(bounds.numbers, value))
             return ("?", repr(value))
 
-        return of(body)
+        return of(body, self.top)
+
+
+def _equality_key(value: Any) -> Any:
+    """Equal for exactly the values JSON Schema's ``uniqueItems`` calls equal: 1 and 1.0
+    are, 1 and true are not; objects by their members, arrays in order."""
+    if isinstance(value, dict):
+        return ("{", frozenset((k, _equality_key(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("[", tuple(_equality_key(v) for v in value))
+    if isinstance(value, bool):
+        return ("b", value)  # Python's True == 1
+    return value  # Python's 1 == 1.0 too, as JSON Schema says
 
 
 def _at(document: Mapping[str, Any], ref: str) -> Any:
