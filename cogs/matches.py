@@ -12,15 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core import diskfull
-from bot.core.diskfull import is_disk_full
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
-from bot.core.storage import DatabaseLost
 from bot.games import GAMES
 from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.permissions import NotPermitted, has_manage_messages
-from bot.ui.replies import NO_MENTIONS, oops, plain_name, tell
+from bot.ui.replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -186,12 +183,9 @@ class Matches(commands.Cog):
         elif isinstance(error, app_commands.CommandNotFound):
             await tell(interaction, "That command no longer exists; Discord may still be "
                                     "showing an old list. Try again in a minute.")
-        elif isinstance(error.__cause__, DatabaseLost):
-            await tell(interaction, str(error.__cause__))
-        elif is_disk_full(error):
-            diskfull.NOTES.note(f"/{interaction.command.qualified_name}"
-                                if interaction.command else "a command")
-            await tell(interaction, diskfull.SENTENCE)
+        elif (sentence := storage_fault(error, f"/{interaction.command.qualified_name}"
+                                        if interaction.command else "a command")) is not None:
+            await tell(interaction, sentence)
         else:
             log.error("slash command failed", exc_info=error)
             await oops(interaction)

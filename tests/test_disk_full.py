@@ -15,7 +15,8 @@ import pytest
 from bot.core import diskfull
 from bot.core.diskfull import DiskFullNotes, is_disk_full
 from tests.fakediscord import FakeDiscord
-from tests.harness import cityhall_bot
+from tests.harness import button_id, cityhall_bot
+from tests.test_discord_cityscape import against_a_computer, answer, select_id, text_of
 
 
 def _full_database_error(tmp_path: Path) -> sqlite3.Error:
@@ -108,3 +109,46 @@ async def test_players_hear_their_moves_were_not_saved_and_the_log_stays_short(
                        ).response(timeout=5)
         assert not reply.ephemeral and reply.message is not None
         assert len(bot.runtime.unfinished()) == 1
+
+
+async def test_a_game_click_and_a_lobby_click_on_a_full_disk_get_the_sentence(
+        backend: str, fake_discord: FakeDiscord, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clicks take the same way as commands: a goal confirmed in a running game and a Join
+    in a lobby, each refused by the full disk, get the sentence and change nothing."""
+    fake = fake_discord
+    monkeypatch.setattr(diskfull, "NOTES", DiskFullNotes())
+    full: BaseException = _full_database_error(tmp_path) if backend == "sqlite" else \
+        asyncpg.exceptions.DiskFullError("could not extend file: No space left on device")
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    second = str((await fake.add_channel("second"))["id"])
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match = await against_a_computer(fake, bot, ann)
+        lobby = (await answer(await fake.slash(ann, second, "cityscape", ["new"], {}))).message
+        assert lobby is not None and match.table_message_id is not None
+        table = fake.message(match.table_message_id)
+        picker = (await answer(await fake.click(ann, table, button_id(table, "My goals")))).message
+        assert picker is not None
+        prefix = f"ch:cs:{match.id}:r1:s"
+        side = select_id(picker, prefix)[len(prefix)]
+        for line in range(4):  # a goal code on each of the side's four lines
+            chosen = select_id(picker, f"{prefix}{side}{line}")
+            picker = (await answer(await fake.select(ann, picker, chosen, ["1"]))).message \
+                or picker
+        version = bot.runtime.get(match.id).version  # type: ignore[union-attr]
+
+        def disk_full(make: Any) -> Any:
+            async def refused() -> Any:
+                raise full
+            return refused()
+
+        monkeypatch.setattr(bot.storage._backend, "run", disk_full)
+        confirm = button_id(picker, prefix=f"ch:cs:{match.id}:r1:g")
+        refused = await answer(await fake.click(ann, picker, confirm))
+        assert refused.ephemeral and text_of(refused) == diskfull.SENTENCE
+        refused = await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
+        assert refused.ephemeral and text_of(refused) == diskfull.SENTENCE
+        assert bot.runtime.get(match.id).version == version  # type: ignore[union-attr]
+        waiting = bot.runtime.in_channel(int(second))
+        assert waiting is not None and [s.name for s in waiting.seats] == ["Ann"]

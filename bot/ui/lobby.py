@@ -11,19 +11,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.core import diskfull
-from bot.core.diskfull import is_disk_full
 from bot.core.engine import IllegalAction
 from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal
-from bot.core.storage import DatabaseLost
 
 from .components import Components, offered_values
 from .deferral import answering_in_time
 from .leftovers import let_go_of_view
 from .permissions import has_manage_messages
-from .replies import NO_MENTIONS, oops, plain_name, tell
+from .replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
 from .server_words import channels_sentence
 
 if TYPE_CHECKING:
@@ -55,12 +52,8 @@ async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
             try:
                 await handling
             except Exception as exc:
-                if isinstance(exc, DatabaseLost):
-                    await tell(interaction, str(exc))
-                    return
-                if is_disk_full(exc):
-                    diskfull.NOTES.note("a lobby click")
-                    await tell(interaction, diskfull.SENTENCE)
+                if (sentence := storage_fault(exc, "a lobby click")) is not None:
+                    await tell(interaction, sentence)
                     return
                 log.exception(failure)
                 await oops(interaction)

@@ -17,17 +17,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.core import diskfull
-from bot.core.diskfull import is_disk_full
 from bot.core.engine import JSON, IllegalAction
 from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
-from bot.core.storage import DatabaseLost
 from bot.render.pool import Priority
 
 from .deferral import answering_in_time
 from .expiry import too_late
-from .replies import oops, tell
+from .replies import oops, storage_fault, tell
 from .uploads import Upload
 
 if TYPE_CHECKING:
@@ -148,12 +145,8 @@ async def _guarded(interaction: discord.Interaction,
                         "saw \"This interaction failed\".%s",
                         " Its move was saved." if interaction.extras.get(_COMMITTED) else "")
             return
-        if isinstance(exc, DatabaseLost):
-            await tell(interaction, str(exc))  # logged once, by the writer
-            return
-        if is_disk_full(exc):
-            diskfull.NOTES.note("a click")
-            await tell(interaction, diskfull.SENTENCE)
+        if (sentence := storage_fault(exc, "a click")) is not None:
+            await tell(interaction, sentence)
             return
         log.exception("a click failed")
         if interaction.extras.get(_COMMITTED):

@@ -6,6 +6,9 @@ import logging
 
 import discord
 
+from bot.core import diskfull
+from bot.core.storage import DatabaseLost
+
 from .expiry import too_late
 
 log = logging.getLogger(__name__)
@@ -23,6 +26,20 @@ def plain_name(name: str) -> str:
     after the @), so a name like "@everyone" never pings, even where pings are allowed.
     """
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def storage_fault(exc: BaseException, where: str) -> str | None:
+    """The sentence for a player whose click or command the database could not take for a
+    reason of the server's, not a bug: its file lost (the writer said so in the log, once)
+    or its disk full (counted into the minute's one warning, ``where`` naming the latest).
+    None for anything else, which is a bug: log it and apologise."""
+    lost = exc if isinstance(exc, DatabaseLost) else exc.__cause__
+    if isinstance(lost, DatabaseLost):
+        return str(lost)
+    if diskfull.is_disk_full(exc):
+        diskfull.NOTES.note(where)
+        return diskfull.SENTENCE
+    return None
 
 
 async def tell(interaction: discord.Interaction, text: str, *,
