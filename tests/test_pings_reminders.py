@@ -1,0 +1,309 @@
+"""Turn pings and reminders, decided without Discord in the way: who is told, when the
+reminder is due, what it says, which message it replaces, and what a restart or a moved
+turn changes (bot/ui/pings.py). The bot around TurnPings is a stand-in holding a real game
+state and a clock the test moves; a channel records what would have been sent and deleted.
+The same behaviour through discord.py and the fake Discord: tests/test_turn_pings.py and
+tests/test_channel_tidy.py (slower, so these are the ones mutation testing leans on)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.core.records import ACTIVE, OVER, Match, Seat
+from bot.games.cityscape import ENGINE as CITYSCAPE
+from bot.ui.pings import KEY, TurnPings, _Sent, deadline_text
+
+ANN, BOB = "111111111111111111", "222222222222222222"
+CHANNEL = 5000
+START = 1_000_000.0  # the turn's clock start, on the test's clock
+
+
+@dataclass
+class Channel:
+    """Messages sent and deleted, with whom each one was allowed to notify."""
+
+    sent: list[tuple[int, str, set[str]]] = field(default_factory=list)
+    deleted: list[int] = field(default_factory=list)
+    refuse: bool = False
+    ids: itertools.count[int] = field(default_factory=lambda: itertools.count(9000))
+
+    async def send(self, text: str, *, allowed_mentions: discord.AllowedMentions) -> Any:
+        if self.refuse:
+            raise discord.DiscordServerError(SimpleNamespace(status=503, reason="down"),
+                                             "Service unavailable")
+        assert allowed_mentions.everyone is False and allowed_mentions.roles is False
+        users = allowed_mentions.users
+        assert isinstance(users, list)
+        message_id = next(self.ids)
+        self.sent.append((message_id, text, {str(u.id) for u in users}))
+        return SimpleNamespace(id=message_id)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        async def delete() -> None:
+            self.deleted.append(message_id)
+        return SimpleNamespace(delete=delete)
+
+
+class Stage:
+    """What TurnPings reads of the bot: one match, its runtime's clock and deadline, the
+    kv table, and the channel."""
+
+    def __init__(self, match: Match, turn: float = 300.0) -> None:
+        self.match = match
+        self.turn = turn  # the turn's length, seconds
+        self.now = START
+        self.kv: dict[str, str] = {}
+        self.channel = Channel()
+        self.timeout_action: Any = None
+        self.due: list[str] | None = None  # who is due, if not whom the game says
+        self.started: list[asyncio.Task[None]] = []
+        engine = SimpleNamespace(
+            to_act=lambda state: CITYSCAPE.to_act(state) if self.due is None else self.due,
+            timeout_action=lambda state: self.timeout_action)
+        self.bot = SimpleNamespace(
+            runtime=SimpleNamespace(
+                get=lambda match_id: self.match if match_id == self.match.id else None,
+                deadline=self.deadline, clock=lambda: self.now, engine=lambda m: engine,
+                limits=SimpleNamespace(restart_grace=60.0), shards=None),
+            adapters={"cityscape": SimpleNamespace(
+                engine=CITYSCAPE, due_words=lambda m: ("your move", "time runs out"))},
+            storage=SimpleNamespace(set_value=self.set_value, delete_values=self.delete_values,
+                                    values_with_prefix=self.values_with_prefix),
+            tables=SimpleNamespace(pacing=SimpleNamespace(wait=self.no_wait)),
+            get_partial_messageable=lambda channel_id: self.channel,
+            background=lambda job: self.started.append(asyncio.ensure_future(job)),
+            draining=False)
+        self.pings = TurnPings(self.bot)  # type: ignore[arg-type]  # the parts it reads
+
+    def deadline(self, match: Match) -> float | None:
+        if match.status != ACTIVE or match.turn_started_at is None:
+            return None
+        return match.turn_started_at + self.turn
+
+    async def set_value(self, key: str, value: str) -> None:
+        self.kv[key] = value
+
+    async def delete_values(self, keys: list[str]) -> None:
+        for key in keys:
+            self.kv.pop(key, None)
+
+    async def values_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
+        return [(k, v) for k, v in self.kv.items() if k.startswith(prefix)]
+
+    async def no_wait(self, kind: str, channel_id: int) -> None:
+        return None
+
+    def key(self) -> tuple[float, float]:
+        deadline = self.deadline(self.match)
+        assert self.match.turn_started_at is not None and deadline is not None
+        return (self.match.turn_started_at, deadline)
+
+
+def a_match(*, bob_is_a_computer: bool = False) -> Match:
+    seats = [Seat(ANN, "Ann"), Seat(BOB, "Bob", cpu=bob_is_a_computer)]
+    return Match(id=7, guild_id=1, channel_id=CHANNEL, game="cityscape", status=ACTIVE,
+                 host_id=ANN, seats=seats, options={"rounds": 1}, seed=5,
+                 state=CITYSCAPE.new([ANN, BOB], {"rounds": 1}, 5), turn_started_at=START)
+
+
+@pytest.fixture
+async def stage() -> AsyncIterator[Stage]:
+    made = Stage(a_match())
+    yield made
+    made.pings.close()
+    await asyncio.gather(*made.started)
+
+
+# -- when the reminder is due ---------------------------------------------------------------
+
+async def test_a_long_turn_gets_its_reminder_a_minute_before_it_ends(stage: Stage) -> None:
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) == START + 300.0 - 60.0
+
+
+@pytest.mark.parametrize(("turn", "reminded"), [(120.0, False), (121.0, True), (60.0, False)])
+async def test_only_turns_over_two_minutes_get_a_reminder(turn: float, reminded: bool) -> None:
+    stage = Stage(a_match(), turn=turn)
+    stage.pings.plan(stage.match)
+    assert (stage.pings.reminder_at(stage.match.id) is not None) is reminded
+    stage.pings.close()
+
+
+async def test_a_reminder_already_due_is_not_planned(stage: Stage) -> None:
+    stage.now = START + 240.0  # exactly when it was due: too late to remind
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) is None
+    stage.now = START + 239.0
+    stage.match.turn_started_at = START + 0.5  # a new turn, planned anew
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) == START + 0.5 + 240.0
+
+
+async def test_after_a_restart_a_reminder_within_the_grace_is_skipped(stage: Stage) -> None:
+    """The restart's grace (90 s here) less the minute of the reminder: a reminder due in
+    the next 30 s would go out at once with every other game's, or went out before."""
+    stage.bot.runtime.limits.restart_grace = 90.0
+    stage.now = START + 240.0 - 30.0
+    stage.pings.plan(stage.match, restored=True)
+    assert stage.pings.reminder_at(stage.match.id) is None
+    stage.match.turn_started_at = START + 1.0  # the same, one second later: kept
+    stage.pings.plan(stage.match, restored=True)
+    assert stage.pings.reminder_at(stage.match.id) == START + 1.0 + 240.0
+    # without the restart, the first would have been kept too
+    stage.match.turn_started_at = START
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) == START + 240.0
+
+
+async def test_the_same_turn_keeps_its_plan_and_a_finished_game_has_none(stage: Stage) -> None:
+    stage.pings.plan(stage.match)
+    stage.now = START + 250.0  # past the reminder's time: planning again changes nothing
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) == START + 240.0
+    stage.match.status = OVER
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) is None
+
+
+# -- what the reminder says and to whom --------------------------------------------------------
+
+@pytest.mark.parametrize(("before", "amount"), [(60.0, "one minute"), (120.0, "2 minutes"),
+                                                 (90.0, "90 seconds")])
+async def test_the_reminder_says_how_long_is_left(stage: Stage, before: float,
+                                                  amount: str) -> None:
+    stage.pings.remind_before = before
+    text = stage.pings.reminder_text(stage.match, [ANN, BOB])
+    assert text == (f"⏳ <@{ANN}>, <@{BOB}>: {amount} left for your move in **Cityscape** — "
+                    f"then the computer player moves for you (<t:{int(START + 300)}:R>).")
+
+
+async def test_a_window_that_closes_by_itself_is_named_so(stage: Stage) -> None:
+    stage.timeout_action = {"type": "close"}
+    assert "then the window closes" in stage.pings.reminder_text(stage.match, [ANN])
+
+
+async def test_the_reminder_mentions_exactly_those_still_due_and_replaces_the_ping(
+        stage: Stage) -> None:
+    await stage.pings.update(stage.match.id)  # the turn's ping: both are due
+    [(ping, _, pinged)] = stage.channel.sent
+    assert pinged == {ANN, BOB}
+    stage.due = [BOB]  # Ann has chosen her goals; Bob has not
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    await stage.pings.remind(stage.match.id, stage.key())
+    (reminder, text, reminded) = stage.channel.sent[-1]
+    assert reminded == {BOB} and f"<@{ANN}>" not in text and "left for your move" in text
+    assert stage.channel.deleted == [ping]
+    saved = _Sent.from_json(stage.kv[f"{KEY}{stage.match.id}"])
+    assert saved.message_id == reminder and saved.turn == START
+    assert stage.pings.reminder_at(stage.match.id) is None  # it went out
+    await stage.pings.update(stage.match.id)  # reminded is told: no second ping this turn
+    assert len(stage.channel.sent) == 2
+
+
+async def test_a_turn_that_moved_on_or_ran_out_gets_no_reminder(stage: Stage) -> None:
+    stage.pings.plan(stage.match)
+    old = stage.key()
+    stage.match.turn_started_at = START + 5.0
+    await stage.pings.remind(stage.match.id, old)
+    stage.now = START + 5.0 + 300.0  # the new turn is up already
+    await stage.pings.remind(stage.match.id, stage.key())
+    stage.now = START + 5.0 + 240.0
+    stage.bot.draining = True  # stopping: nothing new is said
+    await stage.pings.remind(stage.match.id, stage.key())
+    stage.bot.draining = False
+    stage.match.seats = [Seat(ANN, "Ann", cpu=True), Seat(BOB, "Bob", cpu=True)]
+    await stage.pings.remind(stage.match.id, stage.key())  # nobody human is due
+    assert stage.channel.sent == []
+
+
+async def test_the_alarm_sends_the_reminder_at_its_time() -> None:
+    stage = Stage(a_match(), turn=121.0)
+    stage.pings.remind_before = 120.95  # due 0.05 s after the turn began
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    stage.bot.runtime.clock = lambda: START + loop.time() - began
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) == pytest.approx(START + 0.05)
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if stage.started:
+            break
+    await asyncio.gather(*stage.started)
+    assert [who for _, _, who in stage.channel.sent] == [{ANN, BOB}]
+    stage.pings.close()
+
+
+# -- the ping of each turn -----------------------------------------------------------------------
+
+async def test_each_newly_due_human_is_pinged_once_a_turn(stage: Stage) -> None:
+    stage.match.seats = [Seat(ANN, "Ann"), Seat(BOB, "Bob", cpu=True)]
+    await stage.pings.update(stage.match.id)
+    await stage.pings.update(stage.match.id)  # the same turn: nothing new
+    assert [(text, who) for _, text, who in stage.channel.sent] == [
+        (f"⏰ <@{ANN}>: your move in **Cityscape** — time runs out <t:{int(START + 300)}:R>.",
+         {ANN})]
+    stage.match.turn_started_at = START + 10.0  # the next turn: pinged again, the old goes
+    await stage.pings.update(stage.match.id)
+    assert len(stage.channel.sent) == 2 and stage.channel.deleted == [stage.channel.sent[0][0]]
+
+
+async def test_a_ping_that_could_not_be_sent_is_not_remembered(stage: Stage) -> None:
+    stage.channel.refuse = True
+    await stage.pings.update(stage.match.id)
+    assert stage.channel.sent == [] and stage.kv == {}
+
+
+async def test_the_end_of_a_game_takes_its_last_ping_away(stage: Stage) -> None:
+    await stage.pings.update(stage.match.id)
+    [(ping, _, _)] = stage.channel.sent
+    assert f"{KEY}{stage.match.id}" in stage.kv
+    stage.match.status = OVER
+    await stage.pings.update(stage.match.id)
+    assert stage.channel.deleted == [ping] and stage.kv == {}
+    await stage.pings.finish(stage.match.id)  # said twice: nothing more to do
+    assert stage.channel.deleted == [ping]
+
+
+async def test_a_restart_remembers_the_ping_on_screen(stage: Stage) -> None:
+    """What the first process sent, the second takes over: the next ping replaces it."""
+    await stage.pings.update(stage.match.id)
+    [(ping, _, _)] = stage.channel.sent
+    again = TurnPings(stage.bot)  # type: ignore[arg-type]
+    await again.restore({stage.match.id})
+    await again.update(stage.match.id)  # the same turn: nobody pinged twice
+    stage.match.turn_started_at = START + 10.0
+    await again.update(stage.match.id)
+    assert len(stage.channel.sent) == 2 and stage.channel.deleted == [ping]
+    again.close()
+
+
+async def test_unreadable_records_are_dropped_at_a_restart(stage: Stage) -> None:
+    stage.kv[f"{KEY}x"] = "{}"
+    stage.kv[f"{KEY}8"] = "not json"
+    stage.kv[f"{KEY}9"] = json.dumps({"turn": 1.0})  # no channel
+    await stage.pings.restore(set())
+    assert stage.kv == {}
+
+
+# -- records -------------------------------------------------------------------------------------
+
+def test_a_sent_record_reads_back_and_an_old_one_has_no_server() -> None:
+    sent = _Sent(CHANNEL, 12.5, {BOB, ANN}, 9001, 77)
+    assert _Sent.from_json(sent.to_json()) == sent
+    assert json.loads(sent.to_json())["pinged"] == [ANN, BOB]
+    assert _Sent.from_json(json.dumps({"channel_id": "5000"})) == _Sent(CHANNEL)
+
+
+def test_a_deadline_is_a_timestamp_every_reader_sees_in_their_own_time() -> None:
+    assert deadline_text(1234.9) == "<t:1234:R>"
+    assert deadline_text(None) == ""
