@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.cities import scoring
+from bot.games.cities import neighbourhood, scoring
 from bot.games.cities.content import CONTENT
 from bot.games.cities.neighbourhood import (
     STANDARD_LIMIT,
@@ -32,13 +32,16 @@ def test_spaces_are_written_row_comma_column_and_read_back() -> None:
     assert parse_key(space_key((4, -1))) == (4, -1)
 
 
-def test_adjacent_means_orthogonal_not_diagonal() -> None:
+def test_adjacent_means_orthogonal_not_diagonal(monkeypatch: pytest.MonkeyPatch) -> None:
     # "'Adjacent' means orthogonal not diagonal."
-    assert set(adjacent((2, 5))) == {(1, 5), (3, 5), (2, 4), (2, 6)}
-    assert adjacent((2, 5)) == adjacent((2, 5))
-    # A space no game has asked about yet (the answers are kept once worked out): the same
-    # rule, four neighbours and never itself.
-    assert set(adjacent((57, -31))) == {(56, -31), (58, -31), (57, -32), (57, -30)}
+    # The answers are kept once worked out; with nothing kept yet, each one is worked out
+    # here by the rule, not read back from an earlier test's game.
+    monkeypatch.setattr(neighbourhood, "_ADJACENT", {})
+    for space in ((2, 5), (57, -31), (0, 0)):
+        r, c = space
+        found = adjacent(space)
+        assert len(found) == 4 and set(found) == {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}
+        assert adjacent(space) is found  # kept: asked again, the same answer
 
 
 @pytest.mark.parametrize(
