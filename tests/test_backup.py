@@ -150,3 +150,17 @@ def test_backing_up_a_missing_database_creates_none(tmp_path: Path) -> None:
 async def _open_and_close(db: Path) -> None:
     storage = await Storage.open(db)
     await storage.close()
+
+
+def test_the_readmes_nightly_example_works_on_its_first_night(tmp_path: Path) -> None:
+    """README: `backup backups/cityhall-$(date +%F).sqlite3` with no backups/ folder yet:
+    the folder is made, the backup is whole. A folder that cannot be made is a sentence."""
+    db = tmp_path / "cityhall.sqlite3"
+    asyncio.run(_open_and_close(db))
+    done = _backup("backups/cityhall-2026-11-29.sqlite3", db=db, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    _check_complete(tmp_path / "backups" / "cityhall-2026-11-29.sqlite3", {})
+    (tmp_path / "taken").write_text("a file, not a folder")
+    refused = _backup("taken/cityhall.sqlite3", db=db, cwd=tmp_path)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert refused.stdout.strip().startswith(f"Could not make the folder {tmp_path / 'taken'}:")

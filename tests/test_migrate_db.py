@@ -5,6 +5,7 @@ replayable, /stats the same, and the refusals an admin may meet on the way."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from bot.core.records import ABANDONED, ACTIVE, LOBBY, OVER, Seat
 from bot.core.runtime import Runtime
 from bot.core.storage import SCHEMA_VERSION, Storage
 from bot.games import GAMES
+from bot.tools.migrate_db import url_to_set
 from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.pg_support import PgServer
@@ -24,6 +26,15 @@ from tests.runtime_support import Clock, close_runtime, open_runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_NAMES = ["cityscape", "bigcityz", "bigcity", "cities"]
+
+
+def test_the_url_to_set_keeps_everything_but_the_password() -> None:
+    assert url_to_set("postgres://ann:s3cret@db.example:5433/cityhall?sslmode=require") == \
+        "postgresql://ann:PASSWORD@db.example:5433/cityhall?sslmode=require"
+    assert url_to_set("postgresql://cityhall@localhost/games") == \
+        "postgresql://cityhall@localhost/games"
+    assert url_to_set("postgresql://[::1]:5432/g?password=x&application_name=c") == \
+        "postgresql://[::1]:5432/g?password=PASSWORD&application_name=c"
 
 
 def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
@@ -109,6 +120,10 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_goes_on(
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert "every table holds as many rows as in the source" in moved.stdout
     assert "matches" in moved.stdout and "player_totals" in moved.stdout
+    # the URL it says to set is one the bot takes: the bot below starts from it
+    said = re.search(r"Set DATABASE_URL=(\S+) and start the bot\.", moved.stdout)
+    assert said is not None, moved.stdout
+    url = said.group(1)
     # a second run changes nothing and says so
     again = migrate_db("--from", f"sqlite:///{db}", "--to", url)
     assert again.returncode == 0 and "the copy was made before" in again.stdout

@@ -41,8 +41,12 @@ def backup(source: Path, target: Path, *, force: bool = False) -> Backup:
     if not source.is_file():
         raise BackupError(f"There is no database at {source} (DATABASE_PATH); nothing to "
                           f"back up.")
-    if not target.parent.is_dir():
-        raise BackupError(f"The folder {target.parent} does not exist.")
+    try:
+        # `backup backups/cityhall-$(date +%F).sqlite3` on a first night: the folder is made.
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackupError(f"Could not make the folder {target.parent}: "
+                          f"{describe_error(exc)}.") from exc
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
         _copy(source, partial)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from bot.core.storage import (
     APPLICATION_ID,
@@ -187,6 +188,23 @@ def _convert(row: Sequence[Any], convert: list[Any]) -> tuple[Any, ...]:
     return tuple(None if value is None else fn(value) for value, fn in zip(row, convert, strict=True))
 
 
+def url_to_set(url: str) -> str:
+    """``url`` as the bot takes it in DATABASE_URL, its password (never printed) replaced by
+    the word PASSWORD: the scheme, user, server, database and options it was given."""
+    parts = urlsplit(url)
+    user = parts.username or ""
+    if parts.password is not None:
+        user += ":PASSWORD"
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address
+    port = f":{parts.port}" if parts.port else ""
+    query = "&".join(f"{k}=PASSWORD" if k == "password" else f"{k}={v}"
+                     for k, v in parse_qsl(parts.query, keep_blank_values=True))
+    return urlunsplit(("postgresql", f"{user}@{host}{port}" if user else f"{host}{port}",
+                       parts.path, query, ""))
+
+
 def migrate(source: str, target: str, *, replace: bool = False) -> Outcome:
     path = sqlite_path(source)
     if not is_database_url(target):
@@ -206,8 +224,11 @@ def main(source: str, target: str, *, replace: bool = False) -> int:
         print(f"{table:<{width}}  {outcome.counts[table]:>10,}")
     where = url_for_logs(target)
     if outcome.copied:
+        setting = url_to_set(target)
         print(f"Copied into {where}; every table holds as many rows as in the source. Set "
-              f"DATABASE_URL={where} (with its password) and start the bot.")
+              f"DATABASE_URL={setting}" + (" (with the password in place of PASSWORD)"
+                                           if "PASSWORD" in setting else "") +
+              " and start the bot.")
     else:
         print(f"{where} already holds as many rows in every table as the source: the copy "
               f"was made before; nothing was changed.")
