@@ -89,7 +89,17 @@ _NOT_STRICT = "zip's strict defaults to False, and None is as false: the same zi
 _SHUFFLE = ("another name or count for the random draw gives another, equally random and "
             "equally repeatable order: the same seed still deals the same game, and a game in "
             "progress keeps its dealt piles in its saved state")
+_EASY_NO_BUDGET = ("this call decides for easy and normal only (hard goes to the thinker "
+                   "below), and no game's easy or normal reads the budget")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/runtime.py", "step_computer",
+               "action = decide(engine, match.state, seat.id, seat.level, None)",
+               _EASY_NO_BUDGET),
+    Equivalent("bot/core/runtime.py", "step_computer",
+               "action = decide(engine, match.state, seat.id, seat.level)", _EASY_NO_BUDGET),
+    Equivalent("bot/core/storage.py", "execute_many", "return Op(None, sql, rows)",
+               "both backends run every kind but the four others (EXECUTE, ONE, ALL, "
+               "INSERT_ID) as executemany: None is MANY to them"),
     Equivalent("bot/core/storage.py", "_archive",
                "state_blob = None if state is None else zlib.compress(state[0].encode())",
                _SMALLER),

@@ -100,8 +100,11 @@ async def test_a_file_deleted_or_replaced_while_running_takes_no_more_writes(
                 assert str(lost.value) == dbfile.LOST
         errors = [r.getMessage() for r in caplog.records]
         assert len(errors) == 1, errors  # said once
-        assert errors[0].startswith(f"The database file {db} was deleted or replaced while "
-                                    "Cityhall was running")
+        # the admin's one line: which file, what it means, what to do
+        assert errors[0] == (f"The database file {db} was deleted or replaced while "
+                             "Cityhall was running: no more moves are saved (they would go "
+                             "into the old file, which is gone). Put the file back or restore "
+                             "a backup, then restart Cityhall.")
     finally:
         await storage.close()
 

@@ -177,3 +177,66 @@ def test_the_hard_players_budget_comes_from_the_settings_or_a_sentence() -> None
     with pytest.raises(ConfigError, match=said(
             "CPU_HARD_ITERATIONS must be a whole number, at least 0, not '-3'.")):
         Settings.from_env({"CPU_HARD_ITERATIONS": "-3"})
+
+
+async def test_easy_and_hard_play_their_own_moves_with_the_runtimes_own_thinker(
+        open_runtime: OpenRuntime) -> None:
+    """Without a render pool (the default thinker, a thread), each computer plays at its
+    level to the end of a game: easy's moves are easy's, hard's are hard's."""
+    engine = GAMES["bigcityz"]
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
+    lobby.seed = 2
+    await runtime.add_computer(lobby.id, ANN.id, "easy")
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    await runtime.start(lobby.id, ANN.id)
+    moves: dict[str, list[tuple[JSON, JSON]]] = {"cpu1": [], "cpu2": []}
+    while (live := runtime.get(lobby.id)) is not None:
+        assert live.state is not None
+        before = live.state
+        outcome = await runtime.step_computer(lobby.id)
+        if outcome is not None:
+            assert outcome.player is not None
+            moves[outcome.player].append((before, outcome.action))
+            continue
+        await runtime.act(lobby.id, ANN.id, engine.ai_action(before, ANN.id))
+    for player, level in (("cpu1", "easy"), ("cpu2", "hard")):
+        assert moves[player]
+        assert all(action == decide(engine, state, player, level, BUDGET)
+                   for state, action in moves[player]), level
+        assert any(action != engine.ai_action(state, player)
+                   for state, action in moves[player]), level
+
+
+async def test_a_level_set_as_the_game_starts_is_in_the_game_or_refused(
+        open_runtime: OpenRuntime) -> None:
+    """The host's level change and Start arrive together: the change lands in the lobby
+    before the start, or is refused because the game started; never lost, never undoing
+    the start."""
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    started, changed = await asyncio.gather(
+        runtime.start(lobby.id, ANN.id), runtime.set_level(lobby.id, ANN.id, "cpu1", "hard"),
+        return_exceptions=True)
+    assert not isinstance(started, BaseException), started
+    match = runtime.get(lobby.id)
+    assert match is not None and match.status == "active" and match.state is not None
+    if isinstance(changed, BaseException):
+        assert isinstance(changed, Refusal) and str(changed) == "That game has already started."
+        assert match.seats[1].level == "normal"
+    else:
+        assert match.seats[1].level == "hard"
+    saved = await runtime.storage.get(lobby.id)
+    assert saved is not None and saved.status == "active" and saved.seats == match.seats
+
+
+async def test_a_level_that_is_not_one_is_quoted_short_in_the_refusal(
+        open_runtime: OpenRuntime) -> None:
+    runtime = await open_runtime()
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id)
+    with pytest.raises(Refusal) as refused:
+        await runtime.set_level(lobby.id, ANN.id, "cpu1", "x" * 25)
+    # the first 20 characters of whatever was typed, no more
+    assert str(refused.value) == f"'{'x' * 20}' is not a computer level: choose easy, normal or hard."

@@ -44,6 +44,18 @@ async def test_a_server_that_cannot_be_reached_is_one_sentence_without_the_passw
         "was refused (is the server running, and on that port?).")
 
 
+async def test_sqlite_only_work_is_refused_on_postgresql(pg_server: PgServer) -> None:
+    """``Storage.write`` runs a function on an SQLite connection; on PostgreSQL it must
+    refuse at once rather than hand it something else (code for both uses ``run``)."""
+    storage = await Storage.open(pg_server.create_database())
+    try:
+        with pytest.raises(TypeError) as refused:
+            await storage.write(lambda conn: None)
+        assert str(refused.value) == "Storage.write takes SQLite work; use Storage.run"
+    finally:
+        await storage.close()
+
+
 async def test_a_database_that_does_not_exist_is_named(pg_server: PgServer) -> None:
     with pytest.raises(StorageError, match=said(
             f"Cannot reach the database server postgres@127.0.0.1:{pg_server.port}/nowhere: "

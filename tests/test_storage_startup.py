@@ -452,6 +452,7 @@ async def test_an_upgrade_whose_copy_cannot_be_written_changes_nothing(
 # -- the bot's own values (command tree hashes, server settings) ------------------------------
 
 
+@pytest.mark.usefixtures("backend")  # both databases
 async def test_the_bots_own_values_are_kept_across_a_restart(tmp_path: Path,
                                                              storages: OpenStorage) -> None:
     path = tmp_path / "cityhall.sqlite3"
@@ -466,6 +467,7 @@ async def test_the_bots_own_values_are_kept_across_a_restart(tmp_path: Path,
     assert await again.value("commands:guild:8") is None
 
 
+@pytest.mark.usefixtures("backend")  # both databases
 async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) -> None:
     # Server settings live under one prefix; "_" and "*" in it are letters, not wildcards.
     storage = await storages()
@@ -480,6 +482,7 @@ async def test_values_are_listed_by_their_exact_prefix(storages: OpenStorage) ->
     assert await storage.values_with_prefix("nothing") == []
 
 
+@pytest.mark.usefixtures("backend")  # both databases
 async def test_values_deleted_stay_gone_after_a_restart_and_the_rest_stay(
         tmp_path: Path, storages: OpenStorage) -> None:
     # The turn pings remember each ping message, so that a restart can still tidy it away,
@@ -495,6 +498,38 @@ async def test_values_deleted_stay_gone_after_a_restart_and_the_rest_stay(
     assert await again.value("settings_1") == "value of settings_1"
 
 
+async def test_a_small_read_refused_by_a_lock_goes_through_the_database_thread(
+        tmp_path: Path, storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
+    """/stats reads on the loop's own thread; when that connection is refused (another
+    program locking the file for a moment), the same rows come by the reader thread, which
+    can wait, and the log says so once, without a traceback."""
+    storage = await storages(tmp_path / "cityhall.sqlite3")
+    await storage.set_value("settings_1", "a")
+    backend = storage._backend
+    assert isinstance(backend, storage_module.SQLiteBackend) and backend.quick is not None
+    quick = backend.quick
+
+    class Refusing:
+        def execute(self, sql: str, args: Any = ()) -> Any:
+            raise sqlite3.OperationalError("database is locked")
+
+        def close(self) -> None:
+            quick.close()
+
+    sql = "SELECT key, value FROM kv WHERE key >= ? ORDER BY key"
+    expected = [tuple(row) for row in await backend.fetch_all(sql, ("s",))]
+    assert expected == [("settings_1", "a")]
+    backend.quick = Refusing()  # type: ignore[assignment]
+    with caplog.at_level(logging.INFO, logger="bot.core.storage"):
+        rows = await backend.fetch_small(sql, ("s",))
+    assert [tuple(row) for row in rows] == expected
+    said = [r for r in caplog.records if "through the database thread" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.INFO and not said[0].exc_info
+    assert said[0].getMessage() == ("A small read went through the database thread: "
+                                    "database is locked")
+
+
+@pytest.mark.usefixtures("backend")  # both databases
 async def test_every_commit_is_reported_to_the_metrics(storages: OpenStorage) -> None:
     storage = await storages()
     seen: list[tuple[float, int]] = []
