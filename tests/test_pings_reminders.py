@@ -62,6 +62,7 @@ class Stage:
         self.turn = turn  # the turn's length, seconds
         self.now = START
         self.kv: dict[str, str] = {}
+        self.matches_kept: dict[int, Match] = {self.match.id: match}  # storage.get
         self.channel = Channel()
         self.timeout_action: Any = None
         self.due: list[str] | None = None  # who is due, if not whom the game says
@@ -77,7 +78,8 @@ class Stage:
             adapters={"cityscape": SimpleNamespace(
                 engine=CITYSCAPE, due_words=lambda m: ("your move", "time runs out"))},
             storage=SimpleNamespace(set_value=self.set_value, delete_values=self.delete_values,
-                                    values_with_prefix=self.values_with_prefix),
+                                    values_with_prefix=self.values_with_prefix,
+                                    get=self.get),
             tables=SimpleNamespace(pacing=SimpleNamespace(wait=self.no_wait)),
             get_partial_messageable=lambda channel_id: self.channel,
             background=lambda job: self.started.append(asyncio.ensure_future(job)),
@@ -89,7 +91,11 @@ class Stage:
             return None
         return match.turn_started_at + self.turn
 
+    async def get(self, match_id: int) -> Match | None:
+        return self.matches_kept.get(match_id)
+
     async def set_value(self, key: str, value: str) -> None:
+        await asyncio.sleep(0)  # a database write: others run meanwhile
         self.kv[key] = value
 
     async def delete_values(self, keys: list[str]) -> None:
@@ -100,7 +106,7 @@ class Stage:
         return [(k, v) for k, v in self.kv.items() if k.startswith(prefix)]
 
     async def no_wait(self, kind: str, channel_id: int) -> None:
-        return None
+        await asyncio.sleep(0)  # the channel's pacing: others run meanwhile
 
     def key(self) -> tuple[float, float]:
         deadline = self.deadline(self.match)
@@ -205,6 +211,7 @@ async def test_the_reminder_mentions_exactly_those_still_due_and_replaces_the_pi
     assert stage.channel.deleted == [ping]
     saved = _Sent.from_json(stage.kv[f"{KEY}{stage.match.id}"])
     assert saved.message_id == reminder and saved.turn == START
+    assert saved.pinged == {ANN, BOB}  # both were told this turn, by the ping or the reminder
     assert stage.pings.reminder_at(stage.match.id) is None  # it went out
     await stage.pings.update(stage.match.id)  # reminded is told: no second ping this turn
     assert len(stage.channel.sent) == 2
@@ -307,3 +314,69 @@ def test_a_sent_record_reads_back_and_an_old_one_has_no_server() -> None:
 def test_a_deadline_is_a_timestamp_every_reader_sees_in_their_own_time() -> None:
     assert deadline_text(1234.9) == "<t:1234:R>"
     assert deadline_text(None) == ""
+
+
+async def test_a_reminder_that_is_the_turns_first_message_is_remembered_whole(
+        stage: Stage) -> None:
+    """After a restart nothing was sent yet this turn: the reminder alone is remembered,
+    with its channel and server, so the next restart can still tidy it away."""
+    stage.match.guild_id = 4242
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    await stage.pings.remind(stage.match.id, stage.key())
+    [(reminder, _, _)] = stage.channel.sent
+    saved = _Sent.from_json(stage.kv[f"{KEY}{stage.match.id}"])
+    assert saved == _Sent(CHANNEL, START, {ANN, BOB}, reminder, 4242)
+
+
+async def test_the_alarm_ringing_after_the_reminder_went_out_sends_nothing(
+        stage: Stage) -> None:
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    key = stage.key()
+    await stage.pings.remind(stage.match.id, key)
+    stage.pings._ring(stage.match.id)  # a late or repeated alarm for the same turn
+    stage.match.status = OVER
+    await stage.pings.finish(stage.match.id)
+    stage.pings._ring(stage.match.id)  # and one for a game that ended meanwhile
+    await stage.pings.remind(stage.match.id, key)  # its reminder, already on its way
+    await asyncio.gather(*stage.started)
+    assert len(stage.channel.sent) == 1 and stage.started == []
+
+
+async def test_a_ping_and_a_reminder_at_once_leave_one_message(stage: Stage) -> None:
+    """The turn's ping and its reminder are worked out one after the other per match, so
+    one replaces the other: the channel never keeps two for one turn."""
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    await asyncio.gather(stage.pings.update(stage.match.id),
+                         stage.pings.remind(stage.match.id, stage.key()))
+    on_screen = {m for m, _, _ in stage.channel.sent} - set(stage.channel.deleted)
+    assert len(on_screen) == 1
+    assert _Sent.from_json(stage.kv[f"{KEY}{stage.match.id}"]).message_id in on_screen
+
+
+async def test_a_restart_clears_the_last_ping_of_a_game_that_ended_meanwhile(
+        stage: Stage) -> None:
+    """Without shards every record is this process's: an ended game's last ping goes."""
+    stage.kv[f"{KEY}7"] = _Sent(CHANNEL, START, {ANN}, 9100, 1).to_json()
+    await stage.pings.restore(set())  # match 7 is no longer unfinished
+    await asyncio.gather(*stage.started)
+    assert stage.kv == {} and stage.channel.deleted == [9100]
+
+
+async def test_with_shards_another_servers_ping_is_left_even_if_its_game_is_gone_here(
+        stage: Stage) -> None:
+    """A record that names its server is decided by that server's shard alone, whether or
+    not its match can be read here."""
+    from bot.core.shards import Shards
+    from tests.test_shards import guild_on
+
+    stage.bot.runtime.shards = Shards.of(2, [0])
+    theirs, mine = guild_on(1, 2, 0), guild_on(0, 2, 0)
+    stage.matches_kept.clear()  # neither match is in this database any more
+    stage.kv[f"{KEY}8"] = _Sent(CHANNEL, START, {ANN}, 9200, theirs).to_json()
+    stage.kv[f"{KEY}9"] = _Sent(CHANNEL, START, {ANN}, 9300, mine).to_json()
+    await stage.pings.restore(set())
+    await asyncio.gather(*stage.started)
+    assert list(stage.kv) == [f"{KEY}8"] and stage.channel.deleted == [9300]
