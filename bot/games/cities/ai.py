@@ -13,8 +13,11 @@ most and removes what gains nothing. It reads only the public table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+import marshal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from bot.core.engine import JSON
 from bot.core.rng import peek
@@ -25,7 +28,6 @@ from .engine import (
     ROWS,
     STAR_SLOT,
     city_of,
-    hood_of,
     limit_of,
     slot_available,
     workers_left,
@@ -131,6 +133,8 @@ ACHIEVEMENT_CHANGES: Final[dict[str, frozenset[str]]] = {
 }
 
 Term = Callable[["Facts"], float]
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Facts:
@@ -138,9 +142,9 @@ class Facts:
 
     __slots__ = ("_empties", "_empty_for", "hood")
 
-    def __init__(self, hood: Neighbourhood) -> None:
+    def __init__(self, hood: Neighbourhood, empties: list[tuple[Space, str]] | None = None) -> None:
         self.hood = hood
-        self._empties: list[tuple[Space, str]] | None = None
+        self._empties = empties
         self._empty_for: dict[str, set[Space]] = {}
 
     def empty_for(self, colour: str) -> set[Space]:
@@ -177,15 +181,109 @@ def card_changes(card: ScoringCard) -> frozenset[str]:
     return CARD_CHANGES[card.type]
 
 
+class Known:
+    """What the Minds of one search have worked out for one neighbourhood seen with one
+    outlook (the same cards, open achievements and game left): the same inputs give the
+    same values, so the first Mind's are reused."""
+
+    __slots__ = ("cards", "features", "first_pieces", "next_features", "next_pieces", "runs", "tiles",
+                 "worth")
+
+    def __init__(self) -> None:
+        self.cards: dict[str, float] = {}
+        self.tiles: dict[tuple[str, int | None], tuple[float, TilePos, int]] = {}
+        self.features: dict[str, tuple[float, Space | None]] = {}
+        self.first_pieces: dict[str, tuple[float, Space | None]] = {}
+        self.runs: dict[str, list[float]] = {}
+        self.next_features: dict[tuple[str, ...], tuple[str, Space | None]] = {}
+        self.next_pieces: dict[tuple[str, ...], tuple[str, Space | None]] = {}
+        self.worth: list[float] = []
+
+
+MEMO_LIMIT: Final = 20_000
+"""Neighbourhoods, outlooks and pairs of both a memo keeps at most; beyond, it starts that
+table afresh (the values are worked out again, the same). A 4-player hard search meets a
+few hundred pairs."""
+
+Outlook = tuple[float, tuple[str, ...], tuple[tuple[str, int], ...]]
+
+
+class Memo:
+    """Valuations shared by the Minds of one decision (a hard search values the same
+    neighbourhoods over and over: its play-outs start from the same table). Keyed by all
+    a value depends on: the neighbourhood's JSON, in order (dict order decides ties and the
+    order of sums), the size limit, and the outlook."""
+
+    __slots__ = ("hoods", "known", "outlooks")
+
+    def __init__(self) -> None:
+        self.hoods: dict[bytes, Neighbourhood] = {}
+        self.outlooks: dict[Outlook, dict[str, list[Term]]] = {}
+        self.known: dict[tuple[bytes, Limit, Outlook], Known] = {}
+
+    def hood(self, key: bytes, data: JSON) -> Neighbourhood:
+        """A fresh working copy of the neighbourhood, parsed once. Its areas are found
+        before the copy so that every copy shares them; a Mind finds them before any trial
+        tile anyway, so the areas it grows from are the same."""
+        found = self.hoods.get(key)
+        if found is None:
+            if len(self.hoods) >= MEMO_LIMIT:
+                self.hoods.clear()
+            found = self.hoods[key] = Neighbourhood.from_state(data)
+            found.areas("W")
+        return found.copy()
+
+    def terms_for(self, outlook: Outlook, make: Callable[[], dict[str, list[Term]]]) -> dict[str, list[Term]]:
+        found = self.outlooks.get(outlook)
+        if found is None:
+            if len(self.outlooks) >= MEMO_LIMIT:
+                self.outlooks.clear()
+            found = self.outlooks[outlook] = make()
+        return found
+
+    def known_for(self, key: tuple[bytes, Limit, Outlook]) -> Known:
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) >= MEMO_LIMIT:
+                self.known.clear()
+            found = self.known[key] = Known()
+        return found
+
+
+# Per thread and task: the bot decides in a pool of threads.
+_MEMO: ContextVar[Memo | None] = ContextVar("cities_memo", default=None)
+
+
+@contextmanager
+def memo() -> Iterator[None]:
+    """Share valuations among every Mind made inside (one decision: nothing outlives it,
+    so a long-running bot does not grow)."""
+    token = _MEMO.set(_MEMO.get() or Memo())
+    try:
+        yield
+    finally:
+        _MEMO.reset(token)
+
+
+def _recall(table: dict[K, V] | None, key: K, work: Callable[[], V]) -> V:
+    """``work()``, looked up in ``table`` first (and kept there) when there is one."""
+    if table is None:
+        return work()
+    found = table.get(key)
+    if found is None:
+        found = table[key] = work()
+    return found
+
+
 class Mind:
     """One decision's worth of valuation for one player."""
 
     def __init__(self, state: JSON, player: str) -> None:
         self.state = state
         self.player = player
-        self.hood = hood_of(state, player)
         self.limit: Limit = limit_of(state)
-        self.cards: list[ScoringCard] = [CONTENT.cards[c] for c in state["cards_held"][player]]
+        held: list[str] = state["cards_held"][player]
+        self.cards: list[ScoringCard] = [CONTENT.cards[c] for c in held]
         n = len(state["players"])
         self.open: list[tuple[Achievement, int]] = []
         for achievement in city_of(state).achievements:
@@ -194,15 +292,33 @@ class Mind:
                 self.open.append((achievement, achievement.ring_values(n)[rings.index(None)]))
         per_round = len(ROWS) * workers_per_row(state)
         total = state["rounds"] * per_round
+        rows = state["rows"]
         used = (state["round"] - 1) * per_round + sum(
-            workers_per_row(state) - workers_left(state, player, row) for row in ROWS
+            1 for row in ROWS for slot in rows[row] if slot["taken_by"] == player
         )
         self.left = max(0.0, 1.0 - used / total)
         self.last_round = state["round"] >= state["rounds"]
         self._edges: list[tuple[TilePos, list[list[tuple[str, str | None]]]]] | None = None
         self._base: dict[str, float] = {}
         self.scenic = any(card.type == "features_adjacent" for card in self.cards)
-        self.terms: dict[str, list[Term]] = {kind: [] for kind in ALL_CHANGES}
+        data = state["neighbourhoods"][player]
+        shared = _MEMO.get()
+        self.known: Known | None = None
+        if shared is None:
+            self.hood = Neighbourhood.from_state(data)
+            self.terms = self._make_terms()
+            return
+        outlook: Outlook = (self.left, tuple(held), tuple((a.id, vp) for a, vp in self.open))
+        # Version 2: no back-references, so equal JSON gives equal bytes.
+        key = marshal.dumps(data, 2)
+        self.hood = shared.hood(key, data)
+        # The terms read only the outlook (never the state or the neighbourhood they were
+        # made with), so a Mind with the same outlook may use the first one's.
+        self.terms = shared.terms_for(outlook, self._make_terms)
+        self.known = shared.known_for((key, self.limit, outlook))
+
+    def _make_terms(self) -> dict[str, list[Term]]:
+        self.terms = {kind: [] for kind in ALL_CHANGES}
         self._add_term(EMPTY_SPACES, self.space_hope)
         self._add_term(frozenset({WATER_PARK, TILE}), self.area_value)
         self._add_term(frozenset({GREY}), lambda facts: scoring.monument_total(facts.hood))
@@ -210,6 +326,7 @@ class Mind:
             self._add_term(card_changes(card), self.card_term(card))
         for achievement, vp in self.open:
             self._add_term(ACHIEVEMENT_CHANGES[achievement.type], self.achievement_term(achievement, vp))
+        return self.terms
 
     def _add_term(self, changes: frozenset[str], term: Term) -> None:
         for kind in changes:
@@ -295,10 +412,22 @@ class Mind:
 
     # ------------------------------------------------------------- valuation ---
 
-    def value(self, hood: Neighbourhood, change: str) -> float:
-        """The neighbourhood's worth, counting only what a ``change`` can alter."""
-        facts = Facts(hood)
+    def value(self, hood: Neighbourhood, change: str, empties: list[tuple[Space, str]] | None = None) -> float:
+        """The neighbourhood's worth, counting only what a ``change`` can alter (``empties``:
+        its empty city spaces, when already known)."""
+        facts = Facts(hood, empties)
         return sum(term(facts) for term in self.terms[change])
+
+    def worth(self) -> float:
+        """Every term of the valuation once: the neighbourhood's whole worth."""
+        if self.known is not None and self.known.worth:
+            return self.known.worth[0]
+        facts = Facts(self.hood)
+        terms = {id(term): term for kind in self.terms.values() for term in kind}
+        found = sum(term(facts) for term in terms.values())
+        if self.known is not None:
+            self.known.worth.append(found)
+        return found
 
     def space_hope(self, facts: Facts) -> float:
         """Room for pieces to come: empty city spaces and buildings, fading over the game."""
@@ -356,8 +485,7 @@ class Mind:
         """Every legal (spot, rotation), best first by a quick look at the new edges (joining
         water to water, park to park, a colour to its colour, water or park to buildings);
         the ``keep`` most promising (all when None) are then valued in full."""
-        tile = CONTENT.tiles[tile_id]
-        layouts = [(rotation, "".join(tile.layout(rotation))) for rotation in ROTATIONS]
+        layouts = _layouts(tile_id)
         found = []
         for at, corners in self.tile_edges():
             for rotation, codes in layouts:
@@ -380,6 +508,10 @@ class Mind:
         return found
 
     def best_tile(self, tile_id: str, keep: int | None = None) -> tuple[float, TilePos, int]:
+        tiles = None if self.known is None else self.known.tiles
+        return _recall(tiles, (tile_id, keep), lambda: self._best_tile(tile_id, keep))
+
+    def _best_tile(self, tile_id: str, keep: int | None) -> tuple[float, TilePos, int]:
         hood = self.hood
         base = self.base(TILE)
         best: tuple[float, TilePos, int] | None = None
@@ -429,8 +561,11 @@ class Mind:
         remaining = list(feature_ids)
         total, plan = 0.0, list[tuple[str, Space | None]]()
         while remaining and len(plan) < steps:
-            bases = self._base if not plan else {}
-            options = [(self.best_feature_spot(hood, f, bases), f) for f in remaining]
+            if plan:
+                bases: dict[str, float] = {}
+                options = [(self.best_feature_spot(hood, f, bases), f) for f in remaining]
+            else:  # the neighbourhood as it is: the spots slot_worths may have found
+                options = [(self.feature_spot(f), f) for f in remaining]
             # A feature with a useful spot first; the best gain among those.
             (gain, space), feature_id = max(options, key=lambda o: (o[0][1] is not None, o[0][0]))
             remaining.remove(feature_id)
@@ -441,13 +576,22 @@ class Mind:
         return total, plan
 
     def next_feature(self, feature_ids: list[str]) -> tuple[str, Space | None]:
-        return self.plan_features(feature_ids, steps=1)[1][0]
+        plans = None if self.known is None else self.known.next_features
+        return _recall(plans, tuple(feature_ids), lambda: self.plan_features(feature_ids, steps=1)[1][0])
+
+    def feature_spot(self, feature_id: str) -> tuple[float, Space | None]:
+        """``best_feature_spot`` in the neighbourhood as it is."""
+        spots = None if self.known is None else self.known.features
+        return _recall(spots, feature_id, lambda: self.best_feature_spot(self.hood, feature_id, self._base))
 
     def piece_gains(self, hood: Neighbourhood, colour: str, base: float) -> tuple[float, Space | None]:
         best: tuple[float, Space | None] = (0.0, None)
+        # A piece fills at most the one space it goes on: the others stay as they were.
+        empties = Facts(hood).empties
         for space in hood.piece_spaces(colour):
             before = hood.place_piece(colour, space)
-            gain = self.value(hood, PIECE) - base
+            left = empties if before is not None else [e for e in empties if e[0] != space]
+            gain = self.value(hood, PIECE, left) - base
             hood.undo_piece(space, before)
             if (best[1] is None and gain >= -0.05) or gain > best[0]:
                 best = (gain, space)
@@ -461,8 +605,11 @@ class Mind:
         remaining = list(colours)
         total, plan = 0.0, list[tuple[str, Space | None]]()
         while remaining and len(plan) < steps:
-            base = self.value(hood, PIECE)
-            options = [(self.piece_gains(hood, c, base), c) for c in dict.fromkeys(remaining)]
+            if plan:
+                base = self.value(hood, PIECE)
+                options = [(self.piece_gains(hood, c, base), c) for c in dict.fromkeys(remaining)]
+            else:  # the neighbourhood as it is: a colour's first piece, as colour_runs has it
+                options = [(self.first_piece(c), c) for c in dict.fromkeys(remaining)]
             placeable = [o for o in options if o[0][1] is not None]
             if not placeable:
                 plan.extend((c, None) for c in remaining)
@@ -476,27 +623,49 @@ class Mind:
         return total, plan
 
     def next_piece(self, colours: list[str]) -> tuple[str, Space | None]:
-        return self.plan_pieces(colours, steps=1)[1][0]
+        plans = None if self.known is None else self.known.next_pieces
+        return _recall(plans, tuple(colours), lambda: self.plan_pieces(colours, steps=1)[1][0])
+
+    def first_piece(self, colour: str) -> tuple[float, Space | None]:
+        """``piece_gains`` of a piece of ``colour`` in the neighbourhood as it is."""
+        firsts = None if self.known is None else self.known.first_pieces
+        return _recall(firsts, colour, lambda: self.piece_gains(self.hood, colour, self.base(PIECE)))
 
     def colour_runs(self, counts: dict[str, int]) -> dict[str, list[float]]:
         """For each colour, the gains of placing 1, 2, ... pieces of it one after another."""
-        runs: dict[str, list[float]] = {}
-        for colour, n in counts.items():
-            hood = self.hood.copy()
-            gains: list[float] = []
-            for i in range(n):
-                base = self.base(PIECE) if i == 0 else self.value(hood, PIECE)
-                gain, space = self.piece_gains(hood, colour, base)
-                if space is None:
-                    break
-                hood.place_piece(colour, space)
-                gains.append(gain)
-            runs[colour] = gains + [0.0] * (n - len(gains))
-        return runs
+        return {colour: self.colour_run(colour, n) for colour, n in counts.items()}
+
+    def colour_run(self, colour: str, n: int) -> list[float]:
+        if self.known is None:
+            return self._colour_run(colour, n)
+        # A run is greedy, piece after piece: a shorter one is the start of a longer one.
+        runs = self.known.runs
+        found = runs.get(colour)
+        if found is None or len(found) < n:
+            found = runs[colour] = self._colour_run(colour, n)
+        return found[:n]
+
+    def _colour_run(self, colour: str, n: int) -> list[float]:
+        hood = self.hood.copy()
+        gains: list[float] = []
+        for i in range(n):
+            if i == 0:
+                gain, space = self.first_piece(colour)
+            else:
+                gain, space = self.piece_gains(hood, colour, self.value(hood, PIECE))
+            if space is None:
+                break
+            hood.place_piece(colour, space)
+            gains.append(gain)
+        return gains + [0.0] * (n - len(gains))
 
     # --------------------------------------------------------------- drafting ---
 
     def card_worth(self, card_id: str) -> float:
+        worths = None if self.known is None else self.known.cards
+        return _recall(worths, card_id, lambda: self._card_worth(card_id))
+
+    def _card_worth(self, card_id: str) -> float:
         card = CONTENT.cards[card_id]
         now = scoring.card_points(self.hood, card)
         hope = card_hope(Facts(self.hood), card)
@@ -530,7 +699,7 @@ class Mind:
                         continue
                     kind = CONTENT.features[feature_id].kind
                     if kind not in alone:
-                        alone[kind] = self.best_feature_spot(self.hood, feature_id, self._base)[0]
+                        alone[kind] = self.feature_spot(feature_id)[0]
                     worth += alone[kind]
                 worths.append((worth, slot["slot"]))
         else:
@@ -575,6 +744,19 @@ class Mind:
 
 
 # ------------------------------------------------------------------ estimates ---
+
+
+_LAYOUTS: dict[str, list[tuple[int, str]]] = {}
+
+
+def _layouts(tile_id: str) -> list[tuple[int, str]]:
+    """Each rotation of a tile with its four codes in reading order (a table as small as
+    the content: one entry per tile)."""
+    found = _LAYOUTS.get(tile_id)
+    if found is None:
+        tile = CONTENT.tiles[tile_id]
+        found = _LAYOUTS[tile_id] = [(r, "".join(tile.layout(r))) for r in ROTATIONS]
+    return found
 
 
 def _colour_ok(wanted: str, colour: str) -> bool:

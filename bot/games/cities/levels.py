@@ -29,7 +29,7 @@ from bot.core.rng import peek
 
 from . import ai
 from .content import CONTENT
-from .engine import ROWS, copy_json, ring_points, workers_left
+from .engine import _HANDLERS, ROWS, copy_json, ring_points, workers_left
 
 if TYPE_CHECKING:
     from .engine import CitiesEngine
@@ -125,12 +125,22 @@ def easy(state: JSON, player: str, rng: random.Random) -> JSON:
     return pick
 
 
-def _finish_turn(state: JSON, player: str) -> JSON:
-    """Play normal's placements after a take until the turn is over."""
+def _step(state: JSON, player: str, action: JSON) -> JSON:
+    """``engine.apply`` of a move due now, made on ``state`` itself: the copy ``apply``
+    makes is a good part of a play-out's cost, and a play-out's state is its own."""
+    _HANDLERS[action["type"]](_engine(), state, player, action, [])
+    return state
+
+
+def _finish_turn(state: JSON, player: str, *, owned: bool = False) -> JSON:
+    """Play normal's placements after a take until the turn is over (on ``state`` itself
+    when ``owned``: nobody else holds it)."""
     engine = _engine()
+    if not owned:
+        state = copy_json(state)
     while state.get("pending") is not None and player in engine.to_act(state) \
             and engine.result(state) is None:
-        state, _ = engine.apply(state, player, ai.choose_action(engine, state, player))
+        state = _step(state, player, ai.choose_action(engine, state, player))
     return state
 
 
@@ -150,20 +160,24 @@ def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
         if world is None:
             world = samples[sample] = conceal(state, player, peek(key, sample))
         after, _ = engine.apply(world, player, move)
-        after = _finish_turn(after, player)
+        after = _finish_turn(after, player, owned=True)
         if HORIZON == 0:
             return _worth(after, player)
-        after = _play_on(after, player, HORIZON - 1)
+        after = _play_on(after, player, HORIZON - 1, owned=True)
         return _margin(after, player)
 
-    chosen: JSON = sequential_halving(candidates, playout, budget, TAKE_PLAYOUTS)
+    with ai.memo():
+        chosen: JSON = sequential_halving(candidates, playout, budget, TAKE_PLAYOUTS)
     return chosen
 
 
-def _play_on(state: JSON, player: str, turns: int) -> JSON:
+def _play_on(state: JSON, player: str, turns: int, *, owned: bool = False) -> JSON:
     """Play on as normal would (or to the end of the game): the others' turns until
-    ``player``'s; then, ``turns`` times, its own turn and the others' after it."""
+    ``player``'s; then, ``turns`` times, its own turn and the others' after it (on
+    ``state`` itself when ``owned``)."""
     engine = _engine()
+    if not owned:
+        state = copy_json(state)
     mine = 0
     while engine.result(state) is None:
         acting = engine.to_act(state)
@@ -174,7 +188,7 @@ def _play_on(state: JSON, player: str, turns: int) -> JSON:
             if mine == turns:
                 break
             mine += 1
-        state, _ = engine.apply(state, who, ai.choose_action(engine, state, who))
+        state = _step(state, who, ai.choose_action(engine, state, who))
     return state
 
 
@@ -186,8 +200,5 @@ def _margin(state: JSON, player: str) -> float:
 
 def _worth(state: JSON, player: str) -> float:
     """Achievement points won plus every term of normal's valuation, each once."""
-    mind = ai.Mind(state, player)
-    facts = ai.Facts(mind.hood)
-    terms = {id(term): term for kind in mind.terms.values() for term in kind}
     rings = sum(v for _, v in ring_points(state, player))
-    return rings + sum(term(facts) for term in terms.values())
+    return rings + ai.Mind(state, player).worth()
