@@ -30,9 +30,8 @@ from typing import IO, Any, NamedTuple
 
 import pytest
 
-# The most a limit is stretched: at four times the idle CPU cost a test passes, past it
-# the run ends anyway, so a hang on a saturated machine is still reported within minutes.
-MAX_STRETCH = 4.0
+from tests.patience import MAX_STRETCH
+
 # pure_python_work() takes about 0.033 s on CI's 2-core machine (AMD EPYC, 29 Nov 2026);
 # a machine slower than this stretches every limit by its ratio to it (the margin keeps
 # timing noise from stretching anything on CI's own machine).

@@ -202,6 +202,9 @@ async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: floa
     return {"ticks": tick, "no_idle_channel": idle_ticks, "seconds": time.monotonic() - began}
 
 
+ORPHAN_WAIT_S = 10.0
+
+
 async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                   recorder: Recorder, spread: float, retry: float = 5.0,
                   give_up: float = 60.0) -> None:
@@ -212,9 +215,15 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
     ``give_up`` seconds are reported."""
     before = bot.descendants()
     await bot.kill()
-    await asyncio.sleep(0.5)
-    # children the killed bot started (render workers) must not live on without it
-    left = [pid for pid in before if pid not in bot.pids and procs.rss_bytes(pid) > 0]
+    # Children the killed bot started (render workers) must not live on without it: each
+    # leaves when it finds its pipe to the bot closed, at once on an idle machine, within
+    # seconds on a busy one. Still there after ORPHAN_WAIT_S: left behind.
+    waited = time.monotonic()
+    while True:
+        await asyncio.sleep(0.1)
+        left = [pid for pid in before if pid not in bot.pids and procs.rss_bytes(pid) > 0]
+        if not left or time.monotonic() - waited > ORPHAN_WAIT_S:
+            break
     ready_s = await bot.start()
     ready_at = time.monotonic()
     ready_wall = time.time()

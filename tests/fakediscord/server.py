@@ -31,6 +31,7 @@ from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from ..patience import busy_stretch
 from . import gateway as gw
 from .components import SELECT_TYPES, describe_components, find_component, normalise_components
 from .interactions import (
@@ -514,16 +515,31 @@ class FakeDiscord:
         self._changed = asyncio.Event()
 
     async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 2.0, what: str = "") -> T:
-        """Poll ``predicate`` (woken by fake activity, else every 10 ms); return its truthy value."""
-        deadline = time.monotonic() + timeout
+        """Poll ``predicate`` (woken by fake activity, else every 10 ms); return its truthy value.
+
+        ``timeout`` is for an idle machine: when it runs out on a busy one, the wait goes on
+        for as many times longer as the machine is over its cores (the one-minute load
+        average per core, at most ``MAX_STRETCH``), as the tests' own limits do; a wait
+        that still sees nothing then fails, naming what it waited for."""
+        began = time.monotonic()
+        deadline = began + timeout
+        stretched = False
         while True:
             value = predicate()
             if value:
                 return value
             remaining = deadline - time.monotonic()
+            if remaining <= 0 and not stretched:
+                stretched = True
+                deadline = began + timeout * busy_stretch()
+                remaining = deadline - time.monotonic()
             if remaining <= 0:
                 label = what or getattr(predicate, "__name__", "condition")
-                raise AssertionError(f"timed out after {timeout}s waiting for {label}" + self.diagnostics())
+                waited = time.monotonic() - began
+                raise AssertionError(f"timed out after {timeout}s waiting for {label}"
+                                     + (f" ({waited:.0f} s on this busy machine)"
+                                        if waited > timeout * 1.5 else "")
+                                     + self.diagnostics())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.01))
 
