@@ -181,6 +181,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only(reason): a test about SQLite itself (its file, locks, WAL); "
                    "not run on PostgreSQL")
+    config.addinivalue_line(
+        "markers", "one_database(reason): a whole game whose subject (the channel, the "
+                   "game's flow) does not depend on the database: run on SQLite only; the "
+                   "same flows with restarts run on PostgreSQL in the tests the reason names")
 
 
 # The longest modules start first, so that in a parallel run (make test) no worker is still
@@ -214,7 +218,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_pg = callspec is not None and callspec.params.get("backend") == "postgresql"
-        (drop if on_pg and item.get_closest_marker("sqlite_only") else keep).append(item)
+        one = item.get_closest_marker("sqlite_only") or item.get_closest_marker("one_database")
+        (drop if on_pg and one else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

@@ -18,6 +18,11 @@ from typing import Any
 
 BACKENDS = ["sqlite", "postgresql"]
 
+# The reason a whole game whose subject is the channel (tables, pings, pictures), not the
+# database, runs on SQLite only (``@pytest.mark.one_database(CHANNEL_ONLY)``).
+CHANNEL_ONLY = ("the channel through a whole game does not depend on the database; games with "
+                "restarts run on PostgreSQL in test_discord_*.py")
+
 
 class PgDatabases:
     """The PostgreSQL databases one test has been given, by the SQLite path they stand for."""

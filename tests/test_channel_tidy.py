@@ -62,6 +62,7 @@ def check_superseded(fake: FakeDiscord, table_id: int | None) -> int:
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_shared_valuations_are_those_made_afresh(players: int, seed: int) -> Non
     # One memo for a whole game's positions and every player: far more sharing than a
     # search has, so a key that misses anything a value depends on gets caught.
     with ai.memo():
-        shared = [(state, p, judgement(state, p)) for state in positions(players, seed, 5)
+        shared = [(state, p, judgement(state, p)) for state in positions(players, seed, 11)
                   for p in state["players"]]
     assert len(shared) > 20
     for state, player, seen in shared:

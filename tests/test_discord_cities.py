@@ -435,6 +435,7 @@ async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: 
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.one_database("the same flow as the short game, which runs on both databases")
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_the_long_two_player_variant(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:

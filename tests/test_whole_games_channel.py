@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.ui.table import MOVED
+from tests import databases
 from tests.fakediscord import FakeDiscord
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
 from tests.whole_games import (
@@ -143,6 +144,7 @@ async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: 
     assert not any("your move" in t and "objections" in t for t in texts)
 
 
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_tables: None) -> None:
@@ -154,6 +156,7 @@ async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: P
     assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
 
 
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_cities_game(fake_discord: FakeDiscord, tmp_path: Path,
                                         quick_tables: None) -> None:
