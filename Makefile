@@ -46,10 +46,15 @@ run: $(RUNTIME)
 # ends its process, tests/time_limits.py) ends the run instead of being replaced.
 PARALLEL := -n auto --dist loadgroup --max-worker-restart 0
 
+# mypy (one core for about 25 s) checks beside the tests, which leave some of the CPU free
+# while their workers and database servers start; its report is printed after theirs, and
+# either one failing fails the target.
 test: $(STAMP)
 	$(BIN)/ruff check bot cogs tests scripts
-	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PARALLEL)
+	@$(BIN)/mypy > .mypy.out 2>&1 & mypy=$$!; \
+	$(BIN)/python -m pytest $(PARALLEL); tests=$$?; \
+	wait $$mypy; types=$$?; echo "$(BIN)/mypy"; cat .mypy.out; rm -f .mypy.out; \
+	test $$tests -eq 0 && test $$types -eq 0
 
 # The long variants left out of `make test` (marker `long`): every seeded game, the load
 # test and the benchmark at their full size.
