@@ -95,6 +95,7 @@ async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
         assert ui.via_hand > 0  # previews from My hand were among them
 
 
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_table_posted_anew_leaves_no_board_behind(fake_discord: FakeDiscord,
                                                           tmp_path: Path) -> None:

@@ -170,7 +170,9 @@ async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
         final = await bot.storage.get(match_id)
         assert final is not None and final.status == "over" and final.state is not None
         scores = final.state["scores"]
-        assert max(scores.values()) >= 36
+        # Over at the end of a round in which someone reached 36, or, in a deal with many
+        # objections, when the pile could not give everyone another turn (seen once: 34-34).
+        assert max(scores.values()) >= 36 or len(final.state["city_pile"]) < len(scores)
         assert len(set(final.state["turns"].values())) == 1  # everyone had as many turns
         reveals = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
                    if any(a.filename == "reveal.png" for a in m.attachments)]

@@ -96,6 +96,7 @@ CITYSCAPE_STAYS = ("**Round ",)
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=2, computers=0,
@@ -117,6 +118,7 @@ async def test_cityscape_against_a_computer_pings_only_the_human(
     assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
 
 
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     # a reveal begins with the city's name in bold and says whether the placement was right
