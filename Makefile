@@ -17,14 +17,15 @@ $(VENV)/.created:
 
 # Dependencies come from the lock files, every download checked against its hash; then the
 # project itself, without dependencies of its own. `make lock` writes the lock files again
-# from pyproject.toml (docs/dependencies.md).
+# from pyproject.toml (docs/dependencies.md). --no-compile: each module is compiled when it
+# is first imported, not all of mypy's and the rest at install (25 s -> 18 s).
 $(RUNTIME): pyproject.toml requirements.txt $(VENV)/.created
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-compile --require-hashes -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@
 
 $(STAMP): pyproject.toml requirements-dev.txt $(VENV)/.created
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --no-compile --require-hashes -r requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $@ $(RUNTIME)
 
