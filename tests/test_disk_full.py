@@ -15,7 +15,7 @@ import pytest
 from bot.core import diskfull
 from bot.core.diskfull import DiskFullNotes, is_disk_full
 from tests.fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot
+from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, select_id, text_of
 
 
@@ -125,6 +125,7 @@ async def test_a_game_click_and_a_lobby_click_on_a_full_disk_get_the_sentence(
     second = str((await fake.add_channel("second"))["id"])
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match = await against_a_computer(fake, bot, ann)
+        await settle(bot, match.id)  # the computer has chosen its goals: only Ann is due
         lobby = (await answer(await fake.slash(ann, second, "cityscape", ["new"], {}))).message
         assert lobby is not None and match.table_message_id is not None
         table = fake.message(match.table_message_id)
