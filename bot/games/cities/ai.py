@@ -225,29 +225,28 @@ class Memo:
         """A fresh working copy of the neighbourhood, parsed once. Its areas are found
         before the copy so that every copy shares them; a Mind finds them before any trial
         tile anyway, so the areas it grows from are the same."""
-        found = self.hoods.get(key)
-        if found is None:
-            if len(self.hoods) >= MEMO_LIMIT:
-                self.hoods.clear()
-            found = self.hoods[key] = Neighbourhood.from_state(data)
-            found.areas("W")
-        return found.copy()
+        def parsed() -> Neighbourhood:
+            hood = Neighbourhood.from_state(data)
+            hood.areas("W")
+            return hood
+
+        return _kept(self.hoods, key, parsed).copy()
 
     def terms_for(self, outlook: Outlook, make: Callable[[], dict[str, list[Term]]]) -> dict[str, list[Term]]:
-        found = self.outlooks.get(outlook)
-        if found is None:
-            if len(self.outlooks) >= MEMO_LIMIT:
-                self.outlooks.clear()
-            found = self.outlooks[outlook] = make()
-        return found
+        return _kept(self.outlooks, outlook, make)
 
     def known_for(self, key: tuple[bytes, Limit, Outlook]) -> Known:
-        found = self.known.get(key)
-        if found is None:
-            if len(self.known) >= MEMO_LIMIT:
-                self.known.clear()
-            found = self.known[key] = Known()
-        return found
+        return _kept(self.known, key, Known)
+
+
+def _kept(table: dict[K, V], key: K, make: Callable[[], V]) -> V:
+    """``table[key]``, made and kept the first time; a full table starts afresh."""
+    found = table.get(key)
+    if found is None:
+        if len(table) >= MEMO_LIMIT:
+            table.clear()
+        found = table[key] = make()
+    return found
 
 
 # Per thread and task: the bot decides in a pool of threads.
