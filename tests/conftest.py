@@ -243,8 +243,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """The tests to run are known (-k and the rest applied): start the server now if any of
     them needs it."""
     global _pg_start
-    if (_pg_start is None and binaries() is not None
-            and any(map(_needs_postgresql, session.items))):
+    if (_pg_start is None and not session.config.option.collectonly
+            and binaries() is not None and any(map(_needs_postgresql, session.items))):
         _pg_start = _ServerStart()
 
 
