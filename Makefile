@@ -12,21 +12,26 @@ STAMP := $(VENV)/.installed
 $(VENV)/.created:
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Cityhall needs Python 3.11 or newer")'
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet 'uv>=0.5,<1' || $(BIN)/python -m pip install --quiet --upgrade pip
 	@touch $@
 
 # Dependencies come from the lock files, every download checked against its hash; then the
 # project itself, without dependencies of its own. `make lock` writes the lock files again
-# from pyproject.toml (docs/dependencies.md). --no-compile: each module is compiled when it
-# is first imported, not all of mypy's and the rest at install (25 s -> 18 s).
+# from pyproject.toml (docs/dependencies.md). The installer is uv, which installs the whole
+# dev lock in about 4 s where pip takes 16 (and 28 with the pip a new venv comes with); where
+# uv has no build for the platform, pip installs from the same lock with the same checks.
+# Neither compiles every module up front: each is compiled when it is first imported.
+INSTALL = if test -x $(BIN)/uv; then $(BIN)/uv pip install --python $(BIN)/python --quiet $(1); \
+	else $(BIN)/python -m pip install --quiet --no-compile $(1); fi
+
 $(RUNTIME): pyproject.toml requirements.txt $(VENV)/.created
-	$(BIN)/python -m pip install --quiet --no-compile --require-hashes -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(call INSTALL,--require-hashes -r requirements.txt)
+	$(call INSTALL,--no-deps -e .)
 	@touch $@
 
 $(STAMP): pyproject.toml requirements-dev.txt $(VENV)/.created
-	$(BIN)/python -m pip install --quiet --no-compile --require-hashes -r requirements-dev.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(call INSTALL,--require-hashes -r requirements-dev.txt)
+	$(call INSTALL,--no-deps -e .)
 	@touch $@ $(RUNTIME)
 
 # Re-resolve the lock files from pyproject.toml's ranges, keeping every pinned version that
@@ -78,7 +83,7 @@ bench: $(STAMP)
 # mutmut keeps results in mutants/ and retests only functions that changed since.
 MUTANTS ?=
 mutation: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,mutation]'
+	$(call INSTALL,-e '.[dev,mutation]')
 	CITYHALL_TEST_PG_KEEP=1 $(BIN)/mutmut run --max-children 1 $(MUTANTS)
 	$(BIN)/python scripts/mutation_report.py
 
