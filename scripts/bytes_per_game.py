@@ -2,7 +2,7 @@
 
 Plays N two-player games of GAME to the end through the runtime (computer moves for both
 seats) into a fresh SQLite file and prints the file's growth per game after a checkpoint,
-and the average archived (compressed) action log and state. Used for the README's figure
+and the average archived (compressed) action log and state. Used for docs/performance.md's figure
 beside the load test's own.
 """
 

@@ -152,8 +152,8 @@ async def _open_and_close(db: Path) -> None:
     await storage.close()
 
 
-def test_the_readmes_nightly_example_works_on_its_first_night(tmp_path: Path) -> None:
-    """README: `backup backups/cityhall-$(date +%F).sqlite3` with no backups/ folder yet:
+def test_the_nightly_backup_example_works_on_its_first_night(tmp_path: Path) -> None:
+    """docs/operating.md: `backup backups/cityhall-$(date +%F).sqlite3` with no backups/ folder yet:
     the folder is made, the backup is whole. A folder that cannot be made is a sentence."""
     db = tmp_path / "cityhall.sqlite3"
     asyncio.run(_open_and_close(db))

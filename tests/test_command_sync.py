@@ -1,5 +1,5 @@
 """Slash commands are uploaded only when they changed, and `python -m bot sync` cleans up
-commands registered in the wrong place (the duplicate-commands case in the README)."""
+commands registered in the wrong place (the duplicate-commands case in docs/operating.md)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ async def test_sync_clear_removes_commands_registered_twice(fake_discord: FakeDi
                                                             tmp_path: Path) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    # The README's trap: one start without DEV_GUILD_ID, then one with it.
+    # The trap docs/operating.md describes: one start without DEV_GUILD_ID, then one with it.
     async with cityhall_bot(fake, db, dev_guild_id=None):
         pass
     async with cityhall_bot(fake, db):

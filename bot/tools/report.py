@@ -77,7 +77,7 @@ class Report:
 
 def side_by_side(reports: list[Report]) -> str:
     """Several saved runs' figures in one table, a column each, headed by the database and
-    the number of bot processes (and the run's date): how the README compares set-ups."""
+    the number of bot processes (and the run's date): how docs/performance.md compares set-ups."""
     heads = [f"{r.config.database or 'sqlite'}, {r.config.processes} "
              f"process{'es' if r.config.processes > 1 else ''} ({r.machine.get('date', '?')})"
              for r in reports]
