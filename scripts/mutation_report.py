@@ -86,9 +86,6 @@ _TURN_KIND = ("the turn's kind of main action is only compared with 'pass' (and 
 _NO_OFFER = ("every reader of an offer (open_offers, the trade's public and private views) "
              "asks only whether there is one: '' and None are both none")
 _NOT_STRICT = "zip's strict defaults to False, and None is as false: the same zip"
-_SHUFFLE = ("another name or count for the random draw gives another, equally random and "
-            "equally repeatable order: the same seed still deals the same game, and a game in "
-            "progress keeps its dealt piles in its saved state")
 _EASY_NO_BUDGET = ("this call decides for easy and normal only (hard goes to the thinker "
                    "below), and no game's easy or normal reads the budget")
 EQUIVALENT: list[Equivalent] = [
@@ -268,16 +265,6 @@ EQUIVALENT: list[Equivalent] = [
                _READ_ONLY),
     Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.view", "'last_reveal': copy.copy(state['last_reveal'])",
                _READ_ONLY, was="'last_reveal': copy.deepcopy(state['last_reveal'])",
-               fragment=True),
-] + [
-    Equivalent("bot/games/bigcityz/engine.py", function, f"draw({state}{name}).shuffle({pile})", _SHUFFLE,
-               was=f"draw({state}, {purpose!r}).shuffle({pile})")
-    for function, state, purpose, pile in (("BigCityzEngine.new", "state", "cities", "rest"),
-                                           ("BigCityzEngine.new", "state", "statements", "others"),
-                                           ("BigCityzEngine._replace", "new", "statements", "pile"))
-    for name in (", None", "", f", {('XX' + purpose + 'XX')!r}", f", {purpose.upper()!r}")
-] + [
-    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.new", "'rng_draws': 1", _SHUFFLE, was="'rng_draws': 0",
                fragment=True),
 ] + [
     Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.new", f"'phase': {value!r}",

@@ -431,6 +431,26 @@ def test_the_discard_pile_is_reshuffled_when_the_draw_pile_is_empty() -> None:
     assert state["statement_discard"] == []
     assert sorted(state["statement_pile"]) == sorted(ORDER[:1] + ORDER[5:])
     assert state["statement_pile"] != ORDER[5:] + ORDER[:1]  # shuffled, not stacked
+    # The shuffle is the game's third draw from its seed, so a finished game replayed from
+    # its seed and log (docs/upgrades.md) reshuffles the same way.
+    assert state["statement_pile"] == ["elevation", "airport", "area", "founded", "timezones",
+                                       "left_traffic", "population", "temperature"]
+    assert state["rng_draws"] == 3
+
+
+def test_a_seed_always_deals_the_same_game() -> None:
+    # Finished games are archived as their seed and action log and replayed from ``new``
+    # (docs/upgrades.md), so the piles a seed deals must never change: otherwise the logged
+    # moves of an old game (a city placed on a square of a board) no longer fit.
+    state = ENGINE.new(PLAYERS, {}, 2026)
+    assert state["current_city"] == "nairobi"
+    assert state["city_pile"][:6] == ["lusaka", "ahmedabad", "gdansk", "popayan", "leon",
+                                      "osaka"]
+    assert len(state["city_pile"]) == CARDS_PER_GAME - 1
+    assert [board["statement"] for board in state["slots"]] == [
+        "south", "elevation", "temperature", "timezones"]
+    assert state["statement_pile"][:4] == ["airport", "population", "coast", "founded"]
+    assert state["rng_draws"] == 2  # the cities, then the statement boards
 
 
 # -- "There's no free square" -------------------------------------------------------------

@@ -840,3 +840,52 @@ def test_the_easy_level_slips_now_and_then_where_normal_would_not() -> None:
         assert easy in legal_actions(state, "ann")
         slips += easy != ENGINE.ai_action(state, "ann")
     assert 0 < slips < 8
+
+
+# --- the saved game -----------------------------------------------------------------------
+
+
+def test_a_seed_always_deals_the_same_game() -> None:
+    # Finished games are archived as their seed and action log and replayed from ``new``
+    # (docs/upgrades.md), so the table a seed sets must never change: otherwise the logged
+    # moves of an old game (a take from row 2, a tile placed at a space) no longer fit the
+    # city board, the decks or the bag they were made on.
+    state = new(("ann", "bob", "cy"), 2026)
+    assert (state["city"], state["first_player"]) == ("Buenos Aires", "ann")
+    assert state["start_tile_order"] == ["cy", "bob", "ann"]
+    assert state["decks"]["scoring_cards"][:6] == ["K12", "K04", "K03", "K23", "K14", "K21"]
+    assert state["decks"]["city_tiles"][:6] == ["C08", "C31", "C12", "C11", "C23", "C07"]
+    assert state["decks"]["feature_tiles"][:6] == ["F28", "F30", "F21", "F36", "F42", "F35"]
+    assert "".join(state["bag"][:16]) == "YYBRRGBYRGRGYRGG"
+    assert state["rng_draws"] == 6  # city, first player, three decks and the bag
+    seeds = range(2020, 2032)
+    assert [new(("ann", "bob", "cy"), seed)["first_player"] for seed in seeds] == [
+        "bob", "ann", "ann", "cy", "ann", "ann", "ann", "cy", "bob", "bob", "bob", "cy"]
+    assert [new(("ann", "bob", "cy"), seed)["city"] for seed in seeds][:6] == [
+        "Mexico City", "Rio de Janeiro", "Barcelona", "Buenos Aires", "Lisbon", "Venice"]
+    two = new(("ann", "bob"), 7, variant="3x5")
+    assert (two["city"], two["first_player"], two["rounds"]) == ("Venice", "ann", 7)
+    assert two["decks"]["city_tiles"][:3] == ["C18", "C03", "C32"]
+    assert "".join(two["bag"][:16]) == "BYYYRRRGGBRRBYYY"
+
+
+def test_the_saved_state_keeps_its_fields() -> None:
+    # The state is what the database keeps: a field renamed or dropped would leave every
+    # stored game unreadable (docs/upgrades.md: such a change needs an upgrade step).
+    state = new(("ann", "bob"), 7)
+    assert sorted(state) == [
+        "bag", "box", "cards_held", "city", "decks", "first_player", "game", "neighbourhoods",
+        "pending", "phase", "players", "removed", "rings", "rng_draws", "round", "rounds",
+        "rows", "seed", "star_on_board", "star_taken_by", "start_tile_order", "start_tiles",
+        "turn", "turns_this_round", "variant"]
+    assert (state["game"], state["seed"], state["round"], state["phase"]) == \
+        ("cities", 7, 0, "start_tiles")
+    assert sorted(state["decks"]) == ["city_tiles", "feature_tiles", "scoring_cards"]
+    assert state["removed"] == {"scoring_cards": [], "city_tiles": [], "feature_tiles": [],
+                                "pieces": {"R": 0, "B": 0, "G": 0, "Y": 0}, "face_down": []}
+    assert state["cards_held"] == {"ann": [], "bob": []}
+    assert (state["box"], state["neighbourhoods"], state["pending"], state["turn"]) == \
+        ([], {}, None, None)
+    assert (state["star_on_board"], state["star_taken_by"], state["turns_this_round"]) == \
+        (False, None, 0)
+    assert all(ring == [None] * len(ring) and ring for ring in state["rings"].values())
