@@ -89,10 +89,10 @@ _NOT_STRICT = "zip's strict defaults to False, and None is as false: the same zi
 _EASY_NO_BUDGET = ("this call decides for easy and normal only (hard goes to the thinker "
                    "below), and no game's easy or normal reads the budget")
 EQUIVALENT: list[Equivalent] = [
-    Equivalent("bot/core/runtime.py", "step_computer",
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "action = decide(engine, match.state, seat.id, seat.level, None)",
                _EASY_NO_BUDGET),
-    Equivalent("bot/core/runtime.py", "step_computer",
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "action = decide(engine, match.state, seat.id, seat.level)", _EASY_NO_BUDGET),
     Equivalent("bot/core/storage.py", "execute_many", "return Op(None, sql, rows)",
                "both backends run every kind but the four others (EXECUTE, ONE, ALL, "
@@ -295,6 +295,13 @@ EQUIVALENT: list[Equivalent] = [
                "return await self._act(match_id, seat.id, action, expected_version=None, "
                "still_valid=None, by_computer=True, timed_out=None)",
                "None for False: Outcome.timed_out is only tested for truth"),
+    Equivalent("bot/core/runtime.py", "Runtime.step_computer",
+               "return await self._act(match_id, seat.id, action, expected_version=None, "
+               "still_valid=None, by_computer=True, timed_out=False)",
+               "the hard move's version check is the line above it, under the same lock: "
+               "_act's own check of expected_version can never find another",
+               was="return await self._act(match_id, seat.id, action, expected_version=version, "
+                   "still_valid=None, by_computer=True, timed_out=False)"),
     Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "return await self._act(match_id, seat.id, action, expected_version=version, "
                "still_valid=None, by_computer=True, timed_out=None)",

@@ -67,9 +67,10 @@ class Stage:
         self.timeout_action: Any = None
         self.due: list[str] | None = None  # who is due, if not whom the game says
         self.started: list[asyncio.Task[None]] = []
+        self.refuse_delete = False  # the kv table's deletes fail (a database error)
         engine = SimpleNamespace(
             to_act=lambda state: CITYSCAPE.to_act(state) if self.due is None else self.due,
-            timeout_action=lambda state: self.timeout_action)
+            timeout_action=self.timeout_for)
         self.bot = SimpleNamespace(
             runtime=SimpleNamespace(
                 get=lambda match_id: self.match if match_id == self.match.id else None,
@@ -98,7 +99,13 @@ class Stage:
         await asyncio.sleep(0)  # a database write: others run meanwhile
         self.kv[key] = value
 
+    def timeout_for(self, state: Any) -> Any:
+        assert state is self.match.state, "asked about another state than the match's"
+        return self.timeout_action
+
     async def delete_values(self, keys: list[str]) -> None:
+        if self.refuse_delete:
+            raise OSError("disk I/O error")
         for key in keys:
             self.kv.pop(key, None)
 
@@ -279,6 +286,35 @@ async def test_the_end_of_a_game_takes_its_last_ping_away(stage: Stage) -> None:
     assert stage.channel.deleted == [ping] and stage.kv == {}
     await stage.pings.finish(stage.match.id)  # said twice: nothing more to do
     assert stage.channel.deleted == [ping]
+
+
+async def test_the_end_of_a_game_calls_off_its_reminder(stage: Stage) -> None:
+    stage.pings.plan(stage.match)
+    assert stage.pings.reminder_at(stage.match.id) is not None
+    stage.match.status = OVER
+    await stage.pings.finish(stage.match.id)
+    assert stage.pings.reminder_at(stage.match.id) is None
+
+
+async def test_a_ping_record_that_cannot_be_forgotten_is_logged_and_its_message_still_goes(
+        stage: Stage, caplog: pytest.LogCaptureFixture) -> None:
+    await stage.pings.update(stage.match.id)
+    [(ping, _, _)] = stage.channel.sent
+    stage.refuse_delete = True
+    stage.match.status = OVER
+    await stage.pings.finish(stage.match.id)
+    assert stage.channel.deleted == [ping]
+    [warning] = [r for r in caplog.records if r.name == "bot.ui.pings"]
+    assert (warning.levelname, warning.getMessage()) == (
+        "WARNING", f"Could not forget the pings of match {stage.match.id}.")
+    assert warning.exc_info is not None and str(warning.exc_info[1]) == "disk I/O error"
+
+
+async def test_a_reminder_for_a_game_no_longer_running_here_says_nothing(stage: Stage) -> None:
+    # The alarm of a match that ended (or went to another process) rings: nothing to say.
+    stage.pings.plan(stage.match)
+    await stage.pings.remind(stage.match.id + 1, stage.key())
+    assert stage.channel.sent == []
 
 
 async def test_a_restart_remembers_the_ping_on_screen(stage: Stage) -> None:

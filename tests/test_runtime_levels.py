@@ -240,3 +240,52 @@ async def test_a_level_that_is_not_one_is_quoted_short_in_the_refusal(
         await runtime.set_level(lobby.id, ANN.id, "cpu1", "x" * 25)
     # the first 20 characters of whatever was typed, no more
     assert str(refused.value) == f"'{'x' * 20}' is not a computer level: choose easy, normal or hard."
+
+
+async def test_a_hard_move_that_cannot_be_worked_out_is_normals_and_logged(
+        open_runtime: OpenRuntime, caplog: pytest.LogCaptureFixture) -> None:
+    """A render worker that dies mid-thought must not stop the game: that one move is the
+    normal level's, and the log says so with the error."""
+    engine = GAMES["cityscape"]
+
+    async def broken_thinker(game: str, state: JSON, player: str, level: str,
+                             budget: Budget) -> JSON:
+        raise RuntimeError("the worker died")
+
+    runtime = await open_runtime(thinker=broken_thinker)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    started = await runtime.start(lobby.id, ANN.id)
+    assert started.state is not None
+    before = started.state
+    caplog.set_level("ERROR", logger="bot.core.runtime")
+    outcome = await runtime.step_computer(lobby.id)
+    assert isinstance(outcome, Outcome) and outcome.player == "cpu1" and outcome.by_computer
+    assert outcome.action == engine.ai_action(before, "cpu1")
+    failures = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [r.getMessage() for r in failures] == [
+        f"A hard computer move could not be worked out in match {lobby.id}; "
+        "playing the normal level's move instead."]
+    assert failures[0].exc_info is not None
+    assert str(failures[0].exc_info[1]) == "the worker died"
+
+
+async def test_a_game_ended_while_a_hard_computer_thinks_gets_no_move(
+        open_runtime: OpenRuntime) -> None:
+    """The host ends the game while the hard computer is thinking: its move, when ready,
+    is dropped, and nothing is saved for it."""
+    runtime: Runtime
+
+    async def thinker(game: str, state: JSON, player: str, level: str,
+                      budget: Budget) -> JSON:
+        await runtime.end(lobby.id, ANN.id, can_manage=False)
+        return decide(GAMES[game], state, player, level, budget)
+
+    runtime = await open_runtime(thinker=thinker)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    version = (await runtime.start(lobby.id, ANN.id)).version
+    assert await runtime.step_computer(lobby.id) is None
+    saved = await runtime.storage.get(lobby.id)
+    assert saved is not None and saved.status == "ended"
+    assert saved.version == version  # no move was saved after the start

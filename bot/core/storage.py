@@ -1107,16 +1107,16 @@ class Storage:
         if self._backend.dialect is POSTGRES:
             rows = await self._backend.fetch_all(
                 "SELECT key, value FROM kv WHERE starts_with(key, ?)", (prefix,))
-            return [(str(r["key"]), str(r["value"])) for r in rows]
-        # GLOB, not LIKE: the key's "_" or "%" would be wildcards to LIKE.
-        pattern = "".join(f"[{c}]" if c in "*?[" else c for c in prefix) + "*"
-        try:
-            rows = await self._backend.fetch_all("SELECT key, value FROM kv WHERE key GLOB ?",
-                                                 (pattern,))
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return []
-            raise
+        else:
+            # GLOB, not LIKE: the key's "_" or "%" would be wildcards to LIKE.
+            pattern = "".join(f"[{c}]" if c in "*?[" else c for c in prefix) + "*"
+            try:
+                rows = await self._backend.fetch_all(
+                    "SELECT key, value FROM kv WHERE key GLOB ?", (pattern,))
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):
+                    return []
+                raise
         return [(str(r["key"]), str(r["value"])) for r in rows]
 
     async def set_value(self, key: str, value: str) -> None:
