@@ -63,7 +63,7 @@ test test-long: export PYTHONDONTWRITEBYTECODE =
 # mypy (one core for about 25 s) checks beside the collection and the tests; its report is
 # printed after theirs, and either one failing fails the target.
 test: $(STAMP)
-	$(BIN)/ruff check bot cogs tests scripts
+	$(BIN)/ruff check bot cogs fakediscord tests scripts
 	@$(BIN)/mypy > .mypy.out 2>&1 & mypy=$$!; \
 	$(BIN)/python -m pytest --collect-only -q > /dev/null 2>&1; \
 	$(BIN)/python -m pytest $(PARALLEL); tests=$$?; \

@@ -1,7 +1,7 @@
 """A whole game of each game as the channel shows it: ``docs/transcripts/<game>.md``.
 
 Plays one seeded two-player game (Ann and Bob, clicking what the computer player would
-choose) of each game through the fake Discord (tests/fakediscord) and writes, in order,
+choose) of each game through the fake Discord (fakediscord) and writes, in order,
 every public message and every edit of one (its text, ``[picture: <alt text>]`` for each
 picture, its buttons and menus), each ping, and Ann's private replies and clicks, marked as
 private. Long stretches of ordinary turns are abbreviated to a note. Run from the repo
@@ -20,8 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FLAG_LOADING, FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FLAG_LOADING, FakeMessage
 from tests.harness import cityhall_bot
 from tests.whole_games import PLAY, open_game
 

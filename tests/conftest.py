@@ -14,7 +14,7 @@ import pytest
 from tests import databases, time_limits
 from tests.pg_support import PgServer, binaries
 
-pytest_plugins = ["tests.fakediscord.pytest_plugin"]
+pytest_plugins = ["fakediscord.pytest_plugin"]
 
 _exit_status: int | None = None
 # How many times slower than CI's idle machine this one computes (time_limits.machine_speed,

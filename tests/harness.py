@@ -16,10 +16,10 @@ from bot.app import CityhallBot
 from bot.config import Settings
 from bot.core.discord_api import reset_api_base, use_api_base
 from bot.core.records import Match
+from fakediscord import FakeDiscord, find_button
+from fakediscord.models import FakeMessage
+from fakediscord.runner import running_bot
 from tests import databases
-from tests.fakediscord import FakeDiscord, find_button
-from tests.fakediscord.models import FakeMessage
-from tests.fakediscord.runner import running_bot
 
 T = TypeVar("T")
 

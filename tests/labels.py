@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.fakediscord.models import FakeMessage
+from fakediscord.models import FakeMessage
 
 # "[1, 0]", "(3, 4)", "(-1,2)": a position in the engine's grid, which no picture shows.
 COORDINATES = re.compile(r"[\[(]\s*-?\d+\s*,\s*-?\d+\s*[\])]")

@@ -30,9 +30,9 @@ from typing import Any
 
 from bot.core.engine import JSON
 from bot.games import GAMES
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.interactions import FakeInteraction
-from tests.fakediscord.models import FakeMessage, InteractionCallback
+from fakediscord import FakeDiscord
+from fakediscord.interactions import FakeInteraction
+from fakediscord.models import FakeMessage, InteractionCallback
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLY_SECONDS = 20.0  # generous: the machine running the tests may be busy

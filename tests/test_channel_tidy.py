@@ -14,8 +14,8 @@ import pytest
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.table import MOVED
+from fakediscord import FakeDiscord
 from tests import databases
-from tests.fakediscord import FakeDiscord
 from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.test_discord_bigcity import Player, start_game
 from tests.test_discord_cityscape import answer, set_goals

@@ -24,7 +24,7 @@ from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.answers import LeanAnswers
 from bot.ui.items import GameItem
 from bot.ui.leftovers import COUNTING_WORKS, _Probe, cut_if_unused, trim_click
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, cityscape_building, settle
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import bot.app
+from fakediscord import FakeDiscord
 from tests import databases
-from tests.fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

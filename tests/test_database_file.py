@@ -14,7 +14,7 @@ import pytest
 from bot.core import dbfile
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import DatabaseLost, Storage, StorageError
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 from tests.test_start_failures import _cityhall_db, _refused_at_start, _run
 

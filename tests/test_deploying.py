@@ -23,7 +23,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.pg_support import PgServer
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,8 +24,8 @@ from bot.ui.paged import PAGE_SIZE
 from bot.ui.play import NOT_SEATED
 from cogs.bigcity import neighborhood_groups, of_kind
 from cogs.matches import UNKNOWN_BUTTON
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
 from tests.labels import coordinates_in, option_texts
 

@@ -13,8 +13,8 @@ from bot.app import CityhallBot
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.content import card as city_card
 from bot.ui.play import NOT_SEATED
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.labels import coordinates_in, option_texts
 

@@ -28,8 +28,8 @@ from bot.games.cities.content import CONTENT
 from bot.ui.paged import PAGE_SIZE
 from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
 from tests.labels import COORDINATES, coordinates_in, option_texts
 

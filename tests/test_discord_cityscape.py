@@ -16,8 +16,8 @@ from bot.core.records import Match
 from bot.games.cityscape import ENGINE
 from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

@@ -17,8 +17,8 @@ from bot.games.cityscape import ENGINE
 from bot.ui import expiry
 from bot.ui.play import SAVED_BUT
 from bot.ui.table import NO_PICTURES
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals, text_of
 

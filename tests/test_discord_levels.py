@@ -15,8 +15,8 @@ from bot.app import CityhallBot
 from bot.core.engine import JSON
 from bot.core.levels import Budget
 from bot.games.cityscape import ENGINE
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals, text_of
 

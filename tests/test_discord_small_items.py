@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

@@ -14,7 +14,7 @@ import pytest
 
 from bot.core import diskfull
 from bot.core.diskfull import DiskFullNotes, is_disk_full
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, select_id, text_of
 

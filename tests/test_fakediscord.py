@@ -17,8 +17,8 @@ from discord.ext import commands
 from PIL import Image
 
 from bot.core import discord_api
-from tests.fakediscord import FakeDiscord, FakeDiscordError, find_button, load_spec
-from tests.fakediscord.runner import running_bot
+from fakediscord import FakeDiscord, FakeDiscordError, find_button, load_spec
+from fakediscord.runner import running_bot
 
 # -- the tiny bot --------------------------------------------------------------------------
 

@@ -19,9 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import discord_api
-from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.fakediscord.limits import bucket_hash
-from tests.fakediscord.runner import running_bot
+from fakediscord import FakeDiscord, FakeMessage
+from fakediscord.limits import bucket_hash
+from fakediscord.runner import running_bot
 
 
 @app_commands.command(name="ping", description="Answers pong")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakediscord.spec import Shapes, load_spec
+from fakediscord.spec import Shapes, load_spec
 
 EDIT = "PATCH"
 EDIT_PATH = "/channels/1234567890123456789/messages/1234567890123456790"

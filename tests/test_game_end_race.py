@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.games.cityscape import ENGINE
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals
 

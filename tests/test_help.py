@@ -11,7 +11,7 @@ from cogs.bigcity import RULES as BIGCITY_RULES
 from cogs.bigcityz import RULES as BIGCITYZ_RULES
 from cogs.cities import RULES as CITIES_RULES
 from cogs.cityscape import RULES as CITYSCAPE_RULES
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

@@ -14,7 +14,7 @@ from bot.app import CityhallBot
 from bot.games.cities import ENGINE
 from bot.ui import later
 from bot.ui.later import DRAWING
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
 from tests.test_discord_cities import Players, _button, answer, open_lobby, text_of
 

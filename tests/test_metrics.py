@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.config import ConfigError, Settings
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

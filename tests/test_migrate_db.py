@@ -19,7 +19,7 @@ from bot.core.runtime import Runtime
 from bot.core.storage import SCHEMA_VERSION, Storage
 from bot.games import GAMES
 from bot.tools.migrate_db import url_to_set
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.pg_support import PgServer
 from tests.runtime_support import Clock, close_runtime, open_runtime

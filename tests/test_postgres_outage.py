@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.ui.deferral import DATABASE_BACK_SOON
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 from tests.pg_support import PgServer, binaries
 

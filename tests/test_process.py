@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id
 
 ROOT = Path(__file__).resolve().parent.parent

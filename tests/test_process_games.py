@@ -23,8 +23,8 @@ from bot.games.cities import ENGINE as CITIES
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.paged import PAGE_SIZE
 from cogs.bigcity import neighborhood_groups, of_kind
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage, InteractionCallback
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage, InteractionCallback
 from tests.harness import button_id
 from tests.process_harness import (
     KillSession,

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from bot.ui.pacing import Pacer
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.games.cityscape import ENGINE as CITYSCAPE
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, cityscape_building
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

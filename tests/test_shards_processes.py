@@ -22,8 +22,8 @@ import pytest
 
 from bot.core.lease import LOCK_SHARD
 from bot.games import GAMES
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage, InteractionCallback
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage, InteractionCallback
 from tests.harness import button_id
 from tests.pg_support import PgServer
 from tests.process_harness import ROOT, Saved, _env

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from bot.app import RESTARTING
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.interactions import FakeInteraction
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.interactions import FakeInteraction
+from fakediscord.models import FakeMessage
 from tests.harness import button_id
 
 ROOT = Path(__file__).resolve().parent.parent

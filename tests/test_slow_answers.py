@@ -13,8 +13,8 @@ import asyncpg
 import pytest
 
 from bot.ui.deferral import DEFER_AFTER
+from fakediscord import FakeDiscord
 from tests import databases
-from tests.fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, cityscape_building
 
 DEFERRED_UPDATE = 6

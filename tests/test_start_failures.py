@@ -25,7 +25,7 @@ import pytest
 from bot.app import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import Storage
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent
 # Only a hang detector: the bot exits in about a second; a busy machine may be slower.

@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import RESTARTING
 from bot.core.storage import StorageError
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).

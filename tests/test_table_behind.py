@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.limits import Fault
+from fakediscord import FakeDiscord
+from fakediscord.limits import Fault
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_bigcityz import open_game, play_turn, table_of
 from tests.test_discord_cityscape import answer, text_of

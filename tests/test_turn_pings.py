@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.cityscape import ENGINE
-from tests.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals
 

@@ -15,8 +15,8 @@ from PIL import Image
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.ui.table import MOVED
+from fakediscord import FakeDiscord
 from tests import databases
-from tests.fakediscord import FakeDiscord
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
 from tests.whole_games import (
     PLAY,

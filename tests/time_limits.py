@@ -30,7 +30,7 @@ from typing import IO, Any, NamedTuple
 
 import pytest
 
-from tests.patience import MAX_STRETCH
+from fakediscord.patience import MAX_STRETCH
 
 # pure_python_work() takes about 0.033 s on CI's 2-core machine (AMD EPYC, 29 Nov 2026);
 # a machine slower than this stretches every limit by its ratio to it (the margin keeps

@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.app import CityhallBot
 from bot.games.cityscape import ai as cityscape_ai
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeMessage
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
 from tests.harness import button_id, settle
 
 EPHEMERAL = 64

@@ -19,7 +19,7 @@ from bot.tools.report import Report
 
 if TYPE_CHECKING:
     from bot.tools.loadtest import Config
-    from tests.fakediscord import FakeDiscord
+    from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

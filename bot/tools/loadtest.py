@@ -1,7 +1,7 @@
 """``python -m bot loadtest``: the real bot under load, measured from outside.
 
 The bot runs as ``python -m bot run`` in its own process, against a fake Discord
-(tests/fakediscord, request validation off) in this process, which also plays the users:
+(fakediscord, request validation off) in this process, which also plays the users:
 slash commands, button clicks and select menus, each timed from the moment the fake sends
 the interaction to the moment the bot's interaction response arrives. What an admin can see
 is measured too: the resident memory of the bot and every process it starts, and the
@@ -54,8 +54,8 @@ from bot.tools.players import (
     short_collections,
 )
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.limits import peak_count
+from fakediscord import FakeDiscord
+from fakediscord.limits import peak_count
 
 
 @dataclass

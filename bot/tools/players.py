@@ -16,18 +16,17 @@ import asyncio
 import gc
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from itertools import zip_longest
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-if str(ROOT) not in sys.path:  # the fake Discord lives beside the tests
-    sys.path.insert(0, str(ROOT))
-
-from tests.fakediscord import FakeDiscord, FakeDiscordError, FakeMessage  # noqa: E402
+try:
+    from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
+except ModuleNotFoundError as exc:  # an installed Cityhall, away from its repository
+    raise SystemExit("The load test plays through the fake Discord in fakediscord/, which "
+                     "only Cityhall's repository has: run it from the repository's folder "
+                     "(python -m bot loadtest).") from exc
 
 TABLE_ID = re.compile(r"^ch:(cs|bz|bc|ct|lobby):")
 # custom_id prefix of each game's table buttons, and its /<game> new options

@@ -31,7 +31,6 @@ from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from ..patience import busy_stretch
 from . import gateway as gw
 from .components import SELECT_TYPES, describe_components, find_component, normalise_components
 from .interactions import (
@@ -94,6 +93,7 @@ from .models import (
     thread_payload,
     user_payload,
 )
+from .patience import busy_stretch
 from .spec import load_spec
 
 T = TypeVar("T")

@@ -1,6 +1,6 @@
 """pytest wiring for FakeDiscord.
 
-Enable with ``pytest_plugins = ["tests.fakediscord.pytest_plugin"]`` in the top-level
+Enable with ``pytest_plugins = ["fakediscord.pytest_plugin"]`` in the top-level
 ``conftest.py`` (pytest only honours ``pytest_plugins`` there or in test modules).
 
 * ``fake_discord`` fixture: a started FakeDiscord; at teardown it fails the test if the bot
@@ -15,7 +15,7 @@ Enable with ``pytest_plugins = ["tests.fakediscord.pytest_plugin"]`` in the top-
 
   Keys ``allow_errors`` / ``allow_invalid`` / ``allow_failed`` / ``allow_violations``
   relax the teardown checks; every other key goes to the ``FakeDiscord`` constructor.
-* ``running_bot(fake, bot)`` (from ``tests.fakediscord.runner``): async context manager that points discord.py at the fake,
+* ``running_bot(fake, bot)`` (from ``fakediscord.runner``): async context manager that points discord.py at the fake,
   starts ``bot.start(token)`` in a task, waits for on_ready, and always closes the bot and
   restores discord.py's real endpoints afterwards.
 """
