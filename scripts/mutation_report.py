@@ -88,7 +88,15 @@ _NO_OFFER = ("every reader of an offer (open_offers, the trade's public and priv
 _NOT_STRICT = "zip's strict defaults to False, and None is as false: the same zip"
 _EASY_NO_BUDGET = ("this call decides for easy and normal only (hard goes to the thinker "
                    "below), and no game's easy or normal reads the budget")
+_ONE_SWAP = ("the match's ping record is read and replaced with no await in between (the "
+             "message id swapped in one step, the old message deleted after): a ping and a "
+             "reminder at once still leave one message and one record, whichever lock they "
+             "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/ui/pings.py", "TurnPings.remind", "async with self._locks(None):",
+               _ONE_SWAP),
+    Equivalent("bot/ui/pings.py", "TurnPings.finish", "async with self._locks(None):",
+               _ONE_SWAP),
     Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "action = decide(engine, match.state, seat.id, seat.level, None)",
                _EASY_NO_BUDGET),
@@ -508,7 +516,7 @@ EQUIVALENT: list[Equivalent] = [
                "a slot's items and its face-down flags are always as many: zip's strictness "
                "never has a difference to find")
     for function, line in (
-        ("_take_label", "shown = ['face-down' if hidden else _item_label(row, item) for item, "
+        ("_take_label", "shown = ['face-down' if hidden else item_label(row, item) for item, "
                         "hidden in zip(slot['items'], slot['hidden']{strict})]"),
         ("CitiesEngine._end_round", "for item, hidden in zip(slot['items'], slot['hidden']"
                                     "{strict}):"),
