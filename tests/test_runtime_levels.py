@@ -289,3 +289,45 @@ async def test_a_game_ended_while_a_hard_computer_thinks_gets_no_move(
     saved = await runtime.storage.get(lobby.id)
     assert saved is not None and saved.status == "ended"
     assert saved.version == version  # no move was saved after the start
+
+
+async def test_a_persons_move_waits_while_a_hard_computers_move_is_being_saved(
+        open_runtime: OpenRuntime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hard thinks without the match's lock, but saves its move under it: a person's move
+    arriving while that save is under way waits for it and goes on from the board it left,
+    so neither move is lost and no version is saved twice."""
+
+    async def thinker(game: str, state: JSON, player: str, level: str,
+                      budget: Budget) -> JSON:
+        return decide(GAMES[game], state, player, level, budget)
+
+    runtime = await open_runtime(thinker=thinker)
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.add_computer(lobby.id, ANN.id, "hard")
+    version = (await runtime.start(lobby.id, ANN.id)).version
+    save = runtime.storage.save
+    computer_saving, go_on, person_saving = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def slow_computer_save(match: object, **kwargs: object) -> None:
+        if kwargs.get("by_computer"):
+            computer_saving.set()
+            await go_on.wait()  # a slow disk
+        else:
+            person_saving.set()
+        await save(match, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runtime.storage, "save", slow_computer_save)
+    step = asyncio.create_task(runtime.step_computer(lobby.id))
+    await computer_saving.wait()
+    mine = asyncio.create_task(runtime.act(
+        lobby.id, ANN.id, {"type": "set_goals", "side": "S", "codes": [2, 2, 2, 2]}))
+    # The person's move must not be saved while the computer's is: give it the chance.
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(person_saving.wait(), 0.5)
+    go_on.set()
+    computer, person = await step, await mine
+    assert isinstance(computer, Outcome)
+    assert (computer.match.version, person.match.version) == (version + 2, version + 2)
+    saved = await runtime.storage.get(lobby.id)
+    assert saved is not None and saved.version == version + 2 and saved.state is not None
+    assert saved.state["goals"]["S"] == [2, 2, 2, 2] and saved.state["goals"]["N"] is not None
