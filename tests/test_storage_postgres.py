@@ -7,6 +7,7 @@ Everything both backends keep alike is tested on both in tests/test_storage.py.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import socket
@@ -389,3 +390,23 @@ async def test_a_commit_cut_off_by_a_server_crash_is_settled_by_its_mark_after_r
         if pg_server.process is None:
             pg_server.start()
         await storage.close()
+
+
+def test_a_start_waits_only_for_a_server_that_is_not_there_yet() -> None:
+    """At start the bot waits (DATABASE_WAIT_SECONDS) for a PostgreSQL server that is down
+    or still starting, wherever in the chain of causes that shows, and not for one that
+    refused it: a wrong password or a missing database will not mend itself."""
+    from bot.core.postgres import server_unreachable
+
+    def caused_by(*chain: BaseException) -> BaseException:
+        for outer, inner in itertools.pairwise(chain):
+            outer.__cause__ = inner
+        return chain[0]
+
+    refused = asyncpg.InvalidPasswordError("password authentication failed")
+    assert server_unreachable(caused_by(StorageError("x"), ConnectionRefusedError(111, "no")))
+    assert server_unreachable(caused_by(StorageError("x"), RuntimeError("y"),
+                                        asyncpg.CannotConnectNowError("starting up")))
+    assert not server_unreachable(caused_by(StorageError("x"), refused))
+    assert not server_unreachable(StorageError("x"))
+    assert not server_unreachable(None)
