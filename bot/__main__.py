@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "run"
 
     if command == "run":
-        from bot.app import run
+        from bot.process import run
 
         return run()
 

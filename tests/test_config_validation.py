@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import EXIT_CONFIG
+from bot.process import EXIT_CONFIG
 from bot.config import ConfigError, Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
+from bot.process import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import Storage
 from fakediscord import FakeDiscord
