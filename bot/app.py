@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import gc
-import hashlib
-import json
 import logging
 import time
 from collections import deque
@@ -31,6 +29,7 @@ from bot.games import RECORDS
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui import answers
+from bot.ui.command_sync import sync_if_changed
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -227,29 +226,8 @@ class CityhallBot(commands.Bot):
         return action
 
     async def sync_commands(self) -> None:
-        """Send the command tree to Discord only when it differs from the last one sent.
-
-        Discord rate-limits command uploads and its clients re-fetch commands after each;
-        a restart or an upgrade that changes no command should cost nothing.
-        """
-        guild_id = self.settings.dev_guild_id
-        guild = discord.Object(id=guild_id) if guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        key = synced_key(self, guild_id)
-        digest = tree_digest(self.tree, guild)
-        where = f"server {guild_id}" if guild_id else "Discord (global)"
-        if await self.storage.value(key) == digest:
-            log.info("Slash commands unchanged since they were last synced to %s; not "
-                     "syncing (`python -m bot sync` forces it).", where)
-            return
-        synced = await self.tree.sync(guild=guild)
-        await self.storage.set_value(key, digest)
-        if guild_id:
-            log.info("Synced %d slash commands to server %s.", len(synced), guild_id)
-        else:
-            log.info("Synced %d global slash commands (they can take up to an hour to "
-                     "appear; set DEV_GUILD_ID for instant ones on one server).", len(synced))
+        """Send the command tree to Discord only when it differs from the last one sent."""
+        await sync_if_changed(self, self.storage, self.settings.dev_guild_id)
 
     async def on_ready(self) -> None:
         # Once per connection (a resumed session does not repeat it).
@@ -588,21 +566,6 @@ class ShardedCityhallBot(CityhallBot, commands.AutoShardedBot):
         assert settings.shards is not None
         super().__init__(settings, storage=storage, shard_count=settings.shards.count,
                          shard_ids=list(settings.shards.ids), **kwargs)
-
-
-def tree_digest(tree: discord.app_commands.CommandTree[Any],
-                guild: discord.abc.Snowflake | None) -> str:
-    """A fingerprint of exactly what ``tree.sync(guild=guild)`` would upload."""
-    payload = sorted((command.to_dict(tree) for command in tree.get_commands(guild=guild)),
-                     key=lambda c: (c.get("type", 1), c["name"]))
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def synced_key(client: discord.Client, guild_id: int | None) -> str:
-    # Per application too: a new token for another application must sync again.
-    target = f"guild:{guild_id}" if guild_id else "global"
-    return f"commands:{client.application_id}:{target}"
 
 
 def _until(deadline: float) -> float:

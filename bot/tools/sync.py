@@ -12,10 +12,11 @@ import sys
 
 import discord
 
-from bot.app import EXTENSIONS, CityhallBot, synced_key, tree_digest
+from bot.app import EXTENSIONS, CityhallBot
 from bot.config import ConfigError, Settings
 from bot.core.discord_api import use_api_base
 from bot.core.storage import Storage, StorageError
+from bot.ui.command_sync import synced_key, tree_digest
 
 
 class _CommandsOnly(CityhallBot):
