@@ -93,6 +93,12 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/games/cities/engine.py", "CitiesEngine.new",
+               "variant = str(options.get('variant', 'STANDARD')).strip().lower()",
+               "the default is lower-cased on the same line: 'STANDARD' reads as 'standard'"),
+    Equivalent("bot/games/cities/engine.py", "CitiesEngine.new",
+               "city_option = str(options.get('city', 'RANDOM')).strip()",
+               "the next line compares city_option.lower(): 'RANDOM' reads as 'random'"),
     Equivalent("bot/ui/pings.py", "TurnPings.remind", "async with self._locks(None):",
                _ONE_SWAP),
     Equivalent("bot/ui/pings.py", "TurnPings.finish", "async with self._locks(None):",
