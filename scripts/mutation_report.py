@@ -93,6 +93,11 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
+               "async with self._server_locks(None):",
+               "one lock for every server instead of one per server: a server's lobbies are "
+               "still opened one at a time, so its limits hold; only other servers wait, "
+               "which no outcome shows"),
     Equivalent("bot/games/cities/engine.py", "CitiesEngine.new",
                "variant = str(options.get('variant', 'STANDARD')).strip().lower()",
                "the default is lower-cased on the same line: 'STANDARD' reads as 'standard'"),

@@ -13,7 +13,9 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.core.lease import FileLease, LeaseError, PostgresLease, acquire
 from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
+from bot.core.runtime import Runtime
 from bot.core.shards import Shards
+from bot.games import GAMES
 
 from .pg_support import PgServer
 from .runtime_support import BACKENDS, storage_opener
@@ -90,6 +92,12 @@ async def test_a_process_restores_only_its_shards_unfinished_matches(
         everything = await storage.unfinished()
         assert len(everything) == 8
         assert len(await storage.unfinished(Shards.of(4, range(4)))) == 8
+        # The runtime of a process owning shards 1 and 3 brings back exactly those: every
+        # timer and computer move it drives is in its own servers.
+        runtime = Runtime(storage, GAMES, shards=Shards.of(4, [1, 3]))
+        restored = await runtime.load()
+        assert sorted(m.id for m in restored) == sorted(made[1] + made[3])
+        assert sorted(m.id for m in runtime.unfinished()) == sorted(made[1] + made[3])
 
 
 async def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
