@@ -93,6 +93,13 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+] + [
+    Equivalent("bot/core/storage.py", "Writer.start", f"if self.path != {name!r}:",
+               "SQLite's quick_check of a new, empty in-memory database finds nothing wrong: "
+               "checking it changes nothing",
+               was="if self.path != ':memory:':")
+    for name in ("XX:memory:XX", ":MEMORY:")
+] + [
     Equivalent("bot/core/runtime.py", "Runtime.open_lobby",
                "async with self._server_locks(None):",
                "one lock for every server instead of one per server: a server's lobbies are "
