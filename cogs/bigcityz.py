@@ -26,7 +26,7 @@ from bot.ui.components import Components
 from bot.ui.game import LEVEL_WORDS, GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
 from bot.ui.lobby import GameCommands, given
-from bot.ui.words import mention, name, plural, winner_line
+from bot.ui.words import final_line, mention, name, plural
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -111,7 +111,7 @@ class BigCityzAdapter(GameAdapter):
             return (f"{head}\n🏙️ **{city}** — {name(match, placement.get('player', ''))} "
                     f"{placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
                     f" Waiting for: {waiting}.")
-        return f"**Big Cityz** · final\n{_final_line(match, view)}"
+        return f"**Big Cityz** · final\n{final_line(match, view)}"
 
     def picture_description(self, match: Match) -> str:
         view = self.public_view(match)
@@ -163,7 +163,7 @@ class BigCityzAdapter(GameAdapter):
             notices.append(Notice(self._reveal_text(match, event),
                                   [Picture("reveal.png", "render_reveal", (view,))]))
         if match.state["phase"] == "over" and notices:
-            notices[-1].text += "\n" + _final_line(match, self.public_view(match))
+            notices[-1].text += "\n" + final_line(match, self.public_view(match))
         return notices
 
     def _reveal_text(self, match: Match, event: dict[str, Any]) -> str:
@@ -185,10 +185,6 @@ def _short(statement: str) -> str:
     from bot.games.bigcityz.content import SHORT_NAMES
 
     return SHORT_NAMES.get(statement, statement)
-
-
-def _final_line(match: Match, view: dict[str, Any]) -> str:
-    return winner_line(match, view.get("winners") or [], view.get("scores") or {})
 
 
 # -- placing --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import COLOUR_NAMES, CONTENT, SPACE_NAMES
-from bot.games.cities.engine import hood_of
+from bot.games.cities.engine import hood_of, item_label
 from bot.games.cities.neighbourhood import Neighbourhood
 from bot.games.cities.scoring import card_points, occurrences
 from bot.render.pool import Priority
@@ -112,15 +112,12 @@ def turn_refusal(match: Match, player: str) -> str:
     return f"It's {name(match, due[0])}'s turn, not yours."
 
 
+# In a sentence a card or a tile says what it is before its label in the list of moves.
+ITEM_KINDS = {"cards": "the scoring card ", "tiles": "city tile "}
+
+
 def item_words(row: str, item: str) -> str:
-    if row == "cards":
-        card = CONTENT.cards[item]
-        return f"the scoring card {card.name} ({card.vp} VP)"
-    if row == "tiles":
-        return f"city tile {item} ({CONTENT.tiles[item].label()})"
-    if row == "features":
-        return CONTENT.features[item].label
-    return COLOUR_NAMES[item]
+    return ITEM_KINDS.get(row, "") + item_label(row, item)
 
 
 def took_words(event: JSON) -> str:

@@ -22,7 +22,7 @@ from bot.ui.components import Components, offered_values
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
 from bot.ui.lobby import GameCommands, given
-from bot.ui.words import mention, name, winner_line
+from bot.ui.words import final_line, mention, name
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -47,6 +47,11 @@ over the rounds (one per player; four with two players) and the starting player 
 Lots are A1–D4: letters are columns west→east, digits rows south→north."""
 
 
+def built_words(build: dict[str, Any]) -> str:
+    """A build (the move, or the view's last build) in words: "built a 3-high block on B2"."""
+    return f"built a {build['height']}-high block on {build['lot']}"
+
+
 def _line_name(side: str, index: int) -> str:
     lots = LINES[side][index]
     if lots[0][0] == lots[1][0]:
@@ -62,7 +67,6 @@ class CityscapeAdapter(GameAdapter):
     rules_summary = RULES
 
     def table_content(self, match: Match) -> str:
-        assert match.state is not None
         view = self.public_view(match)
         head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
         if view["phase"] == "goals":
@@ -73,15 +77,14 @@ class CityscapeAdapter(GameAdapter):
             turn = view["turn"]
             return (f"{head} · block {view['placed'] + 1} of 25\n"
                     f"{mention(match, turn)}, it's your turn: pick a block height below.")
-        return f"**Cityscape** · final\n{_final_line(match, view)}"
+        return f"**Cityscape** · final\n{final_line(match, view)}"
 
     def picture_description(self, match: Match) -> str:
         view = self.public_view(match)
         what = (f"Cityscape city, round {view.get('round')} of {view.get('rounds')}: "
                 f"{view.get('placed', 0)} of 25 blocks built")
         built = view.get("last_build")
-        last = (f"{match.name_of(built['player'])} built a {built['height']}-high block on "
-                f"{built['lot']}") if built else ""
+        last = f"{match.name_of(built['player'])} {built_words(built)}" if built else ""
         return self.board_words(match, what, last)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
@@ -106,7 +109,7 @@ class CityscapeAdapter(GameAdapter):
             who = name(match, outcome.player)
             action = outcome.action
             if action.get("type") == "build":
-                did = f"built a {action['height']}-high block on {action['lot']}"
+                did = built_words(action)
             else:
                 did = f"chose goals for their {action.get('side')} side"
             notices.append(Notice(f"⏰ {who} ran out of time, so the computer player {did} "
@@ -126,15 +129,11 @@ class CityscapeAdapter(GameAdapter):
                                for p, t in event["totals"].items())
             lines.append(f"Totals: {totals}")
             if match.state["phase"] == "over":
-                lines.append(_final_line(match, view))
+                lines.append(final_line(match, view))
             notices.append(Notice("\n".join(lines), [Picture(
                 f"round-{event['round']}.png", "render_scoring",
                 (self.named_view(match, view), event["round"]))]))
         return notices
-
-
-def _final_line(match: Match, view: dict[str, Any]) -> str:
-    return winner_line(match, view.get("winners") or [], view.get("scores") or {})
 
 
 # -- building -------------------------------------------------------------------------

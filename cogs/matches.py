@@ -68,35 +68,33 @@ class Matches(commands.Cog):
 
     @game.command(name="end", description="End this channel's game (its host)")
     async def end(self, interaction: discord.Interaction) -> None:
-        match = self.bot.runtime.in_channel(interaction.channel_id or 0)
-        if match is None:
-            await tell(interaction, "There is no game to end in this channel.")
-            return
-        if str(interaction.user.id) != match.host_id:
-            await tell(interaction, "Only the host can end this game with /game end. "
-                                    "Moderators end anyone's game with /moderate end.")
-            return
-        await self._end(interaction, match.id, can_manage=False)
+        await self._end(interaction, can_manage=False,
+                        refusal="Only the host can end this game with /game end. "
+                                "Moderators end anyone's game with /moderate end.")
 
     @moderate.command(name="end", description="End this channel's game, whoever hosts it")
     async def moderate_end(self, interaction: discord.Interaction) -> None:
+        await self._end(interaction, can_manage=True,
+                        refusal="Only members with the Manage Messages permission can end "
+                                "someone else's game. Nothing was changed.")
+
+    async def _end(self, interaction: discord.Interaction, *, can_manage: bool,
+                   refusal: str) -> None:
+        """End the channel's game for its host or, with ``can_manage``, for a member with Manage
+        Messages; anyone else is told ``refusal``."""
         match = self.bot.runtime.in_channel(interaction.channel_id or 0)
         if match is None:
             await tell(interaction, "There is no game to end in this channel.")
             return
-        # Discord showed the command to this member, but the bot checks for itself: a forged
+        # Discord showed /moderate end to this member, but the bot checks for itself: a forged
         # call, or a role the admins gave the command to without Manage Messages, must not
         # end someone else's game. The host may always end their own.
-        if not has_manage_messages(interaction) and str(interaction.user.id) != match.host_id:
-            await tell(interaction, "Only members with the Manage Messages permission can end "
-                                    "someone else's game. Nothing was changed.")
+        host = str(interaction.user.id) == match.host_id
+        if not host and not (can_manage and has_manage_messages(interaction)):
+            await tell(interaction, refusal)
             return
-        await self._end(interaction, match.id, can_manage=True)
-
-    async def _end(self, interaction: discord.Interaction, match_id: int, *,
-                   can_manage: bool) -> None:
         try:
-            ended = await self.bot.runtime.end(match_id, str(interaction.user.id),
+            ended = await self.bot.runtime.end(match.id, str(interaction.user.id),
                                                can_manage=can_manage)
         except Refusal as exc:
             await tell(interaction, str(exc))

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.process import EXIT_CONFIG
 from bot.config import ConfigError, Settings
+from bot.process import EXIT_CONFIG
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = {"DISCORD_TOKEN": "x"}

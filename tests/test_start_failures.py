@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.process import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import Storage
+from bot.process import EXIT_CONFIG, EXIT_DATABASE, SHUTDOWN_SECONDS
 from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent

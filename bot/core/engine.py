@@ -7,7 +7,7 @@ only through these functions, so a game that keeps this contract plugs into ever
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -87,6 +87,20 @@ class Engine(Protocol):
         """What happens when the turn timer runs out, or None to let the AI play for the
         slowest player (the default for turn-based games)."""
         ...
+
+
+def check_seats(engine: Engine, players: Sequence[str], options: JSON,
+                known: Collection[str]) -> None:
+    """What a new game is refused for first, worded alike in Big Cityz and Cityscape: too few
+    or too many players, a player in two seats, an option the game does not know."""
+    if not engine.min_players <= len(players) <= engine.max_players:
+        raise IllegalAction(f"{engine.title} is for {engine.min_players} to {engine.max_players} "
+                            "players.")
+    if len(set(players)) != len(players):
+        raise IllegalAction("Each player can take only one seat.")
+    unknown = set(options) - set(known)
+    if unknown:
+        raise IllegalAction(f"{engine.title} has no option {sorted(unknown)[0]!r}.")
 
 
 def timer_seconds(engine: Engine, state: JSON) -> float | None:

@@ -338,7 +338,10 @@ class _Process:
         return worker
 
     async def _send(self, message: Any) -> None:
-        data = pickle.dumps(message, _PICKLE)
+        await self._write(pickle.dumps(message, _PICKLE))
+
+    async def _write(self, data: bytes) -> None:
+        """One pickled message, behind its length."""
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(_HEADER.pack(len(data)) + data)
@@ -363,12 +366,7 @@ class _Process:
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
         message = pickle.dumps(("job", job_id, module, function, args), _PICKLE)
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(_HEADER.pack(len(message)) + message)
-            await self.proc.stdin.drain()
-        except (ConnectionError, RuntimeError) as exc:
-            raise _WorkerGone(str(exc)) from exc
+        await self._write(message)
         self.jobs += 1
         reply = await asyncio.wait_for(self._receive(), timeout)
         tag, reply_id = reply[0], reply[1]

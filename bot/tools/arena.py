@@ -18,10 +18,10 @@ from bot.core.engine import JSON
 from bot.core.levels import LEVELS, Budget, decide
 from bot.games import GAMES
 from bot.games.bigcity.content import BUILDINGS
+from bot.tools.simulate import NAMES, next_player
 
 SPECIAL_BUILDINGS = frozenset(b for b, info in BUILDINGS.items() if info[2] == "special")
 
-NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 Z95 = 1.959963984540054
 
 
@@ -114,10 +114,7 @@ def play(game: str, levels: list[str], seed: int, budget: Budget,
     times: dict[str, list[float]] = {name: [] for name in names}
     actions: list[JSON] = []
     while engine.result(state) is None:
-        due = engine.to_act(state)
-        if not due:
-            raise RuntimeError(f"{game}: nobody can act but the game is not over")
-        player = due[0]
+        player = next_player(game, engine, state)
         start = time.perf_counter()
         action = decide(engine, state, player, level_of[player], budget)
         times[player].append(1000 * (time.perf_counter() - start))

@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.core.engine import JSON
+from bot.core.engine import JSON, Engine
 from bot.games import GAMES, renderer
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
+
+
+def next_player(game: str, engine: Engine, state: JSON) -> str:
+    """Who moves next in a game that is not over (the first of several due at once)."""
+    due = engine.to_act(state)
+    if not due:
+        raise RuntimeError(f"{game}: nobody can act but the game is not over")
+    return due[0]
 
 
 def simulate(game: str, players: int, seed: int, out: Path | None = None,
@@ -31,10 +39,7 @@ def simulate(game: str, players: int, seed: int, out: Path | None = None,
         write("board-0000.png", draw.render_table(engine.view(state, None)))
     log: list[JSON] = []
     while engine.result(state) is None:
-        due = engine.to_act(state)
-        if not due:
-            raise RuntimeError(f"{game}: nobody can act but the game is not over")
-        player = due[0]
+        player = next_player(game, engine, state)
         action = engine.ai_action(state, player)
         state, events = engine.apply(state, player, action)
         log.append({"player": player, **action})

@@ -7,6 +7,7 @@ games, "1 point" in one); keeping them here gives every game the same sentence.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.core.records import Match
 
@@ -56,3 +57,8 @@ def winner_line(match: Match, winners: Sequence[str], scores: Mapping[str, int],
     if len(winners) == 1:
         return f"🏆 {names} wins with {plural(score, 'point')}{why}!"
     return f"🏆 Shared win: {names} with {plural(score, 'point')} each{why}!"
+
+
+def final_line(match: Match, view: Mapping[str, Any]) -> str:
+    """``winner_line`` for a public view's winners and scores (before the end: no line)."""
+    return winner_line(match, view.get("winners") or [], view.get("scores") or {})

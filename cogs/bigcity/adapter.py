@@ -9,7 +9,7 @@ import discord
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
-from bot.games.bigcity.content import SPECIAL_CARDS, piece_title
+from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
 from bot.ui.words import join_words, mention, name, plural
 
@@ -23,8 +23,8 @@ from .words import (
     built_words,
     final_line,
     last_move,
+    placed_words,
     scores_line,
-    sites,
 )
 
 # -- the table -------------------------------------------------------------------------
@@ -140,9 +140,8 @@ class BigCityAdapter(GameAdapter):
             elif kind == "special_placed":
                 card = event["card"]
                 icon = "🌳" if SPECIAL_CARDS[card][1] == "park" else "🏭"
-                notices.append(Notice(f"{icon} {name(match, event['player'])} placed "
-                                      f"{piece_title(card)} on {sites(event['properties'])}.",
-                                      fold=True))
+                notices.append(Notice(f"{icon} {name(match, event['player'])} "
+                                      f"{placed_words(card, event['properties'])}.", fold=True))
             elif kind == "traded":
                 notices.append(Notice(f"🤝 {name(match, event['player'])} traded "
                                       f"{plural(event['count'], 'card')} with "

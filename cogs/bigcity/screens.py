@@ -12,7 +12,7 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.city import City
-from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label, piece_title
+from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label
 from bot.games.bigcity.geometry import neighborhood_layout, neighbors
 from bot.games.bigcity.legality import building_label, building_sites
 from bot.games.bigcity.scoring import score_building
@@ -37,8 +37,9 @@ from .words import (
     final_line,
     hand_inline,
     hand_lines,
+    laid_words,
+    placed_words,
     score_words,
-    sites,
     turn_refusal,
 )
 
@@ -542,11 +543,9 @@ def result_text(match: Match, player: str, outcome: Outcome) -> str:
             lines.append("🏗️ " + built_words("You", event["building"], event["properties"],
                                              event["points"], event["explanation"]))
         elif kind == "special_placed":
-            lines.append(f"You placed {piece_title(event['card'])} on "
-                         f"{sites(event['properties'])}.")
+            lines.append(f"You {placed_words(event['card'], event['properties'])}.")
         elif kind == "streetcars_placed":
-            lines.append(f"🚋 You laid {plural(len(event['segments']), 'streetcar')} "
-                         f"({' and '.join(event['where'])}).")
+            lines.append(f"🚋 You {laid_words(event)}.")
         elif kind == "neighborhood_placed":
             lines.append(f"You placed neighborhood {event['neighborhood']}.")
         elif kind == "exchanged":

@@ -79,6 +79,16 @@ def built_words(who: str, building: str, props: list[int], points: int,
             f"{score_words(explanation, points)}.")
 
 
+def placed_words(card: str, props: list[int]) -> str:
+    """A park or factory card played on properties: "placed Lincoln Park on 23+24"."""
+    return f"placed {piece_title(card)} on {sites(props)}"
+
+
+def laid_words(laid: JSON) -> str:
+    """Streetcars laid and where they went (an event, or the view's last move)."""
+    return f"laid {plural(len(laid['segments']), 'streetcar')} ({' and '.join(laid['where'])})"
+
+
 def action_words(match: Match, action: JSON) -> str:
     """A move in a few public words (for timeouts): never a hidden card."""
     kind = action.get("type")
@@ -86,7 +96,7 @@ def action_words(match: Match, action: JSON) -> str:
         return f"built {a_or_an(piece_title(action['building'])).lower()} on " \
                f"{sites(action['properties'])}"
     if kind == "special":
-        return f"placed {piece_title(action['card'])} on {sites(action['properties'])}"
+        return placed_words(action["card"], action["properties"])
     if kind == "streetcar":
         return f"laid {plural(len(action['segments']), 'streetcar')}"
     if kind == "place_neighborhood":
@@ -118,16 +128,18 @@ def last_move(match: Match, last: JSON | None) -> str:
     if kind == "build" and last["building"] == "city_hall":
         return f"{who} built city hall on {sites(last['properties'])}"
     if kind == "build":
-        return f"{who} {action_words(match, last)} for {plural(last['points'], 'point')}"
-    if kind == "streetcar":
-        return f"{who} {action_words(match, last)} ({' and '.join(last['where'])})"
-    if kind == "exchange":
-        return f"{who} exchanged {plural(last['count'], 'card')}"
-    if kind == "trade":
-        return f"{who} offered {plural(len(last['neighborhoods']), 'card')} in trade"
-    if kind in ("special", "place_neighborhood", "discard_useless"):
-        return f"{who} {action_words(match, last)}"
-    return f"{who} passed"
+        did = f"{action_words(match, last)} for {plural(last['points'], 'point')}"
+    elif kind == "streetcar":
+        did = laid_words(last)
+    elif kind == "exchange":  # the view keeps how many cards went, not which
+        did = f"exchanged {plural(last['count'], 'card')}"
+    elif kind == "trade":
+        did = f"offered {plural(len(last['neighborhoods']), 'card')} in trade"
+    elif kind in ("special", "place_neighborhood", "discard_useless"):
+        did = action_words(match, last)
+    else:
+        did = "passed"
+    return f"{who} {did}"
 
 
 def final_line(match: Match, view: JSON) -> str:

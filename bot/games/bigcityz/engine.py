@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.core.engine import JSON, IllegalAction, LegalAction, Result
+from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
 from bot.core.levels import Budget
 from bot.core.rng import draw
 
@@ -93,13 +93,7 @@ class BigCityzEngine:
     # -- set-up -----------------------------------------------------------------------
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Big Cityz is for 2 to 6 players.")
-        if len(set(players)) != len(players):
-            raise IllegalAction("Each player can take only one seat.")
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise IllegalAction(f"Big Cityz has no option {sorted(unknown)[0]!r}.")
+        check_seats(self, players, options, OPTIONS)
         first = options.get("first_player")
         if first is None:
             first = players[0]

@@ -127,6 +127,12 @@ def _space(value: Any, what: str) -> tuple[int, int]:
     return int(value[0]), int(value[1])
 
 
+def _refuse(refusal: str | None) -> None:
+    """Raise the neighbourhood's reason a placement is not allowed, if it gave one."""
+    if refusal:
+        raise IllegalAction(refusal)
+
+
 def _space_label(space: tuple[int, int] | list[int]) -> str:
     return f"[{space[0]}, {space[1]}]"
 
@@ -521,9 +527,7 @@ class CitiesEngine:
         if rotation not in ROTATIONS or isinstance(rotation, bool):
             raise IllegalAction("Turn a tile by 0, 90, 180 or 270 degrees.")
         hood = hood_of(state, player)
-        refusal = hood.tile_refusal(at, limit_of(state))
-        if refusal:
-            raise IllegalAction(refusal)
+        _refuse(hood.tile_refusal(at, limit_of(state)))
         tile = pending["items"][0]
         hood.place_tile(tile, at, int(rotation))
         state["neighbourhoods"][player] = hood.to_state()
@@ -534,12 +538,10 @@ class CitiesEngine:
     def _place_feature(self, state: JSON, player: str, action: JSON, events: list[JSON]) -> None:
         pending = self._pending(state, "features")
         feature_id = self._pending_feature(pending, action)
+        feature = CONTENT.features[feature_id]
         space = _space(action.get("space"), "space")
         hood = hood_of(state, player)
-        feature = CONTENT.features[feature_id]
-        refusal = hood.feature_refusal(feature, space)
-        if refusal:
-            raise IllegalAction(refusal)
+        _refuse(hood.feature_refusal(feature, space))
         state["neighbourhoods"][player]["features"][space_key(space)] = feature_id
         pending["items"].remove(feature_id)
         events.append({"type": "feature_placed", "player": player, "feature": feature_id, "space": list(space)})
@@ -558,9 +560,7 @@ class CitiesEngine:
         colour = self._pending_colour(pending, action)
         space = _space(action.get("space"), "space")
         hood = hood_of(state, player)
-        refusal = hood.piece_refusal(colour, space)
-        if refusal:
-            raise IllegalAction(refusal)
+        _refuse(hood.piece_refusal(colour, space))
         hood.place_piece(colour, space)
         height = hood.height(space)
         state["neighbourhoods"][player]["buildings"][space_key(space)] = {"color": colour, "height": height}
@@ -688,14 +688,15 @@ def _take_label(row: str, slot: JSON) -> str:
     if row == "pieces":
         return "Pieces: " + ", ".join(COLOUR_NAMES[c] for c in slot["items"])
     shown = [
-        "face-down" if hidden else _item_label(row, item)
+        "face-down" if hidden else item_label(row, item)
         for item, hidden in zip(slot["items"], slot["hidden"], strict=True)
     ]
     prefix = {"cards": "Card", "tiles": "Tile", "features": "Features" if len(shown) > 1 else "Feature"}
     return f"{prefix[row]}: " + " + ".join(shown)
 
 
-def _item_label(row: str, item: str) -> str:
+def item_label(row: str, item: str) -> str:
+    """A card, tile, feature or piece colour on the board, as a move's label names it."""
     if row == "cards":
         card = CONTENT.cards[item]
         return f"{card.name} ({card.vp} VP)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.core.engine import JSON, IllegalAction, LegalAction, Result
+from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
 from bot.core.levels import Budget
 
 from . import ai
@@ -46,13 +46,7 @@ class CityscapeEngine:
     # -- set-up -----------------------------------------------------------------------
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Cityscape is for 2 to 4 players.")
-        if len(set(players)) != len(players):
-            raise IllegalAction("Each player can take only one seat.")
-        unknown = set(options) - {"rounds", "first_player"}
-        if unknown:
-            raise IllegalAction(f"Cityscape has no option {sorted(unknown)[0]!r}.")
+        check_seats(self, players, options, {"rounds", "first_player"})
         # "Cityscape is best played with one round per player"; "The standard game
         # [for two] consists of four rounds".
         default_rounds = 4 if len(players) == 2 else len(players)

@@ -20,6 +20,7 @@ from PIL import Image
 
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
+from bot.render.cast import Cast, draw_inline, game_over_parts
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, PAPER, RGB, RULE, Box, Canvas
 
 from .skyline import COLUMNS, LINES, ROWS, SIDE_NAMES, SIDES, equal_height_points
@@ -85,26 +86,6 @@ GOAL_SHORT = {  # beside the die showing the code, so a few words are enough
 }
 
 
-# -- who is who --------------------------------------------------------------------------
-
-
-class Cast:
-    """Each player's style and a drawable name, in seat order."""
-
-    def __init__(self, players: Sequence[str]) -> None:
-        self.players = list(players)
-        self.index = {p: i for i, p in enumerate(self.players)}
-
-    def style(self, player: str) -> kit.PlayerStyle:
-        return kit.player_style(self.index.get(player, 0))
-
-    def fallback(self, player: str) -> str:
-        return f"Player {self.index.get(player, 0) + 1}"
-
-    def name(self, player: str, size: int, bold: bool = True, max_width: int | None = None) -> str:
-        return kit.prepare(player, size, bold, max_width, self.fallback(player))
-
-
 def _line_names(side: str) -> list[str]:
     """How a side's lines are called on the board: the column letter or the row digit."""
     names = []
@@ -157,38 +138,13 @@ def _equal_seen(heights: Sequence[int]) -> list[bool]:
 
 def _inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], size: int,
             max_x: int) -> float:
-    """Draw a sentence made of text and player chips on one line; returns the end x.
-
-    ``parts`` are ("text", str), ("bold", str) or ("chip", (name, style, fallback)).
-    The words always show whole; the chips share the room that is left.
-    """
-    fixed = sum(kit.text_width(kit.prepare(v, size, k == "bold"), size, k == "bold")
-                for k, v in parts if k != "chip")
-    chips = [v for k, v in parts if k == "chip"]
-    room = int(max_x - x - fixed - 10 * len(chips))
-    widths = iter(kit.share_width([kit.chip_width(n, size, True, f) for n, _s, f in chips],
-                                  room, least=size * 3))
-    for kind, value in parts:
-        if kind == "chip":
-            name, style, fallback = value
-            box = c.chip((x, y), name, style, size, anchor="lm", max_width=next(widths),
-                         fallback=fallback)
-            x = box[2] + 10
-        else:
-            box = c.text((x, y), value, size, bold=kind == "bold", anchor="lm")
-            x = box[2]
-    return x
+    """A sentence of text and player chips on one line, 10 px after each chip; the words
+    always show whole. Returns the end x."""
+    return draw_inline(c, x, y, parts, size, max_x, fit_words=False)
 
 
 def _winners_parts(view: View, cast: Cast) -> list[tuple[str, Any]]:
-    winners = list(view.get("winners") or [])
-    parts: list[tuple[str, Any]] = [("bold", "Game over: ")]
-    for i, w in enumerate(winners):
-        if i:
-            parts.append(("bold", "& " if i == len(winners) - 1 else ", "))
-        parts.append(("chip", (w, cast.style(w), cast.fallback(w))))
-    parts.append(("bold", "wins" if len(winners) == 1 else "share the win"))
-    return parts
+    return game_over_parts(list(view.get("winners") or []), cast)
 
 
 def _header_status(c: Canvas, view: View, cast: Cast) -> None:
@@ -200,7 +156,7 @@ def _header_status(c: Canvas, view: View, cast: Cast) -> None:
         waiting = list(view.get("to_act") or [])
         if waiting:
             parts: list[tuple[str, Any]] = [("bold", "Goals: waiting for ")]
-            parts += [("chip", (p, cast.style(p), cast.fallback(p))) for p in waiting]
+            parts += [cast.chip(p) for p in waiting]
             # Smaller when three or four names must share the line.
             _inline(c, MARGIN, y, parts, big if len(waiting) <= 2 else TEXT, max_x)
         else:
@@ -210,8 +166,7 @@ def _header_status(c: Canvas, view: View, cast: Cast) -> None:
         if turn is None:
             c.text((MARGIN, y), "Building", big, bold=True, anchor="lm")
         else:
-            _inline(c, MARGIN, y, [("chip", (turn, cast.style(turn), cast.fallback(turn))),
-                                   ("bold", "to build")], big, max_x)
+            _inline(c, MARGIN, y, [cast.chip(turn), ("bold", "to build")], big, max_x)
 
 
 def _subline(view: View, cast: Cast) -> str:
@@ -427,7 +382,7 @@ def _last_caption(c: Canvas, view: View, cast: Cast) -> None:
     player = str(last.get("player", ""))
     _inline(c, MARGIN + 42, y, [
         ("text", "Last: "),
-        ("chip", (player, cast.style(player), cast.fallback(player))),
+        cast.chip(player),
         ("text", f"put a {last.get('height')} on {last.get('lot')}, now {last.get('building')}"),
     ], TEXT, MARGIN + BOARD)
 

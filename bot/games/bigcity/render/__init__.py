@@ -24,45 +24,14 @@ copied; icons and markers are cached masks; the PNG is encoded on a fixed palett
 
 from __future__ import annotations
 
-from .cast import Cast
-from .city import Piece, Tile, _city_cells, _icon_name, _tiles
-from .constants import (
-    ENDED_BY,
-    FACTORY,
-    GHOST,
-    HEAD_Y,
-    INNER_W,
-    KIND_WORDS,
-    LOT,
-    LOT_OUT,
-    MAP_PAD,
-    MAP_TOP,
-    MARGIN,
-    MAX_CELL,
-    MAX_MAP_H,
-    PALETTE,
-    PARK,
-    PARK_INK,
-    ROW_H,
-    SCORES_Y,
-    SMALL,
-    SPECIAL_BUILDINGS,
-    STREET,
-    STREETCAR,
-    SUB_Y,
-    TEXT,
-    WIDTH,
-    Cell,
-    Point,
-    View,
-)
-from .final import STANDING_H, render_extras, render_final
-from .frame import Frame, _frame
+from .city import _city_cells, _icon_name, _tiles
+from .constants import FACTORY, GHOST, LOT, LOT_OUT, MAP_TOP, MARGIN, PARK, STREETCAR
+from .final import render_extras, render_final
+from .frame import _frame
 from .icons import icon_mask
 from .map_base import _map_base
-from .map_pieces import _CITY_CACHE, PieceKey
-from .panels import CAPTION_H, PIECES_H, PIECES_ROWS, Slot
-from .preview import GRID_FROM, PREVIEW_HEAD, Labels, _ghost_cells, render_preview
+from .map_pieces import _CITY_CACHE
+from .preview import Labels, _ghost_cells, render_preview
 from .table import render_table
 
 __all__ = ["render_extras", "render_final", "render_preview", "render_table"]

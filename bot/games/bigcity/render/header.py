@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render import kit
+from bot.render.cast import game_over_parts
 from bot.render.kit import INK, MUTED, Canvas
 
 from .cast import Cast
@@ -19,13 +20,7 @@ def _winners_parts(view: View, cast: Cast) -> list[tuple[str, Any]]:
     winners = [str(w) for w in view.get("winners") or []]
     if not winners:
         return [("bold", "Game over")]
-    parts: list[tuple[str, Any]] = [("bold", "Game over: ")]
-    for i, w in enumerate(winners):
-        if i:
-            parts.append(("bold", "& " if i == len(winners) - 1 else ", "))
-        parts.append(cast.chip(w))
-    parts.append(("bold", "wins" if len(winners) == 1 else "share the win"))
-    return parts
+    return game_over_parts(winners, cast)
 
 
 def _headline(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], str]:

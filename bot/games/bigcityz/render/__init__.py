@@ -31,8 +31,10 @@ cached masks. The reveal draws over a cached card with every symbol and title on
 
 from __future__ import annotations
 
+from bot.render.cast import Cast
+
 from .board import Square, _square_boxes
-from .cast import Cast, inline
+from .cast import inline
 from .centre import CentreKey
 from .constants import (
     BAD_TINT,

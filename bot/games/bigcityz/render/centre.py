@@ -8,9 +8,10 @@ from PIL import Image
 
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
+from bot.render.cast import Cast
 from bot.render.kit import INK, MUTED, PAPER, Canvas
 
-from .cast import Cast, _city_name
+from .cast import _city_name
 from .constants import CENTRE_BG, SMALL, TEXT, View
 from .layout import HM, MW, _quantized
 from .statements import short_name

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.render import kit
+from bot.render.cast import Cast
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, PANEL_ALT, PAPER, RULE, Canvas
 
-from .cast import Cast, _winners_parts, inline
+from .cast import _winners_parts, inline
 from .centre import _leaders
 from .constants import MARGIN, PALETTE, SMALL, TEXT, WIDTH, WINNING_SCORE, View
 from .reveal import _draw_reveal

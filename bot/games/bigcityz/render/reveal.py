@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.render import kit
 from bot.render.cache import KB, byte_cache
+from bot.render.cast import Cast
 from bot.render.kit import (
     BAD,
     GOOD,
@@ -25,7 +26,7 @@ from bot.render.kit import (
     Canvas,
 )
 
-from .cast import Cast, _city_name, inline
+from .cast import _city_name, inline
 from .centre import _placement_label
 from .constants import MARGIN, PALETTE, SMALL, View
 from .statements import FACT_ORDER, FACT_TITLES, SYMBOLS, short_name

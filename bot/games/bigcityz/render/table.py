@@ -8,10 +8,11 @@ from PIL import Image
 
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
+from bot.render.cast import Cast
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, PANEL_ALT, PAPER, RULE, Canvas
 
 from .board import _board_key, _board_tile
-from .cast import Cast, _city_name, _people, _winners_parts, inline
+from .cast import _city_name, _people, _winners_parts, inline
 from .centre import _centre_key, _centre_tile, _leaders, _placement_label
 from .constants import MARGIN, SMALL, TEXT, WIDTH, WINNING_SCORE, View
 from .layout import (

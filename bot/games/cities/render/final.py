@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from bot.render import kit
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, RULE, Canvas
 
-from .constants import GAP, INNER, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View
+from .constants import GAP, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View
 from .helpers import _chip, _panel, _players
-from .hood import Hood, _draw_hood, _hood_size
-from .neighbourhood import _grid_size, _kinds
+from .hood import _draw_hood
+from .neighbourhood import _hoods_in_cells, _kinds, _two_to_a_row
 from .score import _breakdown, _score
 from .table import STATUS_H, _header, _status
 
@@ -50,16 +49,8 @@ def render_final(view: View) -> bytes:
     winners = {str(w) for w in view.get("winners") or []}
     found = {p: _breakdown(view, p) for p in players}
     order = sorted(players, key=lambda p: -int((found[p] or {}).get("total", _score(view, p))))
-    # Two to a row (as in render_neighbourhoods), so each map is large enough to read.
-    cols = 2 if len(order) > 1 else 1
-    grid_rows = max(1, math.ceil(len(order) / cols))
-    cell_w = (INNER - GAP * (cols - 1)) // cols
-    hoods = {p: Hood((view.get("neighbourhoods") or {}).get(p)) for p in players}
-    grids = {}
-    for p in players:
-        bounds = hoods[p].tile_bounds()
-        rows, cols_of = _hood_size(bounds)
-        grids[p] = (bounds, rows, cols_of, _grid_size(rows, cols_of, cell_w - 20, 576, 96))
+    cols, grid_rows, cell_w = _two_to_a_row(len(order))  # as in render_neighbourhoods
+    hoods, grids = _hoods_in_cells(view, players, cell_w - 20, 576)
     lines = {p: _final_lines(view, p, found[p]) for p in players}
     grid_h = max((grids[p][1] * grids[p][3] for p in players), default=0)
     lines_h = max((sum(FINAL_BOLD if bold else FINAL_LINE for _l, _r, bold in lines[p])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,29 @@ from .score import _breakdown, _score
 
 def _grid_size(rows: int, cols: int, width: int, height: int, cap: int = 120) -> int:
     return max(24, min(cap, width // max(1, cols), height // max(1, rows)))
+
+
+Grid = tuple[tuple[int, int, int, int], int, int, int]
+"""A neighbourhood's tile bounds, its rows and columns of spaces, and the size of a space."""
+
+
+def _two_to_a_row(count: int) -> tuple[int, int, int]:
+    """Columns, rows and cell width for ``count`` neighbourhoods side by side: two to a row,
+    so each map is large enough to read on a phone (one alone takes the whole width)."""
+    cols = 2 if count > 1 else 1
+    return cols, max(1, math.ceil(count / cols)), (INNER - GAP * (cols - 1)) // cols
+
+
+def _hoods_in_cells(view: View, players: Sequence[str], width: int,
+                    height: int) -> tuple[dict[str, Hood], dict[str, Grid]]:
+    """Every player's neighbourhood, and its grid fitted into ``width`` x ``height``."""
+    hoods = {p: Hood((view.get("neighbourhoods") or {}).get(p)) for p in players}
+    grids: dict[str, Grid] = {}
+    for p, hood in hoods.items():
+        bounds = hood.tile_bounds()
+        rows, cols = _hood_size(bounds)
+        grids[p] = (bounds, rows, cols, _grid_size(rows, cols, width, height, 96))
+    return hoods, grids
 
 
 def _legend(canvas: Canvas, y: int) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,8 +11,8 @@ from bot.render.kit import INK, MUTED, PANEL, RULE, Canvas
 from .constants import GAP, INNER, MARGIN, PALETTE, TEXT, WIDTH, View
 from .final import render_final
 from .helpers import _chip, _panel, _players, _wrap
-from .hood import Hood, _draw_hood, _hood_size
-from .neighbourhood import LEGEND_H, _grid_size, _legend
+from .hood import _draw_hood
+from .neighbourhood import LEGEND_H, _hoods_in_cells, _legend, _two_to_a_row
 from .score import _rings_of, _score
 from .table import _header
 
@@ -25,15 +24,8 @@ def render_neighbourhoods(view: View) -> bytes:
     the player, their score so far, their rings and their scoring cards' names: what lies
     face up in front of every player at a real table."""
     players = _players(view)
-    cols = 2 if len(players) > 1 else 1
-    rows = max(1, math.ceil(len(players) / cols))
-    cell_w = (INNER - GAP * (cols - 1)) // cols
-    hoods = {p: Hood((view.get("neighbourhoods") or {}).get(p)) for p in players}
-    grids = {}
-    for p in players:
-        bounds = hoods[p].tile_bounds() if hoods[p].tiles else (0, 0, 0, 0)
-        r, c = _hood_size(bounds)
-        grids[p] = (bounds, r, c, _grid_size(r, c, cell_w - 24, 470, 96))
+    cols, rows, cell_w = _two_to_a_row(len(players))
+    hoods, grids = _hoods_in_cells(view, players, cell_w - 24, 470)
     grid_h = max((g[1] * g[3] for g in grids.values()), default=0)
     notes = {p: _hood_notes(view, p) for p in players}
     lines_h = max((len(n) for n in notes.values()), default=0) * NOTE_LINE
@@ -50,7 +42,7 @@ def render_neighbourhoods(view: View) -> bytes:
         sw = kit.text_width(score, 30, True)
         _chip(canvas, view, (x + 12, y + 12), p, TEXT, max_width=cell_w - 40 - sw)
         canvas.text((x + cell_w - 14, y + 12), score, 30, bold=True, anchor="ra")
-        bounds, r, c, size = grids[p]
+        bounds, _rows, c, size = grids[p]
         gy = y + 64
         if hoods[p].tiles:
             _draw_hood(canvas, hoods[p], (x + (cell_w - c * size) // 2, gy), size, bounds)
