@@ -71,6 +71,7 @@ class Stage:
         self.due: list[str] | None = None  # who is due, if not whom the game says
         self.started: list[asyncio.Task[None]] = []
         self.refuse_delete = False  # the kv table's deletes fail (a database error)
+        self.paced: list[tuple[str, int]] = []  # (kind, channel) each request waited for
         engine = SimpleNamespace(
             to_act=lambda state: CITYSCAPE.to_act(state) if self.due is None else self.due,
             timeout_action=self.timeout_for)
@@ -116,6 +117,7 @@ class Stage:
         return [(k, v) for k, v in self.kv.items() if k.startswith(prefix)]
 
     async def no_wait(self, kind: str, channel_id: int) -> None:
+        self.paced.append((kind, channel_id))
         await asyncio.sleep(0)  # the channel's pacing: others run meanwhile
 
     def key(self) -> tuple[float, float]:
@@ -287,6 +289,8 @@ async def test_the_end_of_a_game_takes_its_last_ping_away(stage: Stage) -> None:
     stage.match.status = OVER
     await stage.pings.update(stage.match.id)
     assert stage.channel.deleted == [ping] and stage.kv == {}
+    # Each request keeps to Discord's limits for its kind in this channel.
+    assert stage.paced == [("send", CHANNEL), ("delete", CHANNEL)]
     await stage.pings.finish(stage.match.id)  # said twice: nothing more to do
     assert stage.channel.deleted == [ping]
 
