@@ -125,7 +125,11 @@ def database_path(raw: str | None) -> str:
     open a new, empty database and every game and stat would seem gone."""
     raw = (raw or "").strip()
     if raw == ":memory:":
-        return raw
+        # SQLite's name for a database that lives only in one connection: every game would
+        # be gone at the next restart (and the bot reads through other connections).
+        raise ConfigError("DATABASE_PATH: ':memory:' would keep the games only until the "
+                          "bot stops, and Cityhall keeps every game across restarts. Give "
+                          "a file name (the default is cityhall.sqlite3).")
     path = Path(raw).expanduser() if raw else Path("cityhall.sqlite3")
     return os.path.normpath(path if path.is_absolute() else ROOT / path)
 

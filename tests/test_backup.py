@@ -147,6 +147,13 @@ def test_backing_up_a_missing_database_creates_none(tmp_path: Path) -> None:
     assert not db.exists() and not (tmp_path / "copy.sqlite3").exists()
 
 
+def test_an_in_memory_database_setting_is_a_sentence_not_a_backup(tmp_path: Path) -> None:
+    done = _backup("copy.sqlite3", db=Path(":memory:"), cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stdout.startswith("Cannot back up: DATABASE_PATH: ':memory:' would keep")
+    assert list(tmp_path.iterdir()) == []
+
+
 async def _open_and_close(db: Path) -> None:
     storage = await Storage.open(db)
     await storage.close()

@@ -109,3 +109,14 @@ def test_a_metrics_port_in_use_stops_the_start_naming_it(tmp_path: Path) -> None
         f"Cityhall cannot start: METRICS_PORT: port {port} on 127.0.0.1 is in use by another "
         "program (another Cityhall process?). Give each process its own port, or leave "
         "METRICS_PORT empty.")
+
+
+def test_an_in_memory_database_is_refused_in_a_sentence() -> None:
+    """SQLite's ":memory:" lives in one connection and ends with the process: the bot would
+    lose every game at a restart (and could not read back what it wrote)."""
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env({**BASE, "DATABASE_PATH": " :memory: "})
+    assert str(refused.value) == (
+        "DATABASE_PATH: ':memory:' would keep the games only until the bot stops, and "
+        "Cityhall keeps every game across restarts. Give a file name (the default is "
+        "cityhall.sqlite3).")

@@ -93,9 +93,13 @@ def _copy(source: Path, partial: Path) -> None:
 
 
 def main(file: str, *, force: bool = False, database: str | None = None) -> int:
-    from bot.config import database_path, database_path_from_env
+    from bot.config import ConfigError, database_path, database_path_from_env
 
-    source = Path(database_path(database) if database else database_path_from_env())
+    try:
+        source = Path(database_path(database) if database else database_path_from_env())
+    except ConfigError as exc:
+        print(f"Cannot back up: {exc}")
+        return 1
     if not database and os.environ.get("DATABASE_URL", "").strip():
         print("DATABASE_URL is set: the games are on that PostgreSQL server, not in an SQLite "
               "file. Back it up with pg_dump (e.g. pg_dump -Fc -f cityhall.dump \"$DATABASE_URL\").")
