@@ -93,6 +93,11 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/storage.py", "SQLiteBackend.open",
+               "quick = sqlite3.connect(name, timeout=0.02)",
+               "the small reads' connection only reads (query_only): Python's sqlite3 begins "
+               "a transaction of its own only before a write, so its default isolation level "
+               "behaves as autocommit here"),
 ] + [
     Equivalent("bot/core/storage.py", "Writer.start", f"if self.path != {name!r}:",
                "SQLite's quick_check of a new, empty in-memory database finds nothing wrong: "

@@ -565,3 +565,28 @@ async def test_a_games_state_version_is_kept_while_it_runs_and_once_it_is_over(
     archived = await again.get(match.id)
     assert archived is not None and archived.state == {"turn": 2}
     assert archived.state_version == 2
+
+
+async def test_small_reads_go_through_the_database_thread_when_their_own_connection_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # Small reads (a lookup per click) have a connection of their own on the event loop's
+    # thread; where it cannot be opened the bot says so once and reads through the reader
+    # thread instead: slower, nothing lost.
+    real_connect = sqlite3.connect
+
+    def connect(name: str, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if kwargs.get("timeout") == 0.02:  # the small reads' own connection
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(name, *args, **kwargs)
+
+    monkeypatch.setattr(storage_module.sqlite3, "connect", connect)
+    caplog.set_level("WARNING", logger="bot.core.storage")
+    storage = await Storage.open(tmp_path / "cityhall.sqlite3")
+    try:
+        await storage.set_value("k", "v")
+        assert await storage.value("k") == "v"
+    finally:
+        await storage.close()
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert said == ["Small reads go through the database thread: unable to open database file"]
