@@ -93,6 +93,9 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/storage.py", "Writer.__init__", "self.lost = None",
+               "lost is only read for its truth (`if self.lost or …`, `if not self.lost`): "
+               "None is as false as False"),
     Equivalent("bot/core/storage.py", "SQLiteBackend.open",
                "quick = sqlite3.connect(name, timeout=0.02)",
                "the small reads' connection only reads (query_only): Python's sqlite3 begins "
