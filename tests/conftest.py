@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fakediscord import FakeDiscord
 from tests import databases, time_limits
 from tests.pg_support import PgServer, binaries
 
@@ -149,6 +150,26 @@ def pg_server() -> Iterator[PgServer]:
     if _pg_start is None:
         _pg_start = _ServerStart()
     yield _pg_start.result()
+
+
+@pytest.fixture
+async def ann(fake_discord: FakeDiscord) -> dict[str, Any]:
+    """Ann, a member of the fake guild: in the Discord tests she opens the table."""
+    return await fake_discord.add_member("Ann")
+
+
+@pytest.fixture
+async def bob(fake_discord: FakeDiscord, ann: dict[str, Any]) -> dict[str, Any]:
+    """Bob, a member of the fake guild who joins Ann's table (added after her, as the tests
+    that seat them in id order expect)."""
+    return await fake_discord.add_member("Bob")
+
+
+@pytest.fixture
+async def eve(fake_discord: FakeDiscord, bob: dict[str, Any]) -> dict[str, Any]:
+    """Eve, a member added after Ann and Bob: in whole games she watches, and clicks what
+    isn't hers."""
+    return await fake_discord.add_member("Eve")
 
 
 @pytest.fixture(params=databases.BACKENDS)

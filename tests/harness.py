@@ -79,17 +79,66 @@ async def settle(bot: CityhallBot, *match_ids: int, timeout: float = 10.0) -> No
         await asyncio.sleep(0.005)
 
 
+Member = dict[str, Any]
+Users = dict[str, Member]
+
+
+async def answer(ix: Any) -> Any:
+    """The bot's answer to an interaction, waited for."""
+    return await ix.response(timeout=5)
+
+
+def text_of(callback: Any) -> str:
+    return str((callback.data or {}).get("content", ""))
+
+
+def ids(message: FakeMessage) -> list[str]:
+    """The custom ids of every component on ``message``."""
+    return [str(c.get("custom_id")) for c in message.iter_components() if c.get("custom_id")]
+
+
+async def members(fake: FakeDiscord, *names: str) -> list[Member]:
+    """Members of the fake's guild with these names, added in this order (ids ascend)."""
+    return [await fake.add_member(name) for name in names]
+
+
+def by_id(*players: Member) -> Users:
+    """The players keyed by their user id, as the engines name seats."""
+    return {str(player["id"]): player for player in players}
+
+
+async def new_lobby(fake: FakeDiscord, host: Member, game: str,
+                    options: dict[str, Any] | None = None) -> FakeMessage:
+    """``host`` types /<game> new in the fake's channel: the lobby message."""
+    lobby = (await answer(await fake.slash(host, fake.channel_id, game, ["new"],
+                                           options))).message
+    assert lobby is not None
+    return lobby
+
+
+async def started_table(fake: FakeDiscord, bot: CityhallBot, game: str, host: Member, *,
+                        joiners: tuple[Member, ...] = (), computers: int = 0,
+                        options: dict[str, Any] | None = None) -> tuple[Match, FakeMessage]:
+    """``host`` opens a /<game> lobby, ``joiners`` click Join, the host adds ``computers``
+    computer players and clicks Start: the running match (not settled) and its lobby
+    message, which has become the table."""
+    lobby = await new_lobby(fake, host, game, options)
+    for user in joiners:
+        await answer(await fake.click(user, lobby, button_id(lobby, "Join")))
+    for _ in range(computers):
+        await answer(await fake.click(host, lobby, button_id(lobby, "Add computer")))
+    await answer(await fake.click(host, lobby, button_id(lobby, "Start")))
+    match = bot.runtime.in_channel(int(fake.channel_id))
+    assert match is not None and match.state is not None
+    return match, lobby
+
+
 async def cityscape_building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str, Any],
                              bob: dict[str, Any], options: dict[str, Any] | None = None) -> Match:
     """Ann opens a Cityscape table, Bob joins, Ann starts, both sides' goals are chosen:
     the match, settled, with its first block to build."""
-    lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], options))
-             .response(timeout=5)).message
-    assert lobby is not None
-    await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
-    await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
-    match = bot.runtime.in_channel(int(fake.channel_id))
-    assert match is not None and match.state is not None
+    match, _ = await started_table(fake, bot, "cityscape", ann, joiners=(bob,), options=options)
+    assert match.state is not None
     for side, owner in match.state["sides"].items():
         await bot.after_move(await bot.runtime.act(
             match.id, owner, {"type": "set_goals", "side": side, "codes": [2, 3, 5, 6]}))
@@ -169,10 +218,8 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
     """Median and p95 from an injected move click to the interaction response (Cityscape: a
     lot; Big City: a draw from a stack, or the Confirm of a build), and the longest stall of
     the bot's event loop meanwhile."""
-    if game not in ("cityscape", "bigcity", "bigcityz", "cities"):
+    if game not in _TIMED_CLICK:
         return None
-    from bot.games.cityscape import ENGINE
-
     times: list[float] = []
     stall = 0.0
     with tempfile.TemporaryDirectory() as tmp, _callback_clock() as longest_callback:
@@ -189,7 +236,6 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
                     await asyncio.sleep(0.01)
                 ann = await remote.call(fake.add_member, "Ann")
                 bob = await remote.call(fake.add_member, "Bob")
-                users = {str(ann["id"]): ann, str(bob["id"]): bob}
                 stop = asyncio.Event()
 
                 async def watch_loop() -> None:
@@ -202,38 +248,8 @@ async def click_benchmark(game: str, clicks: int) -> dict[str, Any] | None:
 
                 watcher = asyncio.create_task(watch_loop())
                 longest_callback[0] = 0.0  # start-up (imports, command sync) is not a click
-                while game == "bigcity" and len(times) < clicks:
-                    await _bigcity_game(remote, bot, ann, bob, clicks, times)
-                while game == "bigcityz" and len(times) < clicks:
-                    await _bigcityz_game(remote, bot, ann, bob, clicks, times)
-                while game == "cities" and len(times) < clicks:
-                    await _cities_game(remote, bot, ann, bob, clicks, times)
-                while game == "cityscape" and len(times) < clicks:
-                    match = await _two_player_table(remote, bot, "cityscape", ann, bob, {"rounds": 1})
-                    assert match.state is not None
-                    for side, owner in match.state["sides"].items():
-                        outcome = await bot.runtime.act(match.id, owner, {
-                            "type": "set_goals", "side": side, "codes": [2, 3, 5, 6]})
-                        await bot.after_move(outcome)
-                    await settle(bot, match.id)
-                    while len(times) < clicks and bot.runtime.get(match.id) is not None:
-                        state = match.state
-                        player = ENGINE.to_act(state)[0]
-                        action = ENGINE.ai_action(state, player)
-                        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
-                        prefix = f"ch:cs:{match.id}:v{match.version}:"
-                        height = await remote.call(fake.click, users[player], table, button_id(
-                            table, prefix=f"{prefix}h{action['height']}"))
-                        picker = (await remote.call(height.response, 5)).message
-                        assert picker is not None
-                        lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
-                        began = time.perf_counter()
-                        ix = await remote.call(fake.click, users[player], picker, lot)
-                        await remote.call(ix.response, 5)
-                        times.append((time.perf_counter() - began) * 1000)
-                        await settle(bot, match.id)
-                    if bot.runtime.get(match.id) is not None:
-                        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+                while len(times) < clicks:
+                    await _benchmark_game(remote, bot, game, ann, bob, clicks, times)
                 stop.set()
                 await watcher
             finally:
@@ -278,125 +294,131 @@ def _callback_clock() -> Iterator[list[float]]:
         asyncio.events.Handle._run = original  # type: ignore[method-assign]
 
 
-async def _bigcity_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
-                        bob: dict[str, Any], clicks: int, times: list[float]) -> None:
-    """One two-player Big City game for the benchmark: draws are clicked on the table and
-    builds through the chooser (only the move clicks are timed); other moves go straight to
-    the runtime."""
-    from bot.games.bigcity import ENGINE
+# The click of a benchmark move that is timed (from the click to the interaction response),
+# made after any untimed clicks that lead up to it (opening a chooser, turning its pages).
+TimedClick = Callable[[], Awaitable[Any]]
+# (remote, match, the player due, their user, their action) -> the timed click, or None for
+# a move that goes straight to the runtime, untimed.
+MoveClick = Callable[[FakeInThread, Match, str, Member, dict[str, Any]],
+                     Awaitable[TimedClick | None]]
 
-    fake = remote.fake
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    match = await _two_player_table(remote, bot, "bigcity", ann, bob, {})
+
+async def _benchmark_game(remote: FakeInThread, bot: CityhallBot, game: str, ann: Member,
+                          bob: Member, clicks: int, times: list[float]) -> None:
+    """One two-player game for the benchmark, Ann against Bob, each playing the computer's
+    move: the game's timed clicks add their times to ``times`` until there are ``clicks``."""
+    users = by_id(ann, bob)
+    options = {"rounds": 1} if game == "cityscape" else {}
+    match = await _two_player_table(remote, bot, game, ann, bob, options)
     assert match.state is not None
+    if game == "cityscape":  # goals are chosen once a round, not timed
+        for side, owner in match.state["sides"].items():
+            outcome = await bot.runtime.act(match.id, owner, {
+                "type": "set_goals", "side": side, "codes": [2, 3, 5, 6]})
+            await bot.after_move(outcome)
     await settle(bot, match.id)
+    engine = bot.runtime.engine(match)
     while len(times) < clicks and bot.runtime.get(match.id) is not None:
         state = match.state
-        player = ENGINE.to_act(state)[0]
+        player = engine.to_act(state)[0]
         # the harness's own thinking runs off the bot's loop, so it is not counted as a stall
-        action = await asyncio.to_thread(ENGINE.ai_action, state, player)
-        legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, state, player)]
-        index = legal.index(action)
-        base = f"ch:bc:{match.id}:v{match.version}"
-        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
-        if action["type"] not in ("draw", "build"):
-            outcome = await bot.runtime.act(match.id, player, action)
-            await bot.after_move(outcome)
-            await settle(bot, match.id)
-            continue
-        message: FakeMessage | None = table  # a draw is clicked on the table
-        if action["type"] == "build":
-            opened = await remote.call(fake.click, users[player], table,
-                                       button_id(table, prefix=f"{base}:cb"))
-            message = (await remote.call(opened.response, 5)).message
-            assert message is not None
-            builds = [i for i, a in enumerate(legal) if a["type"] == "build"]
-            page = builds.index(index) // 25
-            for p in range(1, page + 1):
-                turned = await remote.call(fake.click, users[player], message,
-                                           f"{base}:cb:p{p}")
-                await remote.call(turned.response, 5)
-            picked = await remote.call(fake.select, users[player], message,
-                                       f"{base}:lb:p{page}", [str(index)])
-            await remote.call(picked.response, 5)
-        custom_id = f"{base}:a{index}"
-        began = time.perf_counter()
-        ix = await remote.call(fake.click, users[player], message, custom_id)
-        await remote.call(ix.response, 5)
-        times.append((time.perf_counter() - began) * 1000)
+        action = await asyncio.to_thread(engine.ai_action, state, player)
+        click = await _TIMED_CLICK[game](remote, match, player, users[player], action)
+        if click is None:
+            await bot.after_move(await bot.runtime.act(match.id, player, action))
+        else:
+            began = time.perf_counter()
+            ix = await click()
+            await remote.call(ix.response, 5)
+            times.append((time.perf_counter() - began) * 1000)
         await settle(bot, match.id)
     if bot.runtime.get(match.id) is not None:
         await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
 
 
-async def _bigcityz_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
-                         bob: dict[str, Any], clicks: int, times: list[float]) -> None:
-    """One two-player Big Cityz game for the benchmark: the placement picked in the private
-    menu and the other player's answer to it are the timed clicks."""
+async def _cityscape_click(remote: FakeInThread, match: Match, player: str, user: Member,
+                           action: dict[str, Any]) -> TimedClick | None:
+    """The height on the table opens the lot picker (untimed); the lot is the timed click."""
+    fake = remote.fake
+    table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+    prefix = f"ch:cs:{match.id}:v{match.version}:"
+    height = await remote.call(fake.click, user, table, button_id(
+        table, prefix=f"{prefix}h{action['height']}"))
+    picker = (await remote.call(height.response, 5)).message
+    assert picker is not None
+    lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
+    return lambda: remote.call(fake.click, user, picker, lot)
+
+
+async def _bigcity_click(remote: FakeInThread, match: Match, player: str, user: Member,
+                         action: dict[str, Any]) -> TimedClick | None:
+    """Draws are clicked on the table and builds through the chooser (only the move clicks
+    are timed); other moves go straight to the runtime."""
+    from bot.games.bigcity import ENGINE
+
+    if action["type"] not in ("draw", "build"):
+        return None
+    fake = remote.fake
+    assert match.state is not None
+    legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, match.state, player)]
+    index = legal.index(action)
+    base = f"ch:bc:{match.id}:v{match.version}"
+    table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+    message: FakeMessage | None = table  # a draw is clicked on the table
+    if action["type"] == "build":
+        opened = await remote.call(fake.click, user, table, button_id(table, prefix=f"{base}:cb"))
+        message = (await remote.call(opened.response, 5)).message
+        assert message is not None
+        builds = [i for i, a in enumerate(legal) if a["type"] == "build"]
+        page = builds.index(index) // 25
+        for p in range(1, page + 1):
+            turned = await remote.call(fake.click, user, message, f"{base}:cb:p{p}")
+            await remote.call(turned.response, 5)
+        picked = await remote.call(fake.select, user, message, f"{base}:lb:p{page}", [str(index)])
+        await remote.call(picked.response, 5)
+    return lambda: remote.call(fake.click, user, message, f"{base}:a{index}")
+
+
+async def _bigcityz_click(remote: FakeInThread, match: Match, player: str, user: Member,
+                          action: dict[str, Any]) -> TimedClick | None:
+    """The placement picked in the private menu and the other player's answer to it are the
+    timed clicks; a replacement, or no free square, goes straight to the runtime."""
     from bot.games.bigcityz import ENGINE
 
     fake = remote.fake
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    match = await _two_player_table(remote, bot, "bigcityz", ann, bob, {})
-    assert match.state is not None
-    await settle(bot, match.id)
-    while len(times) < clicks and bot.runtime.get(match.id) is not None:
-        state = match.state
-        player = ENGINE.to_act(state)[0]
-        action = ENGINE.ai_action(state, player)
-        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
-        if state["phase"] == "veto":
-            label = "Objection" if action["type"] == "veto" else "No objection"
-            began = time.perf_counter()
-            ix = await remote.call(fake.click, users[player], table, button_id(table, label))
-        elif action["type"] == "place":
-            opened = await remote.call(fake.click, users[player], table, button_id(table, "Place"))
-            chooser = (await remote.call(opened.response, 5)).message
-            assert chooser is not None
-            index = [la.action for la in ENGINE.legal(state, player)].index(action)
-            began = time.perf_counter()
-            ix = await remote.call(fake.select, users[player], chooser,
-                                   f"ch:bz:{match.id}:v{match.version}:pick", [str(index)])
-        else:  # replace / no free square: not timed, straight to the runtime
-            outcome = await bot.runtime.act(match.id, player, action)
-            await bot.after_move(outcome)
-            await settle(bot, match.id)
-            continue
-        await remote.call(ix.response, 5)
-        times.append((time.perf_counter() - began) * 1000)
-        await settle(bot, match.id)
-    if bot.runtime.get(match.id) is not None:
-        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+    state = match.state
+    assert state is not None
+    table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+    if state["phase"] == "veto":
+        label = "Objection" if action["type"] == "veto" else "No objection"
+        return lambda: remote.call(fake.click, user, table, button_id(table, label))
+    if action["type"] != "place":
+        return None
+    opened = await remote.call(fake.click, user, table, button_id(table, "Place"))
+    chooser = (await remote.call(opened.response, 5)).message
+    assert chooser is not None
+    index = [la.action for la in ENGINE.legal(state, player)].index(action)
+    return lambda: remote.call(fake.select, user, chooser,
+                               f"ch:bz:{match.id}:v{match.version}:pick", [str(index)])
 
 
-async def _cities_game(remote: FakeInThread, bot: CityhallBot, ann: dict[str, Any],
-                       bob: dict[str, Any], clicks: int, times: list[float]) -> None:
-    """One two-player Cities game for the benchmark: taking an item from the table (one
-    click, answered with the private chooser) is the timed click; placements go straight to
-    the runtime."""
+async def _cities_click(remote: FakeInThread, match: Match, player: str, user: Member,
+                        action: dict[str, Any]) -> TimedClick | None:
+    """Taking an item from the table (one click, answered with the private chooser) is the
+    timed click; placements go straight to the runtime."""
     from bot.games.cities import ENGINE
 
+    if action["type"] != "take":
+        return None
     fake = remote.fake
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    match = await _two_player_table(remote, bot, "cities", ann, bob, {})
     assert match.state is not None
-    await settle(bot, match.id)
-    while len(times) < clicks and bot.runtime.get(match.id) is not None:
-        state = match.state
-        player = ENGINE.to_act(state)[0]
-        action = await asyncio.to_thread(ENGINE.ai_action, state, player)
-        if action["type"] != "take":
-            outcome = await bot.runtime.act(match.id, player, action)
-            await bot.after_move(outcome)
-            await settle(bot, match.id)
-            continue
-        legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, state, player)]
-        table = fake.message(match.table_message_id)  # type: ignore[arg-type]
-        custom_id = f"ch:ct:{match.id}:v{match.version}:a{legal.index(action)}"
-        began = time.perf_counter()
-        ix = await remote.call(fake.click, users[player], table, custom_id)
-        await remote.call(ix.response, 5)
-        times.append((time.perf_counter() - began) * 1000)
-        await settle(bot, match.id)
-    if bot.runtime.get(match.id) is not None:
-        await bot.runtime.end(match.id, str(ann["id"]), can_manage=True)
+    legal = [la.action for la in await asyncio.to_thread(ENGINE.legal, match.state, player)]
+    table = fake.message(match.table_message_id)  # type: ignore[arg-type]
+    custom_id = f"ch:ct:{match.id}:v{match.version}:a{legal.index(action)}"
+    return lambda: remote.call(fake.click, user, table, custom_id)
+
+
+_TIMED_CLICK: dict[str, MoveClick] = {
+    "cityscape": _cityscape_click, "bigcity": _bigcity_click, "bigcityz": _bigcityz_click,
+    "cities": _cities_click,
+}

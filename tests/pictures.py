@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
@@ -14,6 +15,41 @@ from PIL import Image
 from bot.core.engine import JSON
 from bot.games import GAMES
 from bot.render import kit
+from tests import computer_games
+
+
+def open_png(data: bytes) -> Image.Image:
+    """``data`` opened as the PNG it must be."""
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+def phone_picture(data: bytes, max_bytes: int, heights: tuple[int, int]) -> Image.Image:
+    """What every table-sized picture must be: a PNG, small enough to send, 1200 px wide
+    and of a height between ``heights`` (phone-friendly in shape); in RGB."""
+    assert len(data) <= max_bytes
+    image = open_png(data)
+    width, height = image.size
+    assert width == 1200
+    assert heights[0] <= height <= heights[1]
+    return image.convert("RGB")
+
+
+def colour_count(image: Image.Image, colour: kit.RGB) -> int:
+    """Pixels of exactly ``colour``."""
+    colours = image.convert("RGB").getcolors(1 << 16) or []
+    return sum(n for n, c in colours if c == colour)
+
+
+def renamed(view: JSON, names: dict[str, str]) -> JSON:
+    """``view`` with every string equal to a key of ``names`` replaced by its value."""
+    text = json.dumps(view)
+    for old, new in names.items():
+        text = text.replace(json.dumps(old), json.dumps(new))
+    result: JSON = json.loads(text)
+    return result
 
 
 def _clear_caches(renderer: ModuleType) -> None:
@@ -52,22 +88,6 @@ def too_small(texts: Iterable[kit.DrawnText], width: int) -> list[kit.DrawnText]
 def _width(data: bytes) -> int:
     with Image.open(io.BytesIO(data)) as image:
         return int(image.width)
-
-
-def _played(game: str, players: list[str], seed: int) -> list[tuple[JSON, list[JSON]]]:
-    """Every state of a seeded computer game with the events that led to it."""
-    engine = GAMES[game]
-    state = engine.new(players, {}, seed)
-    out: list[tuple[JSON, list[JSON]]] = [(state, [])]
-    while engine.result(state) is None:
-        due = engine.to_act(state)
-        if due:
-            player = due[0]
-            state, events = engine.apply(state, player, engine.ai_action(state, player))
-        else:  # Big Cityz's veto window, which only the timer closes
-            state, events = engine.apply(state, None, {"type": "close_vetoes"})
-        out.append((state, list(events)))
-    return out
 
 
 def _letter(i: int) -> str:
@@ -135,7 +155,7 @@ def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
     engine = GAMES[game]
     draw = importlib.import_module(f"bot.games.{game}.render")
     names = players or ["Ann", "Bob", "Cy"]
-    played = _played(game, names, seed)
+    played = [(step.state, step.events) for step in computer_games.played(game, names, seed)]
     moments = sorted({round(i * (len(played) - 1) / (points - 1)) for i in range(points)})
 
     def shot(kind: str, make: Callable[[], bytes]) -> tuple[str, int, list[kit.DrawnText]]:

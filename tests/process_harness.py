@@ -39,6 +39,18 @@ REPLY_SECONDS = 20.0  # generous: the machine running the tests may be busy
 READY_SECONDS = 30.0
 
 
+async def stop_process(process: asyncio.subprocess.Process) -> None:
+    """Stop a bot process as a service manager would: SIGTERM, then SIGKILL after 10 s
+    (a bot that cannot stop must still not outlive its test)."""
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), 10)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+
+
 def seed_from_env(default: int | None = None) -> int:
     """KILL_SEED reruns one seed; otherwise a fresh one (printed by the test)."""
     raw = os.environ.get("KILL_SEED")
@@ -228,13 +240,7 @@ class KillSession:
         if process is None:
             return
         self.process = None
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), 10)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        await stop_process(process)
         await self._keep_log(process)
 
     async def _keep_log(self, process: asyncio.subprocess.Process) -> None:

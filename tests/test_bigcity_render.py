@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import io
 import string
 from typing import Any
 
@@ -16,7 +15,8 @@ from bot.games.bigcity.content import BUILDINGS, SPECIAL_CARDS
 from bot.games.bigcity.render import render_extras, render_final, render_preview, render_table
 from bot.games.bigcity.scenario import position
 from bot.render import kit
-from tests.pictures import drawn
+from tests.computer_games import states
+from tests.pictures import colour_count, drawn, open_png, phone_picture
 
 View = dict[str, Any]
 State = dict[str, Any]
@@ -27,13 +27,7 @@ FIVE = ["Ann", "Bartholomew the Magnificent of Lower Saxony 🦩", "ᏣᎳᎩ", 
 
 def _play(players: list[str], seed: int = 7, options: View | None = None) -> list[State]:
     """Every state of a seeded computer game, the first (setup) to the last (over)."""
-    state = ENGINE.new(players, options or {}, seed)
-    states = [state]
-    while ENGINE.result(state) is None:
-        player = ENGINE.to_act(state)[0]
-        state, _events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
-        states.append(state)
-    return states
+    return states("bigcity", players, seed, options)
 
 
 @pytest.fixture(scope="module")
@@ -46,32 +40,14 @@ def five() -> list[State]:
     return _play(FIVE, seed=3)
 
 
-def _open(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
-
-
 def _check(data: bytes) -> Image.Image:
     """What every picture must be: a PNG, phone-friendly in shape, small enough to send."""
-    assert len(data) <= MAX_BYTES
-    image = _open(data)
-    width, height = image.size
-    assert width == 1200
-    assert 200 <= height <= 1600
-    return image.convert("RGB")
-
-
-def _count(image: Image.Image, colour: kit.RGB) -> int:
-    """Pixels of exactly ``colour``."""
-    colours = image.convert("RGB").getcolors(1 << 16) or []
-    return sum(n for n, c in colours if c == colour)
+    return phone_picture(data, MAX_BYTES, (200, 1600))
 
 
 def _map_count(image: Image.Image, colour: kit.RGB) -> int:
     """Pixels of ``colour`` below the header (where the city is drawn)."""
-    return _count(image.crop((0, br.MAP_TOP, image.width, image.height)), colour)
+    return colour_count(image.crop((0, br.MAP_TOP, image.width, image.height)), colour)
 
 
 def _said(draw: Any) -> tuple[Image.Image, list[str]]:
@@ -103,7 +79,7 @@ def test_table_at_the_start_shows_the_setup_and_neighbourhood_1() -> None:
     assert view["phase"] == "setup"
     image = _check(render_table(view))
     # Nothing has happened yet: no "last action" swatch, no highlight ring.
-    assert _count(image, kit.HIGHLIGHT) == 0
+    assert colour_count(image, kit.HIGHLIGHT) == 0
     # Neighbourhood 1 alone: eight outskirts lots around one center lot.
     assert _map_count(image, br.LOT_OUT) > 8 * 50 * 50
     assert _map_count(image, br.LOT) > 50 * 50
@@ -122,7 +98,7 @@ def test_table_in_the_middle_shows_buildings_in_owners_colours(three: list[State
             assert _map_count(image, colour) > 3000
     # The last action is marked on the map and beside its caption.
     assert view["last_action"] is not None
-    assert _count(image, kit.HIGHLIGHT) > 400
+    assert colour_count(image, kit.HIGHLIGHT) > 400
 
 
 def test_table_at_the_end_and_the_final_extra(three: list[State]) -> None:
@@ -146,7 +122,7 @@ def test_table_at_the_end_and_the_final_extra(three: list[State]) -> None:
     assert _run(said, "1.", str(view["scores"]["cy"]), "cy", "★ wins")
     for place, name in enumerate(ranked[1:], 2):
         assert _run(said, f"{place}.", str(view["scores"][name]), name), name
-    assert final.size != _open(render_table(view)).size  # its own layout, with standings
+    assert final.size != open_png(render_table(view)).size  # its own layout, with standings
 
 
 def test_extras_only_at_the_end(three: list[State]) -> None:
@@ -170,7 +146,7 @@ def test_every_seat_keeps_its_own_marker_in_the_five_player_game(five: list[Stat
     image = _check(render_table(view))
     for i in range(len(FIVE)):
         style = kit.player_style(i)
-        assert _count(image, style.colour) > 0
+        assert colour_count(image, style.colour) > 0
 
 
 def test_different_boards_give_different_pictures(three: list[State]) -> None:
@@ -249,8 +225,8 @@ def test_the_draw_step_and_a_trade_are_shown_in_the_header() -> None:
     after = render_table(trade_view)
     _check(after)
     head = (0, 0, 1200, br.MAP_TOP)
-    assert _open(before).convert("RGB").crop(head).tobytes() != \
-        _open(after).convert("RGB").crop(head).tobytes()
+    assert open_png(before).convert("RGB").crop(head).tobytes() != \
+        open_png(after).convert("RGB").crop(head).tobytes()
 
 
 def test_long_emoji_and_cjk_names(five: list[State]) -> None:
@@ -345,7 +321,7 @@ def test_preview_of_building_sites(three: list[State]) -> None:
                for label, site in zip(_letters(len(sites)), sites, strict=True)]
     image = _check(render_preview(ENGINE.view(state, player), choices))
     few = _check(render_preview(ENGINE.view(state, player), choices[:1]))
-    assert _count(image, kit.HIGHLIGHT) > _count(few, kit.HIGHLIGHT)
+    assert colour_count(image, kit.HIGHLIGHT) > colour_count(few, kit.HIGHLIGHT)
 
 
 def test_preview_of_streetcars(three: list[State]) -> None:
@@ -353,7 +329,7 @@ def test_preview_of_streetcars(three: list[State]) -> None:
     choices = [{"label": label, "segments": a["segments"]}
                for label, a in zip(_letters(25), actions, strict=False)]
     image = _check(render_preview(ENGINE.view(state, player), choices))
-    assert _count(image, kit.HIGHLIGHT) > 25 * 200
+    assert colour_count(image, kit.HIGHLIGHT) > 25 * 200
 
 
 def test_preview_of_neighbourhood_positions(three: list[State]) -> None:
@@ -366,7 +342,7 @@ def test_preview_of_neighbourhood_positions(three: list[State]) -> None:
     many = _check(render_preview(ENGINE.view(setup, player), choices))
     assert many.height > 800  # one small map per position
     one = _check(render_preview(ENGINE.view(setup, player), choices[:1]))
-    assert _count(one, br.GHOST) > 1000  # the ghost's lots, numbered, on the city itself
+    assert colour_count(one, br.GHOST) > 1000  # the ghost's lots, numbered, on the city itself
     first = {c for _p, c in br._ghost_cells(choices[0])}
     apart = [ch for ch in choices[1:] if not {c for _p, c in br._ghost_cells(ch)} & first]
     two_apart = [choices[0], *apart[:1]]

@@ -14,15 +14,10 @@ from bot.games.bigcity.geometry import Segment, normalize_segment
 from bot.games.bigcity.scenario import position
 from bot.games.bigcity.streetcar import LineRules, streetcar_options, streetcars_problem
 
-CITY = [(2, (3, 0), 0), (3, (0, 3), 0)]
-CITY_HALL = ("city_hall", [15], "bob")
+# the same city and streets as the streetcar rules through the engine
+from tests.test_bigcity_streetcar import CITY, CITY_HALL, E11, N11, N12, N13, S11, W11
+
 SINGLE = LineRules(single_line=True)
-N11 = [[0, 0], [1, 0]]
-N12 = [[1, 0], [2, 0]]
-N13 = [[2, 0], [3, 0]]
-W11 = [[0, 0], [0, 1]]
-E11 = [[1, 0], [1, 1]]  # between 11 and 12
-S11 = [[0, 1], [1, 1]]  # between 11 and 14
 E12 = [[2, 0], [2, 1]]  # between 12 and 13
 N15 = [[1, 1], [2, 1]]  # between 12 and 15
 

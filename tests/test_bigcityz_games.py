@@ -16,6 +16,7 @@ import pytest
 from bot.core.rng import peek
 from bot.games.bigcityz import ENGINE, content
 from bot.games.bigcityz.board import CARDS_PER_GAME, COLORS, RISK_FIELDS, WINNING_SCORE
+from tests.computer_games import moves
 
 GAMES_PER_COUNT = int(os.environ.get("BIGCITYZ_GAMES", "8"))
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]
@@ -127,15 +128,5 @@ def test_seeded_computer_games_keep_the_rules(count: int) -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    def log(seed: int) -> list[JSON]:
-        state = ENGINE.new(["a", "b", "c"], {}, seed)
-        moves = []
-        while ENGINE.result(state) is None:
-            player = ENGINE.to_act(state)[0]
-            action = ENGINE.ai_action(state, player)
-            moves.append(action)
-            state, _ = ENGINE.apply(state, player, action)
-        return moves
-
-    assert log(3) == log(3)
-    assert log(3) != log(4)
+    assert moves("bigcityz", ["a", "b", "c"], 3) == moves("bigcityz", ["a", "b", "c"], 3)
+    assert moves("bigcityz", ["a", "b", "c"], 3) != moves("bigcityz", ["a", "b", "c"], 4)

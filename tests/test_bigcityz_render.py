@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import io
 import itertools
 import json
 from functools import cache
@@ -16,7 +15,7 @@ from bot.games.bigcityz import ENGINE, content
 from bot.games.bigcityz import render as br
 from bot.games.bigcityz.render import render_extras, render_reveal, render_table
 from bot.render import kit
-from tests.pictures import drawn
+from tests.pictures import colour_count, drawn, open_png, renamed
 
 View = dict[str, Any]
 Step = tuple[View, list[View]]
@@ -75,28 +74,16 @@ def _first_points(colour: str, slot: int = 1) -> int:
 # -- looking at pictures -----------------------------------------------------------------
 
 
-def _open(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
-
-
 def _check(data: bytes, low: int = 150, high: int = 1400) -> Image.Image:
     """What every picture must be: a PNG, phone-friendly in shape, small enough to send.
     The table and standings are 1200 px wide; a reveal is one column 800 px wide, at most
     twice as tall as wide."""
     assert len(data) <= MAX_BYTES
-    image = _open(data)
+    image = open_png(data)
     width, height = image.size
     assert width in (1200, br.REVEAL_W)
     assert low <= height <= (high if width == 1200 else min(high + 200, 2 * width))
     return image.convert("RGB")
-
-
-def _count(image: Image.Image, colour: kit.RGB) -> int:
-    colours = image.convert("RGB").getcolors(1 << 16) or []
-    return sum(n for n, c in colours if c == colour)
 
 
 def _said(draw: Any, low: int = 150, high: int = 1400) -> tuple[Image.Image, list[str]]:
@@ -109,14 +96,6 @@ def _run(said: list[str], *texts: str) -> bool:
     """``texts`` drawn one right after another."""
     n = len(texts)
     return any(tuple(said[i:i + n]) == texts for i in range(len(said) - n + 1))
-
-
-def _renamed(view: View, names: dict[str, str]) -> View:
-    text = json.dumps(view)
-    for old, new in names.items():
-        text = text.replace(json.dumps(old), json.dumps(new))
-    result: View = json.loads(text)
-    return result
 
 
 def _square_spot(slot: int, index: int) -> tuple[int, int]:
@@ -153,7 +132,7 @@ def test_table_in_the_middle_with_the_veto_window_open() -> None:
                      if sq["color"] == placement["color"]
                      and sq["points"] == placement["points"])
         assert image.getpixel(_square_spot(placement["slot"], index)) == kit.HIGHLIGHT
-    assert _count(image, kit.HIGHLIGHT) > 2000
+    assert colour_count(image, kit.HIGHLIGHT) > 2000
 
 
 def test_who_objected_changes_the_table() -> None:
@@ -215,8 +194,8 @@ def test_two_and_six_players(players: list[str]) -> None:
 
 
 def test_more_players_make_a_taller_score_table() -> None:
-    two = _open(render_table(_views(["ann", "bob"], 2)[0]))
-    six = _open(render_table(_views(["ann", "bob", "cy", "dee", "eve", "fay"], 2)[0]))
+    two = open_png(render_table(_views(["ann", "bob"], 2)[0]))
+    six = open_png(render_table(_views(["ann", "bob", "cy", "dee", "eve", "fay"], 2)[0]))
     assert six.height > two.height
 
 
@@ -303,7 +282,7 @@ def test_the_table_shows_the_same_whatever_the_city_card_says() -> None:
 
 def _verdict_colour(png: bytes) -> kit.RGB:
     """The colour of the RIGHT / WRONG label at the top left of a reveal."""
-    pixel = _open(png).convert("RGB").getpixel((br.MARGIN + 6, 40))
+    pixel = open_png(png).convert("RGB").getpixel((br.MARGIN + 6, 40))
     assert isinstance(pixel, tuple) and len(pixel) == 3
     return int(pixel[0]), int(pixel[1]), int(pixel[2])
 
@@ -348,8 +327,8 @@ def test_a_reveal_on_a_risk_field_highlights_both_statements() -> None:
     one = _check(render_reveal(view), 600)
     single = copy.deepcopy(view)
     single["last_reveal"]["checked"] = reveal["checked"][:1]
-    two_rows = _count(one, kit.HIGHLIGHT)
-    one_row = _count(_open(render_reveal(single)), kit.HIGHLIGHT)
+    two_rows = colour_count(one, kit.HIGHLIGHT)
+    one_row = colour_count(open_png(render_reveal(single)), kit.HIGHLIGHT)
     assert two_rows > one_row > 0
 
 
@@ -368,7 +347,7 @@ def test_a_reveal_of_there_is_no_free_square() -> None:
                                 points={"ann": 8, "bob": 0, "cy": -3})
     png = render_reveal(right)
     _check(png, 600)
-    assert _open(png).height < _open(wrong).height  # one line instead of a list
+    assert open_png(png).height < open_png(wrong).height  # one line instead of a list
     assert _verdict_colour(png) == kit.GOOD
 
 
@@ -458,15 +437,15 @@ def test_odd_names_render() -> None:
 
 def test_emoji_in_names_are_dropped_cleanly() -> None:
     view = _views(FOUR)[9]
-    fancy = _renamed(view, {"ann": "ann 🦩", "cy": "cy \U0001f97a"})
+    fancy = renamed(view, {"ann": "ann 🦩", "cy": "cy \U0001f97a"})
     assert render_table(fancy) == render_table(view)
     assert render_reveal(fancy) == render_reveal(view)
 
 
 def test_long_names_are_cut_to_the_same_picture() -> None:
     view = _views(FOUR)[9]
-    long = _renamed(view, {"bob": "bob" + "o" * 60})
-    longer = _renamed(view, {"bob": "bob" + "o" * 90})
+    long = renamed(view, {"bob": "bob" + "o" * 60})
+    longer = renamed(view, {"bob": "bob" + "o" * 90})
     assert render_table(long) == render_table(longer)
     assert render_table(long) != render_table(view)
     _check(render_reveal(long))
@@ -474,8 +453,8 @@ def test_long_names_are_cut_to_the_same_picture() -> None:
 
 def test_unreadable_names_fall_back_to_seat_numbers() -> None:
     view = _views(FOUR)[9]
-    cjk = _renamed(view, {"bob": "ᏣᎳᎩ"})
-    seat = _renamed(view, {"bob": "Player 2"})
+    cjk = renamed(view, {"bob": "ᏣᎳᎩ"})
+    seat = renamed(view, {"bob": "Player 2"})
     assert render_table(cjk) == render_table(seat)
 
 

@@ -16,10 +16,11 @@ from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.table import MOVED
 from fakediscord import FakeDiscord
 from tests import databases
-from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, Member, by_id, cityhall_bot, settle, started_table
 from tests.test_discord_bigcity import Player, start_game
 from tests.test_discord_cityscape import answer, set_goals
 from tests.test_turn_pings import live_pings, notifications
+from tests.whole_games import described_uploads
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -29,19 +30,7 @@ REMINDER = "left for your move"
 
 def undescribed(fake: FakeDiscord) -> list[str]:
     """Every file the bot uploaded without alt text (an attachment ``description``)."""
-    missing = []
-    for record in fake.requests:
-        if not record.files or record.status >= 400:
-            continue
-        body = record.json if isinstance(record.json, dict) else {}
-        if record.path.endswith("/callback"):
-            body = body.get("data") or {}
-        described = {str(a.get("id")): a.get("description")
-                     for a in body.get("attachments") or []}
-        for upload in record.files:
-            if not described.get(str(upload.index)):
-                missing.append(f"{record.method} {record.path} {upload.filename}")
-    return missing
+    return [upload for upload, text in described_uploads(fake) if not text]
 
 
 def uploads(fake: FakeDiscord) -> int:
@@ -65,11 +54,9 @@ def check_superseded(fake: FakeDiscord, table_id: int | None) -> int:
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match_id = await start_game(fake, bot, ann, [bob], 0, {}, "Basic rules", seed=5)
         ui = Player(fake, bot, match_id, users)
@@ -97,21 +84,16 @@ async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
 
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_table_posted_anew_leaves_no_board_behind(fake_discord: FakeDiscord,
-                                                          tmp_path: Path) -> None:
+async def test_a_table_posted_anew_leaves_no_board_behind(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     """Round scoring and /game status post the table again below; what they replace keeps
     one line. The computer plays for a slow player: a line of the table, not a message;
     and a turn this short gets no reminder."""
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.2) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 2}))).message
-        assert lobby is not None
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
+        match, _ = await started_table(fake, bot, "cityscape", ann,
+                                       computers=1, options={"rounds": 2})
+        assert match.state is not None
         await fake.wait_until(lambda: (match.state or {}).get("round") == 2 or None, 30, "round 2")
         status = await answer(await fake.slash(ann, fake.channel_id, "game", ["status"]))
         assert status.message is not None and status.files[0].filename == "table.png"
@@ -136,22 +118,16 @@ def due_now(match: Match) -> list[str]:
 
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_one_reminder_before_the_computer_plays_mentions_only_whoever_is_due(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     ann_id, bob_id = str(ann["id"]), str(bob["id"])
     # Times shrunk: a 6 s turn reminded 3 s before its end (in Discord, a turn over two
     # minutes, one minute before).
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=6.0) as bot:
         bot.pings.remind_before, bot.pings.remind_min_turn = 3.0, 4.0
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        assert lobby is not None
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
+        assert match.state is not None
         # both owe goals at once and are pinged together; Ann chooses hers, Bob does not
         await fake.wait_until(lambda: notifications(fake) or None, 10.0, "the ping")
         assert notifications(fake)[0][1] == {ann_id, bob_id}
@@ -184,22 +160,16 @@ async def test_one_reminder_before_the_computer_plays_mentions_only_whoever_is_d
 
 
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_restart_sends_no_stale_reminders(fake_discord: FakeDiscord,
-                                                  tmp_path: Path) -> None:
+async def test_a_restart_sends_no_stale_reminders(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     """A turn whose reminder was due before the restart (sent, or missed while the bot
     was down) gets none after it; one still ahead is kept."""
     fake = fake_discord
     db = tmp_path / "db.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, db) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        assert lobby is not None
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
+        match: Match | None  # after each restart, the bot's own copy again
+        match, _ = await started_table(fake, bot, "cityscape", ann,
+                                       joiners=(bob,), options={"rounds": 1})
         match_id = match.id
         await fake.wait_until(lambda: notifications(fake) or None, 10.0, "the ping")
         turn = bot.runtime.servers.turn_seconds(match.guild_id)

@@ -4,7 +4,6 @@ labels of the moves offered, the end of a round and of the game."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -14,6 +13,7 @@ from bot.core.engine import IllegalAction
 from bot.core.levels import Budget, decide
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
+from tests.test_cities_engine import refused
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -50,14 +50,6 @@ def stacked(players: tuple[str, ...] = FOUR, **options: Any) -> State:
 
 def act(state: State, player: str | None, **action: Any) -> tuple[State, list[Event]]:
     return ENGINE.apply(state, player, action)
-
-
-def refused(state: State, player: str | None, **action: Any) -> str:
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as caught:
-        ENGINE.apply(state, player, action)
-    assert state == before
-    return str(caught.value)
 
 
 def refused_options(players: tuple[str, ...], **options: Any) -> str:

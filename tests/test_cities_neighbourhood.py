@@ -12,10 +12,8 @@ from bot.games.cities.neighbourhood import (
     tile_spaces,
 )
 
-MONUMENT = CONTENT.features["F37"]
-WILD = CONTENT.features["F45"]
-SAILBOAT = CONTENT.features["F01"]
-FOUNTAIN = CONTENT.features["F19"]
+# the features the spaces tests place, the same tiles here
+from tests.test_cities_engine_spaces import FOUNTAIN, MONUMENT, SAILBOAT, WILD
 
 
 def test_rotating_clockwise_turns_a_b_c_d_into_c_a_d_b() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import LINES, line_points
+from tests.computer_games import moves
 
 GAMES_PER_COUNT = int(os.environ.get("CITYSCAPE_GAMES", "40"))
 BATCH = 10
@@ -75,14 +76,7 @@ def test_seeded_computer_games_end_with_invariants(count: int, first_seed: int) 
 
 def test_same_seed_same_game() -> None:
     def run(seed: int) -> list[dict]:
-        state = ENGINE.new(["a", "b", "c"], {"rounds": 1}, seed)
-        log = []
-        while ENGINE.result(state) is None:
-            p = ENGINE.to_act(state)[0]
-            action = ENGINE.ai_action(state, p)
-            log.append(action)
-            state, _ = ENGINE.apply(state, p, action)
-        return log
+        return moves("cityscape", ["a", "b", "c"], seed, {"rounds": 1})
 
     assert run(5) == run(5)
     assert run(5) != run(6)

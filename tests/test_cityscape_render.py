@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import io
 import itertools
-import json
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from bot.games.cityscape import ENGINE
 from bot.games.cityscape import render as cr
 from bot.games.cityscape.render import render_scoring, render_table
 from bot.render import kit
-from tests.pictures import drawn
+from tests.pictures import colour_count, drawn, phone_picture, renamed
 
 View = dict[str, Any]
 MAX_BYTES = 300_000
@@ -35,27 +33,9 @@ def _view(players: list[str], steps: int, seed: int = 7) -> View:
     return ENGINE.view(_state(players, steps, seed), None)
 
 
-def _open(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
-
-
 def _check(data: bytes) -> Image.Image:
     """What every picture must be: a PNG, phone-friendly in shape, small enough to send."""
-    assert len(data) <= MAX_BYTES
-    image = _open(data)
-    width, height = image.size
-    assert width == 1200
-    assert 150 <= height <= 1400
-    return image.convert("RGB")
-
-
-def _count(image: Image.Image, colour: kit.RGB) -> int:
-    """Pixels of exactly ``colour``."""
-    colours = image.convert("RGB").getcolors(1 << 16) or []
-    return sum(n for n, c in colours if c == colour)
+    return phone_picture(data, MAX_BYTES, (150, 1400))
 
 
 def _said(draw: Any) -> tuple[Image.Image, list[str]]:
@@ -81,14 +61,14 @@ def test_table_at_the_start_while_goals_are_set() -> None:
     assert view["phase"] == "goals"
     image = _check(render_table(view))
     # Nothing is built yet, so nothing is highlighted as the last build.
-    assert _count(image, kit.HIGHLIGHT) == 0
+    assert colour_count(image, kit.HIGHLIGHT) == 0
 
 
 def test_table_in_the_middle_highlights_the_last_build() -> None:
     view = _view(THREE, 3 + 12)
     assert view["phase"] == "building" and view["last_build"]
     image = _check(render_table(view))
-    assert _count(image, kit.HIGHLIGHT) > 500
+    assert colour_count(image, kit.HIGHLIGHT) > 500
 
 
 def test_table_at_the_end_of_the_game() -> None:
@@ -231,33 +211,25 @@ def test_odd_names_render(steps: int) -> None:
         assert not any(ch in text for ch in "🦩ᏣᎳᎩᎯ🇫🇷")
 
 
-def _renamed(view: View, names: dict[str, str]) -> View:
-    text = json.dumps(view)
-    for old, new in names.items():
-        text = text.replace(json.dumps(old), json.dumps(new))
-    result: View = json.loads(text)
-    return result
-
-
 def test_emoji_in_names_are_dropped_cleanly() -> None:
     view = _view(["Ann", "Bob", "Cy"], 3 + 6)
-    fancy = _renamed(view, {"Ann": "Ann 🦩", "Cy": "Cy \U0001f97a"})
+    fancy = renamed(view, {"Ann": "Ann 🦩", "Cy": "Cy \U0001f97a"})
     assert render_table(fancy) == render_table(view)
 
 
 def test_long_names_are_cut_to_the_same_picture() -> None:
     """Past the room a name has, extra letters change nothing: it is ellipsised."""
     view = _view(["Ann", "Bob", "Cy"], 3 + 6)
-    long = _renamed(view, {"Bob": "Bob" + "o" * 60})
-    longer = _renamed(view, {"Bob": "Bob" + "o" * 90})
+    long = renamed(view, {"Bob": "Bob" + "o" * 60})
+    longer = renamed(view, {"Bob": "Bob" + "o" * 90})
     assert render_table(long) == render_table(longer)
     assert render_table(long) != render_table(view)
 
 
 def test_unreadable_names_fall_back_to_seat_numbers() -> None:
     view = _view(["Ann", "Bob", "Cy"], 3 + 6)
-    cjk = _renamed(view, {"Bob": "ᏣᎳᎩ"})
-    seat = _renamed(view, {"Bob": "Player 2"})
+    cjk = renamed(view, {"Bob": "ᏣᎳᎩ"})
+    seat = renamed(view, {"Bob": "Player 2"})
     assert render_table(cjk) == render_table(seat)
 
 
@@ -318,8 +290,8 @@ def test_scoring_marks_hits_and_misses() -> None:
     result = view["round_results"][-1]
     lines = [line for side in result["sides"].values() for line in side["lines"]]
     image = _check(render_scoring(view))
-    assert any(line["points"] for line in lines) == (_count(image, kit.GOOD) > 0)
-    assert any(not line["points"] for line in lines) == (_count(image, kit.BAD) > 0)
+    assert any(line["points"] for line in lines) == (colour_count(image, kit.GOOD) > 0)
+    assert any(not line["points"] for line in lines) == (colour_count(image, kit.BAD) > 0)
 
 
 def test_a_scored_round_gets_its_own_picture() -> None:

@@ -15,7 +15,7 @@ from bot.core import dbfile
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.storage import DatabaseLost, Storage, StorageError
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot
+from tests.harness import Member, button_id, cityhall_bot, new_lobby
 from tests.test_start_failures import _cityhall_db, _refused_at_start, _run
 
 
@@ -110,15 +110,11 @@ async def test_a_file_deleted_or_replaced_while_running_takes_no_more_writes(
 
 
 async def test_a_player_is_told_their_move_was_not_saved_when_the_file_is_gone(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     db = tmp_path / "db.sqlite3"
     async with cityhall_bot(fake, db) as bot:
-        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
-                 .response(timeout=5)).message
-        assert lobby is not None
+        lobby = await new_lobby(fake, ann, "cityscape", {})
         db.unlink()
         refused = await (await fake.click(bob, lobby, button_id(lobby, "Join"))
                          ).response(timeout=5)

@@ -26,23 +26,13 @@ from cogs.bigcity import neighborhood_groups, of_kind
 from cogs.matches import UNKNOWN_BUTTON
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
+from tests import harness
+from tests.harness import Member, answer, cityhall_bot, has_picture, ids, settle, text_of
 from tests.labels import coordinates_in, option_texts
+from tests.test_discord_cityscape import public_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
-
-
-def ids(message: FakeMessage) -> list[str]:
-    return [str(c.get("custom_id")) for c in message.iter_components() if c.get("custom_id")]
 
 
 def has(message: FakeMessage, custom_id: str) -> bool:
@@ -52,16 +42,6 @@ def has(message: FakeMessage, custom_id: str) -> bool:
 def select_values(message: FakeMessage, custom_id: str) -> list[str]:
     comp = next(c for c in message.iter_components() if c.get("custom_id") == custom_id)
     return [o["value"] for o in comp.get("options", [])]
-
-
-def public_texts(fake: FakeDiscord) -> str:
-    """Everything anyone in the channel can read (not ephemeral), with every edit."""
-    parts = []
-    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
-        parts.append(json.dumps([message.content, message.embeds, message.components],
-                                default=str))
-        parts.extend(json.dumps(h, default=str) for h in message.history)
-    return "\n".join(parts)
 
 
 def shown_lines(fake: FakeDiscord) -> set[str]:
@@ -325,12 +305,11 @@ def check_private(fake: FakeDiscord) -> None:
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_two_players_basic_rules_with_a_restart(fake_discord: FakeDiscord,
-                                                       tmp_path: Path) -> None:
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_two_players_basic_rules_with_a_restart(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
     eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
     ann_id = str(ann["id"])
 
@@ -444,14 +423,11 @@ VARIANTS = {"trade_cards": True, "must_exchange_useless": True, "single_streetca
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_five_players_every_variant_a_trade_and_a_restart(fake_discord: FakeDiscord,
-                                                                 tmp_path: Path) -> None:
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_five_players_every_variant_a_trade_and_a_restart(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member, eve: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    eve = await fake.add_member("Eve")
     ann_id, bob_id = str(ann["id"]), str(bob["id"])
     users = {ann_id: ann, bob_id: bob}
 
@@ -538,9 +514,8 @@ async def test_five_players_every_variant_a_trade_and_a_restart(fake_discord: Fa
 
 
 async def test_the_turn_timer_places_a_neighborhood_for_a_slow_player(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
         match_id = await start_game(fake, bot, ann, [], 1, {}, "Basic rules", seed=3)
 

@@ -15,19 +15,12 @@ from bot.games.bigcityz.content import card as city_card
 from bot.ui.play import NOT_SEATED
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
+from tests import harness
+from tests.harness import Member, answer, button_id, by_id, cityhall_bot, settle, text_of
 from tests.labels import coordinates_in, option_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
 
 
 async def open_game(fake: FakeDiscord, bot: CityhallBot, host: dict, humans: list[dict],
@@ -145,15 +138,12 @@ async def play_until(fake: FakeDiscord, bot: CityhallBot, match_id: int,
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
-                                                     tmp_path: Path) -> None:
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_two_players_to_the_end_with_a_restart(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member, eve: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     async with cityhall_bot(fake, db) as bot:
         match_id = await open_game(fake, bot, ann, [bob], 0)
         table = table_of(fake, bot, match_id)
@@ -186,14 +176,12 @@ async def test_two_players_to_the_end_with_a_restart(fake_discord: FakeDiscord,
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_six_players_with_computers_the_veto_timer_and_a_restart(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
     db = tmp_path / "db.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     async with cityhall_bot(fake, db) as bot:
         match_id = await open_game(fake, bot, ann, [bob], 4, veto_seconds=5)
         match = bot.runtime.get(match_id)
@@ -233,9 +221,9 @@ async def test_six_players_with_computers_the_veto_timer_and_a_restart(
         assert len(set(final.state["turns"].values())) == 1
 
 
-async def test_rules_and_bad_options(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_rules_and_bad_options(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         rules = await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["rules"]))
         assert rules.ephemeral and "36" in json.dumps(rules.data["embeds"])

@@ -30,8 +30,10 @@ from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot, has_picture, settle
+from tests import harness
+from tests.harness import Member, answer, by_id, cityhall_bot, has_picture, ids, settle, text_of
 from tests.labels import COORDINATES, coordinates_in, option_texts
+from tests.test_discord_cityscape import public_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -58,30 +60,17 @@ def quick_table(monkeypatch: pytest.MonkeyPatch) -> Callable[[], Draw]:
     return use
 
 
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
-
-
-def ids(message: FakeMessage) -> list[str]:
-    return [str(c.get("custom_id")) for c in message.iter_components() if c.get("custom_id")]
-
-
-def public_texts(fake: FakeDiscord) -> str:
-    """Everything anyone in the channel can read (not ephemeral), with every edit."""
-    parts = []
-    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
-        parts.append(json.dumps([message.content, message.embeds, message.components],
-                                default=str))
-        parts.extend(json.dumps(h, default=str) for h in message.history)
-    return "\n".join(parts)
-
-
 def same(a: JSON, b: JSON) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def computer_move(state: JSON) -> tuple[str, JSON, list[JSON], int]:
+    """Whoever is due first, the move the computer would make for them, the legal moves and
+    that move's index among them (which names its button)."""
+    player = ENGINE.to_act(state)[0]
+    action = ENGINE.ai_action(state, player)
+    legal = [la.action for la in ENGINE.legal(state, player)]
+    return player, action, legal, next(i for i, a in enumerate(legal) if same(a, action))
 
 
 def key_of(action: JSON) -> str | None:
@@ -123,11 +112,8 @@ class Players:
         match = bot.runtime.get(match_id)
         assert match is not None and match.state is not None
         state = match.state
-        player = ENGINE.to_act(state)[0]
+        player, action, legal, index = computer_move(state)
         user = self.users[player]
-        action = ENGINE.ai_action(state, player)
-        legal = [la.action for la in ENGINE.legal(state, player)]
-        index = next(i for i, a in enumerate(legal) if same(a, action))
         base = f"ch:ct:{match_id}:v{match.version}"
         table = fake.message(match.table_message_id)  # type: ignore[arg-type]
         if action["type"] in ("take", "choose_start_tile"):
@@ -247,16 +233,14 @@ async def check_final(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> JSO
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_a_two_player_game_with_a_restart_and_bad_clicks(
-        fake_discord: FakeDiscord, tmp_path: Path, quick_table: Callable[[], Draw]) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, quick_table: Callable[[], Draw], ann: Member,
+        bob: Member, eve: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
     channel = fake.channel_id
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     players = Players(fake, users)
 
     async with cityhall_bot(fake, db) as bot:
@@ -386,84 +370,69 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         assert not again.ephemeral
 
 
+async def ann_against_computers(fake: FakeDiscord, tmp_path: Path, draw: Draw,
+                                options: dict[str, Any], computers: int, until_round: int, *,
+                                browse: bool = False) -> tuple[JSON, Players, str]:
+    """Ann opens a Cities table with ``computers`` computer players and plays to
+    ``until_round``; the bot restarts (a new client, the same database) and she plays to the
+    end. The final state (checked by ``check_final``), Ann's player, and what the table said
+    when the game started."""
+    ann = await fake.add_member("Ann")
+    players = Players(fake, {str(ann["id"]): ann})
+    players.browse = browse
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
+        lobby = await open_lobby(fake, ann, options, [], computers)
+        started = lobby.content
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        await settle(bot, match.id)
+        await finish(bot, players, match.id, until_round=until_round, draw_table=draw)
+    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
+        await settle(bot, match.id)
+        await finish(bot, players, match.id, draw_table=draw)
+        return await check_final(fake, bot, match.id), players, started
+
+
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                            quick_table: Callable[[], Draw]) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    players = Players(fake, {str(ann["id"]): ann})
-    draw = quick_table()
-    db = tmp_path / "db.sqlite3"
-    async with cityhall_bot(fake, db) as bot:
-        await open_lobby(fake, ann, {"city": "Rio de Janeiro"}, [], 2)
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, until_round=4, draw_table=draw)
-    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, draw_table=draw)
-        state = await check_final(fake, bot, match.id)
-        assert state["rounds"] == 8 and len(state["players"]) == 3
-        rounds = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                  if "is over.** " in m.content]
-        assert len(rounds) == 7
-        assert any("Removed from the game" in m.content for m in rounds)
+    state, _, _ = await ann_against_computers(fake, tmp_path, quick_table(),
+                                              {"city": "Rio de Janeiro"}, 2, until_round=4)
+    assert state["rounds"] == 8 and len(state["players"]) == 3
+    rounds = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
+              if "is over.** " in m.content]
+    assert len(rounds) == 7
+    assert any("Removed from the game" in m.content for m in rounds)
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
-    fake = fake_discord
-    ann = await fake.add_member("Ann")
-    players = Players(fake, {str(ann["id"]): ann})
-    draw = quick_table()
-    db = tmp_path / "db.sqlite3"
-    async with cityhall_bot(fake, db) as bot:
-        await open_lobby(fake, ann, {}, [], 3)
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, until_round=5, draw_table=draw)
-    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, draw_table=draw)
-        state = await check_final(fake, bot, match.id)
-        assert len(state["players"]) == 4 and state["round"] == 8
+    state, _, _ = await ann_against_computers(fake_discord, tmp_path, quick_table(), {}, 3,
+                                              until_round=5)
+    assert len(state["players"]) == 4 and state["round"] == 8
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
 @pytest.mark.one_database("the same flow as the short game, which runs on both databases")
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_the_long_two_player_variant(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:
-    fake = fake_discord
-    ann = await fake.add_member("Ann")
-    players = Players(fake, {str(ann["id"]): ann})
-    draw = quick_table()
-    db = tmp_path / "db.sqlite3"
-    async with cityhall_bot(fake, db) as bot:
-        players.browse = True
-        lobby = await open_lobby(fake, ann, {"city": "Venice", "long_variant": True}, [], 1)
-        assert "3×5" in lobby.content
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, until_round=4, draw_table=draw)
-    async with cityhall_bot(fake, db) as bot:  # restart: new client, same database
-        await settle(bot, match.id)
-        await finish(bot, players, match.id, draw_table=draw)
-        state = await check_final(fake, bot, match.id)
-        assert state["variant"] == "3x5" and state["rounds"] == 7
-        assert players.used["browsed"] == 1  # a tile had more than 25 spots and rotations
+    state, players, started = await ann_against_computers(
+        fake_discord, tmp_path, quick_table(), {"city": "Venice", "long_variant": True}, 1,
+        until_round=4, browse=True)
+    assert "3×5" in started
+    assert state["variant"] == "3x5" and state["rounds"] == 7
+    assert players.used["browsed"] == 1  # a tile had more than 25 spots and rotations
 
 
-async def test_the_variant_needs_two_players_and_the_timer(fake_discord: FakeDiscord,
-                                                          tmp_path: Path) -> None:
+async def test_the_variant_needs_two_players_and_the_timer(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cities", ["new"],
                                                {"long_variant": True}))).message

@@ -18,20 +18,22 @@ from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
+from tests import harness
+from tests.harness import (
+    Member,
+    answer,
+    button_id,
+    by_id,
+    cityhall_bot,
+    settle,
+    started_table,
+    text_of,
+)
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
 EPHEMERAL = 64
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
 
 
 def select_id(message: FakeMessage, prefix: str) -> str:
@@ -73,12 +75,8 @@ async def build(fake: FakeDiscord, bot: CityhallBot, user: dict, match_id: int,
 
 async def against_a_computer(fake: FakeDiscord, bot: CityhallBot, host: dict) -> Match:
     """``host`` opens a one-round game in the fake's channel, adds a computer, starts."""
-    lobby = (await answer(await fake.slash(host, fake.channel_id, "cityscape", ["new"],
-                                           {"rounds": 1}))).message
-    await answer(await fake.click(host, lobby, button_id(lobby, "Add computer")))
-    await answer(await fake.click(host, lobby, button_id(lobby, "Start")))
-    match = bot.runtime.in_channel(int(fake.channel_id))
-    assert match is not None
+    match, _ = await started_table(fake, bot, "cityscape", host,
+                                   computers=1, options={"rounds": 1})
     return match
 
 
@@ -92,16 +90,13 @@ def public_texts(fake: FakeDiscord) -> str:
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member, eve: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    eve = await fake.add_member("Eve")  # watches, and clicks what isn't hers
     channel = fake.channel_id
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
 
     async with cityhall_bot(fake, db) as bot:
         lobby = (await answer(await fake.slash(ann, channel, "cityscape", ["new"], {"rounds": 1}))).message
@@ -266,19 +261,13 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
-@pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_two_player_game_sets_two_sides_each(fake_discord: FakeDiscord,
-                                                      tmp_path: Path) -> None:
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_a_two_player_game_sets_two_sides_each(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
         await set_goals(fake, ann, lobby, match.id, [("S", [1, 2, 3, 4]), ("W", [6, 5, 2, 1])])
         await set_goals(fake, bob, lobby, match.id, [("N", [2, 2, 2, 2]), ("E", [3, 3, 3, 3])])
         await settle(bot, match.id)
@@ -286,10 +275,9 @@ async def test_a_two_player_game_sets_two_sides_each(fake_discord: FakeDiscord,
         assert "it's your turn" in fake.message(match.table_message_id).content  # type: ignore[arg-type]
 
 
-async def test_the_turn_timer_plays_for_a_slow_player(fake_discord: FakeDiscord,
-                                                      tmp_path: Path) -> None:
+async def test_the_turn_timer_plays_for_a_slow_player(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
         match = await against_a_computer(fake, bot, ann)
 
@@ -302,10 +290,9 @@ async def test_the_turn_timer_plays_for_a_slow_player(fake_discord: FakeDiscord,
         assert match.state is not None and "S" in match.state["goals"]
 
 
-async def test_slash_commands_without_a_game_and_bad_options(fake_discord: FakeDiscord,
-                                                             tmp_path: Path) -> None:
+async def test_slash_commands_without_a_game_and_bad_options(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         status = await answer(await fake.slash(ann, fake.channel_id, "game", ["status"]))
         assert status.ephemeral and "no game in this channel" in text_of(status)
@@ -319,11 +306,9 @@ async def test_slash_commands_without_a_game_and_bad_options(fake_discord: FakeD
         assert bad.ephemeral and "between 1 and 12" in text_of(bad)
 
 
-async def test_status_reposts_the_table_and_end_needs_the_host(fake_discord: FakeDiscord,
-                                                              tmp_path: Path) -> None:
+async def test_status_reposts_the_table_and_end_needs_the_host(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     mod = await fake.add_member("Mod", manage_messages=True)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
@@ -357,11 +342,9 @@ def test_table_picture_is_a_real_png(tmp_path: Path) -> None:
         assert picture.format == "PNG"
 
 
-async def test_lobby_leave_remove_cancel_and_threads(fake_discord: FakeDiscord,
-                                                     tmp_path: Path) -> None:
+async def test_lobby_leave_remove_cancel_and_threads(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
         # a thread is a table of its own, even while the channel has one

@@ -5,7 +5,9 @@ stops and records nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from bot.ui.play import SAVED_BUT
 from bot.ui.table import NO_PICTURES
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import Member, Users, button_id, by_id, cityhall_bot, settle, started_table
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals, text_of
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -31,16 +33,22 @@ CALLBACK = r"/interactions/\d+/[^/]+/callback$"
 async def _building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str, Any],
                     bob: dict[str, Any]) -> tuple[int, FakeMessage]:
     """A two-player Cityscape game with goals set: Ann and Bob, building."""
-    lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                           {"rounds": 1}))).message
-    await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-    await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-    match = bot.runtime.in_channel(int(fake.channel_id))
-    assert match is not None
+    match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                       joiners=(bob,), options={"rounds": 1})
     await set_goals(fake, ann, lobby, match.id, [("S", [1, 2, 3, 4]), ("W", [1, 2, 3, 4])])
     await set_goals(fake, bob, lobby, match.id, [("N", [1, 2, 3, 4]), ("E", [1, 2, 3, 4])])
     await settle(bot, match.id)
     return match.id, lobby
+
+
+@contextlib.asynccontextmanager
+async def building(fake: FakeDiscord, tmp_path: Path, ann: Member, bob: Member
+                   ) -> AsyncIterator[tuple[CityhallBot, int, FakeMessage, Users]]:
+    """A bot running Ann and Bob's two-player Cityscape game, goals set, building: the bot,
+    the match, its table and the two players by id."""
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match_id, table = await _building(fake, bot, ann, bob)
+        yield bot, match_id, table, by_id(ann, bob)
 
 
 def _on_turn(bot: CityhallBot, match_id: int, users: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -64,13 +72,10 @@ async def _height_picker(fake: FakeDiscord, bot: CityhallBot, match_id: int, tab
     return before.version, mover, prefix, picker
 
 
-async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: FakeDiscord,
-                                                                 tmp_path: Path) -> None:
+async def test_a_saved_move_is_shown_even_when_its_answer_fails(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match_id, table = await _building(fake, bot, ann, bob)
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, users):
         version, mover, prefix, picker = await _height_picker(fake, bot, match_id, table, users)
         # Discord refuses the answer to the build click (a malformed answer, say).
         fault = fake.fail("POST", CALLBACK, 400, 50035, "Invalid Form Body")
@@ -90,15 +95,13 @@ async def test_a_saved_move_is_shown_even_when_its_answer_fails(fake_discord: Fa
 
 @pytest.mark.fakediscord(allow_failed=True)
 async def test_a_move_answered_too_late_is_still_shown_and_nobody_gets_an_apology(
-        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, ann: Member,
+        bob: Member) -> None:
     """Past Discord's 3 s an answer is refused with "Unknown interaction" and the player has
     seen "This interaction failed": the saved move still reaches the table, and the bot does
     not spend requests on apologies Discord would refuse too."""
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match_id, table = await _building(fake, bot, ann, bob)
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, users):
         version, mover, prefix, picker = await _height_picker(fake, bot, match_id, table, users)
         fault = fake.fail("POST", CALLBACK, 404, 10062, "Unknown interaction")
         click = await fake.click(mover, picker, button_id(picker, prefix=f"{prefix}b2B3"))
@@ -114,12 +117,9 @@ async def test_a_move_answered_too_late_is_still_shown_and_nobody_gets_an_apolog
 
 
 async def test_without_attach_files_the_table_goes_on_without_its_picture(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match_id, table = await _building(fake, bot, ann, bob)
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, users):
         assert table.attachments  # a picture, while the bot may attach files
         await fake.revoke(fake.channel_id, "attach_files")
         for lot in ("A1", "B2"):
@@ -136,11 +136,10 @@ async def test_without_attach_files_the_table_goes_on_without_its_picture(
         assert "Attach Files" in told[0].content
 
 
-async def test_a_table_edit_that_fails_is_tried_again(fake_discord: FakeDiscord,
-                                                       tmp_path: Path) -> None:
+async def test_a_table_edit_that_fails_is_tried_again(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         bot.tables.RETRY_DELAYS = (0.05, 0.1, 0.2)  # Discord-sized pauses, shortened
         match_id, table = await _building(fake, bot, ann, bob)
@@ -154,10 +153,9 @@ async def test_a_table_edit_that_fails_is_tried_again(fake_discord: FakeDiscord,
         assert f":v{match.version}:h" in str(table.components)
 
 
-async def test_a_deleted_channel_ends_the_game_as_abandoned(fake_discord: FakeDiscord,
-                                                            tmp_path: Path) -> None:
+async def test_a_deleted_channel_ends_the_game_as_abandoned(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", turn_seconds=0.3) as bot:
         match_id = (await against_a_computer(fake, bot, ann)).id
         # The channel is deleted while Ann thinks; her timer runs out, the computer plays
@@ -183,10 +181,9 @@ async def test_a_deleted_channel_ends_the_game_as_abandoned(fake_discord: FakeDi
         assert await bot.storage.leaderboard(int(fake.guild_id), "cityscape") == []
 
 
-async def test_a_lobby_nobody_starts_closes_with_a_word(fake_discord: FakeDiscord,
-                                                        tmp_path: Path) -> None:
+async def test_a_lobby_nobody_starts_closes_with_a_word(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", lobby_minutes=0.005) as bot:
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
                  ).message
@@ -217,14 +214,12 @@ class _LateClock:
 
 @pytest.mark.fakediscord(allow_failed=True)
 async def test_a_click_that_arrives_after_discords_limit_is_dropped_unanswered(
-        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ann: Member,
+        bob: Member) -> None:
     """A bot that is behind must not work on clicks Discord has already failed: their
     answers would be refused and every later click would be later still."""
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match_id, table = await _building(fake, bot, ann, bob)
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, users):
         match = bot.runtime.get(match_id)
         assert match is not None
         version = match.version

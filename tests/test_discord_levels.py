@@ -17,7 +17,7 @@ from bot.core.levels import Budget
 from bot.games.cityscape import ENGINE
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import WHOLE_GAME_WINDOWS, button_id, cityhall_bot, settle
+from tests.harness import WHOLE_GAME_WINDOWS, Member, button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import answer, build, set_goals, text_of
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -57,11 +57,9 @@ def seated(lobby: FakeMessage) -> str:
 
 
 async def test_the_host_sets_each_computer_players_level_in_the_lobby(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
     db = tmp_path / "cityhall.sqlite3"
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     channel = fake.channel_id
 
     async with quick_bot(fake, db) as bot:
@@ -116,9 +114,8 @@ async def test_the_host_sets_each_computer_players_level_in_the_lobby(
 
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     channel = fake.channel_id
 
     async with quick_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
@@ -159,12 +156,11 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         assert gate.calls >= 13  # its goals, and every block it built, thought hard
 
 
-async def test_big_cityz_knowledge_is_not_called_a_level(fake_discord: FakeDiscord,
-                                                         tmp_path: Path) -> None:
+async def test_big_cityz_knowledge_is_not_called_a_level(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     # Big Cityz's own option (how many city facts computers know) is "computer knowledge";
     # "level" is the seat's strategy, set in the lobby's menu.
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with quick_bot(fake, tmp_path / "cityhall.sqlite3"):
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"],
                                                {"computer_knowledge": "easy"}))).message

@@ -4,27 +4,19 @@ forged menu values refused, and a truthful answer when `/new` half-fails."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import Member, answer, button_id, by_id, cityhall_bot, text_of
+from tests.test_discord_bigcityz import open_game
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
 # Renders as a masked link, bold text and a ping if put into Markdown as it is.
 CRAFTED = "[x](https://evil) **b** @everyone"
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
 
 
 def assert_literal(text: str) -> None:
@@ -65,14 +57,9 @@ async def test_forged_menu_values_are_refused_and_change_nothing(fake_discord: F
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         ann = await fake.add_member("Ann")
         bob = await fake.add_member("Bob")
-        users = {str(ann["id"]): ann, str(bob["id"]): bob}
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "bigcityz", ["new"]))).message
-        assert lobby is not None
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
+        users = by_id(ann, bob)
+        match = bot.runtime.get(await open_game(fake, bot, ann, [bob], 0))
         assert match is not None and match.state is not None
-        await settle(bot, match.id)
         player = BIGCITYZ.to_act(match.state)[0]
         user = users[player]
         assert match.table_message_id is not None
@@ -103,10 +90,8 @@ async def test_forged_menu_values_are_refused_and_change_nothing(fake_discord: F
 
 
 async def test_new_lobby_whose_reply_cannot_be_read_back_says_it_is_open(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         fault = fake.fail("GET", r"/messages/@original$", 404, 10008)
         new = await fake.slash(ann, fake.channel_id, "cityscape", ["new"])
@@ -124,9 +109,8 @@ async def test_new_lobby_whose_reply_cannot_be_read_back_says_it_is_open(
 
 
 async def test_new_lobby_that_cannot_be_posted_is_not_left_open(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         fake.fail("POST", r"/callback$", 404, 10062)  # e.g. answered too late
         told = await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))

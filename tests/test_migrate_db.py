@@ -10,7 +10,6 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,7 +19,7 @@ from bot.core.storage import SCHEMA_VERSION, Storage
 from bot.games import GAMES
 from bot.tools.migrate_db import url_to_set
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import answer, button_id, cityhall_bot, settle, started_table
 from tests.pg_support import PgServer
 from tests.runtime_support import Clock, close_runtime, open_runtime
 
@@ -40,10 +39,6 @@ def test_the_url_to_set_keeps_everything_but_the_password() -> None:
 def migrate_db(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", "migrate-db", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
 
 
 async def play_out(runtime: Runtime, match_id: int) -> None:
@@ -80,12 +75,8 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_goes_on(
 
     # A Cityscape game running in the channel, with its table message, as the bot left it.
     async with cityhall_bot(fake, db) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        table_match = bot.runtime.in_channel(int(fake.channel_id))
-        assert table_match is not None
+        table_match, _ = await started_table(fake, bot, "cityscape", ann,
+                                             computers=1, options={"rounds": 1})
         await settle(bot, table_match.id)
 
     # In every game: one finished with results, one abandoned, one running in a channel of

@@ -18,6 +18,7 @@ from bot.games.cities import render as cir
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.games.cityscape import render as csr
 from bot.render import kit
+from tests.computer_games import states
 from tests.pictures import drawn, every_picture, too_small
 
 View = dict[str, Any]
@@ -54,13 +55,7 @@ def test_the_kit_tells_secondary_text_from_primary() -> None:
 
 
 def _bigcity_game() -> list[View]:
-    state = BIGCITY.new(["ann", "bob", "cy"], {}, 7)
-    states = [state]
-    while BIGCITY.result(state) is None:
-        player = BIGCITY.to_act(state)[0]
-        state, _ = BIGCITY.apply(state, player, BIGCITY.ai_action(state, player))
-        states.append(state)
-    return states
+    return states("bigcity", ["ann", "bob", "cy"], 7)
 
 
 def test_big_city_names_the_neighbourhoods_still_to_come() -> None:

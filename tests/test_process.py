@@ -19,6 +19,7 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 from tests.harness import button_id
+from tests.process_harness import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,12 +126,7 @@ async def test_a_killed_process_loses_nothing(fake_discord: FakeDiscord, tmp_pat
             (str(bob["id"]), {"type": "build", "height": 1, "lot": "B2"}),
         ]
     finally:
-        second.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(second.wait(), 10)
-        except TimeoutError:
-            second.kill()
-            await second.wait()
+        await stop_process(second)
         output = (await second.stdout.read()).decode() if second.stdout else ""
         assert fake.token not in output  # the token is never logged
         assert "Invite Cityhall to a server: https://discord.com/oauth2/authorize" in output

@@ -10,16 +10,13 @@ player, and the table's buttons worked after every restart (the game went on thr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.core.engine import JSON
 from bot.games.bigcity import ENGINE as BIGCITY
 from bot.games.bigcityz import ENGINE as BIGCITYZ
-from bot.games.cities import ENGINE as CITIES
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.paged import PAGE_SIZE
 from cogs.bigcity import neighborhood_groups, of_kind
@@ -34,6 +31,7 @@ from tests.process_harness import (
     play_to_the_end,
     seed_from_env,
 )
+from tests.test_discord_cities import computer_move
 
 # The bot is killed on purpose, so the interactions in flight then fail; the session checks
 # that no other interaction failed. A test takes 15-25 s of CPU (two processes, a start per
@@ -72,6 +70,14 @@ async def open_table(session: KillSession, game: str, options: dict[str, Any],
     return saved
 
 
+async def kill_session(fake: FakeDiscord, tmp_path: Path, *names: str) -> KillSession:
+    """A session for members ``names`` whose kills are drawn from KILL_SEED (or a new seed,
+    printed so that a failure can be run again)."""
+    seed = seed_from_env()
+    print(f"KILL_SEED={seed}")
+    return KillSession(fake, tmp_path / "cityhall.sqlite3", seed, await users(fake, *names))
+
+
 async def users(fake: FakeDiscord, *names: str) -> dict[str, dict[str, Any]]:
     out = {}
     for name in names:
@@ -87,6 +93,13 @@ async def finish(session: KillSession) -> None:
 
 
 # -- Cityscape ----------------------------------------------------------------------------
+
+
+def shows_version(table: FakeMessage, code: str, saved: Saved) -> bool:
+    """Whether the table has buttons for the saved version (``ch:<code>:<match>:v<n>:``):
+    the bot has caught up with the last move."""
+    base = f"ch:{code}:{saved.id}:v{saved.version}:"
+    return any(i.startswith(base) for i in component_ids(table))
 
 
 def cityscape_ready(saved: Saved, table: FakeMessage) -> bool:
@@ -131,10 +144,7 @@ async def cityscape_move(session: KillSession, saved: Saved) -> None:
 
 async def test_cityscape_killed_at_random_clicks(fake_discord: FakeDiscord,
                                                  tmp_path: Path) -> None:
-    seed = seed_from_env()
-    print(f"KILL_SEED={seed}")
-    session = KillSession(fake_discord, tmp_path / "cityhall.sqlite3", seed,
-                          await users(fake_discord, "Ann", "Bob"))
+    session = await kill_session(fake_discord, tmp_path, "Ann", "Bob")
     try:
         await session.start()
         await open_table(session, "cityscape", {"rounds": 1})
@@ -211,10 +221,7 @@ class BigCityzPlayers:
 
 async def test_bigcityz_killed_at_random_clicks_and_in_objection_windows(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    seed = seed_from_env()
-    print(f"KILL_SEED={seed}")
-    session = KillSession(fake_discord, tmp_path / "cityhall.sqlite3", seed,
-                          await users(fake_discord, "Ann", "Bob"))
+    session = await kill_session(fake_discord, tmp_path, "Ann", "Bob")
     # the longest objection window, so that no timer closes one while the bot is down
     players = BigCityzPlayers(session.rng.randrange(0, 8), session.rng.randrange(8, 16))
     try:
@@ -232,13 +239,8 @@ async def test_bigcityz_killed_at_random_clicks_and_in_objection_windows(
 # -- Cities -------------------------------------------------------------------------------
 
 
-def same(a: JSON, b: JSON) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
 def cities_ready(saved: Saved, table: FakeMessage) -> bool:
-    base = f"ch:ct:{saved.id}:v{saved.version}:"
-    return any(i.startswith(base) for i in component_ids(table))
+    return shows_version(table, "ct", saved)
 
 
 class CitiesPlayers:
@@ -263,11 +265,8 @@ class CitiesPlayers:
             # old chooser would work too, see tests/test_discord_cities.py
             self.restarts = session.restarts
             self.choosers.clear()
-        player = CITIES.to_act(state)[0]
+        player, action, legal, index = computer_move(state)
         user = session.users[player]
-        action = CITIES.ai_action(state, player)
-        legal = [la.action for la in CITIES.legal(state, player)]
-        index = next(i for i, a in enumerate(legal) if same(a, action))
         base = f"ch:ct:{saved.id}:v{saved.version}"
         table = session.table_message(saved)
         pending = state["pending"]
@@ -322,10 +321,7 @@ class CitiesPlayers:
 
 async def test_cities_killed_at_random_clicks_and_mid_turn(fake_discord: FakeDiscord,
                                                            tmp_path: Path) -> None:
-    seed = seed_from_env()
-    print(f"KILL_SEED={seed}")
-    session = KillSession(fake_discord, tmp_path / "cityhall.sqlite3", seed,
-                          await users(fake_discord, "Ann"))
+    session = await kill_session(fake_discord, tmp_path, "Ann")
     players = CitiesPlayers(session.rng.randrange(5, 30))
     try:
         await session.start()
@@ -343,8 +339,7 @@ async def test_cities_killed_at_random_clicks_and_mid_turn(fake_discord: FakeDis
 
 
 def bigcity_ready(saved: Saved, table: FakeMessage) -> bool:
-    base = f"ch:bc:{saved.id}:v{saved.version}:"
-    return any(i.startswith(base) for i in component_ids(table))
+    return shows_version(table, "bc", saved)
 
 
 def select_values(message: FakeMessage, custom_id: str) -> list[str]:
@@ -427,10 +422,7 @@ async def bigcity_move(session: KillSession, saved: Saved) -> None:
 
 async def test_bigcity_killed_at_random_clicks(fake_discord: FakeDiscord,
                                                tmp_path: Path) -> None:
-    seed = seed_from_env()
-    print(f"KILL_SEED={seed}")
-    session = KillSession(fake_discord, tmp_path / "cityhall.sqlite3", seed,
-                          await users(fake_discord, "Ann"))
+    session = await kill_session(fake_discord, tmp_path, "Ann")
     try:
         await session.start()
         # one human and a computer: a whole two-human game is too long for one test

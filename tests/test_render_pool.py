@@ -64,6 +64,14 @@ async def _started(folder: Path, tag: str) -> int:
     return int(marker.read_text())
 
 
+async def _held(pool: RenderPool, folder: Path) -> asyncio.Task[Any]:
+    """A job named "first" that keeps the pool's worker busy until ``folder/release`` is
+    made, once it has started: what is sent meanwhile waits in the queue."""
+    busy = asyncio.create_task(pool.render("testjobs", "hold", str(folder), "first"))
+    await _started(folder, "first")
+    return busy
+
+
 def _order(folder: Path) -> list[str]:
     path = folder / "order"
     return path.read_text().split() if path.exists() else []
@@ -141,8 +149,7 @@ async def test_a_renderer_error_reaches_the_caller_as_itself(single: RenderPool)
 async def test_interactive_jobs_overtake_queued_background_jobs(single: RenderPool,
                                                                 tmp_path: Path) -> None:
     folder = str(tmp_path)
-    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
-    await _started(tmp_path, "first")
+    busy = await _held(single, tmp_path)
     later = [asyncio.create_task(single.render("testjobs", "record", folder, tag))
              for tag in ("refresh1", "refresh2")]
     await _until(lambda: single.queued(Priority.BACKGROUND) == 2)
@@ -204,8 +211,7 @@ async def test_a_player_is_told_how_long_the_pictures_ahead_will_take(
     # at the pool's time per picture so far.
     folder = str(tmp_path)
     assert single.expected_wait() == pytest.approx(DEFAULT_JOB_S)  # nothing ahead
-    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
-    await _started(tmp_path, "first")
+    busy = await _held(single, tmp_path)
     queued = [asyncio.create_task(single.render("testjobs", "record", folder, f"p{i}",
                                                 priority=Priority.INTERACTIVE))
               for i in range(3)]
@@ -224,8 +230,7 @@ async def test_a_player_is_told_how_long_the_pictures_ahead_will_take(
 async def test_background_jobs_with_the_same_key_coalesce(single: RenderPool,
                                                           tmp_path: Path) -> None:
     folder = str(tmp_path)
-    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
-    await _started(tmp_path, "first")
+    busy = await _held(single, tmp_path)
     old = asyncio.create_task(single.render("testjobs", "record", folder, "old", key=7))
     other = asyncio.create_task(single.render("testjobs", "record", folder, "other", key=8))
     await _until(lambda: single.queued(Priority.BACKGROUND) == 2)
@@ -247,8 +252,7 @@ async def test_background_jobs_with_the_same_key_coalesce(single: RenderPool,
 async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderPool,
                                                                  tmp_path: Path) -> None:
     folder = str(tmp_path)
-    busy = asyncio.create_task(single.render("testjobs", "hold", folder, "first"))
-    await _started(tmp_path, "first")
+    busy = await _held(single, tmp_path)
     gone = asyncio.create_task(single.render("testjobs", "record", folder, "gone", key=1))
     await _until(lambda: single.queued() == 1)
     gone.cancel()

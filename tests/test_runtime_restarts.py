@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.records import ACTIVE, ENDED, LOBBY
-from bot.core.runtime import Refusal
+from bot.core.records import ACTIVE, ENDED, LOBBY, Match, Seat
+from bot.core.runtime import Refusal, Runtime
 
 from .runtime_support import (
     ANN,
@@ -39,6 +39,24 @@ BIGCITYZ = {
     "veto_seconds": 5,
 }
 PARIS_RIGHT = {"type": "place", "slot": 1, "color": "green", "points": 5}
+
+
+async def _started(runtime: Runtime, *joiners: Seat) -> Match:
+    """Ann's stacked Big Cityz table with ``joiners`` seated after her, started: Paris is
+    Ann's to place."""
+    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
+    for player in joiners:
+        await runtime.join(match.id, player)
+    return await runtime.start(match.id, ANN.id)
+
+
+async def _paris_placed(runtimes: OpenRuntime, clock: Clock) -> tuple[Runtime, Match]:
+    """Ann, Bob and Cy's stacked Big Cityz game on ``clock``, Ann having placed Paris: Bob's
+    and Cy's objection window (5 s) is open."""
+    runtime = await runtimes(clock=clock)
+    match = await _started(runtime, BOB, CY)
+    await runtime.act(match.id, ANN.id, PARIS_RIGHT)
+    return runtime, match
 
 
 # -- the lobby and the start survive a restart --------------------------------------------------
@@ -177,10 +195,7 @@ async def test_the_veto_timer_closes_the_window_and_plays_nothing_more(
         runtimes: OpenRuntime) -> None:
     clock = Clock()
     runtime = await runtimes(clock=clock)
-    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
-    await runtime.join(match.id, BOB)
-    await runtime.join(match.id, CY)
-    await runtime.start(match.id, ANN.id)
+    match = await _started(runtime, BOB, CY)
     clock.now += 10
     await runtime.act(match.id, ANN.id, PARIS_RIGHT)
     live = runtime.get(match.id)
@@ -225,12 +240,7 @@ async def test_the_next_player_gets_a_full_turn_after_the_veto_timer(
 async def test_the_next_player_gets_a_full_turn_after_answering_last(
         runtimes: OpenRuntime) -> None:
     clock = Clock()
-    runtime = await runtimes(clock=clock)
-    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
-    await runtime.join(match.id, BOB)
-    await runtime.join(match.id, CY)
-    await runtime.start(match.id, ANN.id)
-    await runtime.act(match.id, ANN.id, PARIS_RIGHT)
+    runtime, match = await _paris_placed(runtimes, clock)
     await runtime.act(match.id, CY.id, {"type": "no_veto"})
     clock.now += 4
     answered = await runtime.act(match.id, BOB.id, {"type": "no_veto"})
@@ -241,9 +251,7 @@ async def test_the_next_player_gets_a_full_turn_after_answering_last(
 async def test_the_turn_timer_places_for_a_slow_player_once(runtimes: OpenRuntime) -> None:
     clock = Clock()
     runtime = await runtimes(clock=clock)
-    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
-    await runtime.join(match.id, BOB)
-    await runtime.start(match.id, ANN.id)
+    match = await _started(runtime, BOB)
     clock.now += 59
     assert await runtime.time_out(match.id) == []
     clock.now += 1
@@ -298,12 +306,7 @@ async def test_each_accepted_move_waits_to_be_told_once(runtimes: OpenRuntime) -
 async def test_one_objector_answering_does_not_stretch_the_veto_window(
         runtimes: OpenRuntime) -> None:
     clock = Clock()
-    runtime = await runtimes(clock=clock)
-    match = await runtime.open_lobby(GUILD, CHANNEL, "bigcityz", ANN, BIGCITYZ)
-    await runtime.join(match.id, BOB)
-    await runtime.join(match.id, CY)
-    await runtime.start(match.id, ANN.id)
-    await runtime.act(match.id, ANN.id, PARIS_RIGHT)
+    runtime, match = await _paris_placed(runtimes, clock)
     placed_at = clock.now
     clock.now += 3
     answered = await runtime.act(match.id, CY.id, {"type": "no_veto"})

@@ -11,21 +11,13 @@ import pytest
 
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, cityscape_building
+from tests.harness import Member, answer, button_id, cityhall_bot, cityscape_building, text_of
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
 
 
 async def settings(fake: FakeDiscord, user: dict[str, Any], sub: str | list[str],
@@ -49,6 +41,13 @@ async def test_only_server_managers_see_settings_and_only_moderators_see_moderat
         assert synced[name]["default_member_permissions"] is None, name
     subs = {o["name"] for o in synced["settings"]["options"]}
     assert {"show", "turn_time", "computer_delay", "channels", "defaults"} <= subs
+
+
+@pytest.fixture
+async def admin(fake_discord: FakeDiscord) -> Member:
+    """Alice, who administers the fake guild (before ``ann`` in a test's arguments, she is
+    added first, as a server's owner would be)."""
+    return await fake_discord.add_member("Alice", administrator=True)
 
 
 async def test_settings_are_shown_changed_and_kept_after_a_restart(
@@ -88,11 +87,9 @@ async def test_settings_are_shown_changed_and_kept_after_a_restart(
         assert "10 minutes per move (the bot's default)" in reset
 
 
-async def test_games_start_only_where_the_managers_allow(fake_discord: FakeDiscord,
-                                                         tmp_path: Path) -> None:
+async def test_games_start_only_where_the_managers_allow(
+        fake_discord: FakeDiscord, tmp_path: Path, admin: Member, ann: Member) -> None:
     fake = fake_discord
-    admin = await fake.add_member("Alice", administrator=True)
-    ann = await fake.add_member("Ann")
     other = (await fake.add_channel("other"))["id"]
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         await settings(fake, admin, "channels", {"action": "deny"})
@@ -119,11 +116,9 @@ async def test_games_start_only_where_the_managers_allow(fake_discord: FakeDisco
         assert not opened.ephemeral
 
 
-async def test_default_options_apply_to_new_lobbies_and_new_wins(fake_discord: FakeDiscord,
-                                                                 tmp_path: Path) -> None:
+async def test_default_options_apply_to_new_lobbies_and_new_wins(
+        fake_discord: FakeDiscord, tmp_path: Path, admin: Member, ann: Member) -> None:
     fake = fake_discord
-    admin = await fake.add_member("Alice", administrator=True)
-    ann = await fake.add_member("Ann")
     other = (await fake.add_channel("other"))["id"]
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         await settings(fake, admin, ["defaults", "bigcityz"],
@@ -163,10 +158,8 @@ async def test_a_changed_turn_time_is_used_from_the_next_turn(fake_discord: Fake
 
 
 async def test_status_and_stats_have_a_cooldown_and_status_pings_nobody(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))).message
         await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
@@ -221,10 +214,8 @@ async def test_a_forged_settings_call_from_a_plain_member_changes_nothing(
 
 
 async def test_moderate_end_from_a_plain_member_ends_nothing_but_the_host_may(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match = await cityscape_building(fake, bot, ann, bob)
         refused = await answer(await fake.slash(bob, fake.channel_id, "moderate", ["end"]))

@@ -15,7 +15,7 @@ import pytest
 from bot.ui.deferral import DEFER_AFTER
 from fakediscord import FakeDiscord
 from tests import databases
-from tests.harness import button_id, cityhall_bot, cityscape_building
+from tests.harness import Member, button_id, cityhall_bot, cityscape_building, new_lobby
 
 DEFERRED_UPDATE = 6
 UPDATE_MESSAGE = 7
@@ -52,15 +52,11 @@ def _text(message: Any) -> str:
 
 
 async def test_a_lobby_click_waiting_for_a_locked_database_is_acknowledged_then_answered(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     db = tmp_path / "db.sqlite3"
     async with cityhall_bot(fake, db) as bot:
-        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
-                 .response(timeout=5)).message
-        assert lobby is not None
+        lobby = await new_lobby(fake, ann, "cityscape", {})
         other = _WritesLocked(db)
         await other.take()
         try:
@@ -83,10 +79,8 @@ async def test_a_lobby_click_waiting_for_a_locked_database_is_acknowledged_then_
 
 
 async def test_a_move_waiting_for_a_locked_database_is_acknowledged_then_answered(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     db = tmp_path / "db.sqlite3"
     async with cityhall_bot(fake, db) as bot:
         match = await cityscape_building(fake, bot, ann, bob)

@@ -14,17 +14,15 @@ import pytest
 from bot.app import RESTARTING
 from bot.core.storage import StorageError
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot
+from tests.harness import Member, button_id, cityhall_bot
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
 
 async def test_a_click_failing_while_the_bot_stops_says_try_again(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
                  .response(timeout=5)).message
@@ -54,13 +52,12 @@ async def test_a_click_failing_while_the_bot_stops_says_try_again(
 
 
 async def test_a_click_arriving_as_the_bot_stops_gets_its_answer_whole(
-        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture, ann: Member,
+        bob: Member) -> None:
     """The stop began with nothing in flight; a click comes in while the database is
     closing. Its "try again" answer lands whole before the connection to Discord closes
     (issue 26: in 1 of 8 stops it was cut off, with an ERROR and a traceback)."""
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
     clicks: list[Any] = []
     turned_away: list[int] = []
 

@@ -414,7 +414,7 @@ async def test_a_write_its_own_savepoint_cannot_undo_fails_and_the_next_write_la
         (match.id, LOBBY), (later.id, LOBBY)]
 
 
-async def _hold_the_writer(storage: Storage) -> tuple[asyncio.Task[None], threading.Event]:
+async def hold_the_writer(storage: Storage) -> tuple[asyncio.Task[None], threading.Event]:
     """A write that keeps the writer busy until the returned event is set."""
     running, release = threading.Event(), threading.Event()
 
@@ -438,7 +438,7 @@ async def test_moves_queued_together_share_commits_of_at_most_256(
     # Group commit: one fsync for many moves, but no transaction grows without bound.
     storage = await sqlite_storages()
     assert storage.commits == 0  # opening (and creating the tables) is not counted
-    held, release = await _hold_the_writer(storage)
+    held, release = await hold_the_writer(storage)
 
     def mark(n: int) -> Callable[[sqlite3.Connection], None]:
         def work(conn: sqlite3.Connection) -> None:
@@ -460,7 +460,7 @@ async def test_closing_with_moves_still_queued_saves_every_one(
         tmp_path: Path, sqlite_storages: OpenStorage) -> None:
     storage = await sqlite_storages()
     match = await storage.create_match(_match(status=ACTIVE))
-    held, release = await _hold_the_writer(storage)
+    held, release = await hold_the_writer(storage)
     saves = []
     for version in range(2, 6):
         match.version = version

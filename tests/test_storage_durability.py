@@ -12,7 +12,6 @@ import random
 import signal
 import sqlite3
 import sys
-import threading
 import zlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -36,6 +35,7 @@ from bot.games import GAMES
 from bot.tools.replay import replay
 
 from .runtime_support import BACKENDS
+from .test_storage import hold_the_writer
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
@@ -104,14 +104,7 @@ async def test_a_refused_new_game_cannot_roll_back_another_channels_move(
 
     # Hold the writer inside a transaction, so that the move and the refused /new are
     # queued together and committed by the same transaction.
-    running, release = threading.Event(), threading.Event()
-
-    def hold(_conn: sqlite3.Connection) -> None:
-        running.set()
-        release.wait(10)
-
-    held = asyncio.ensure_future(storage.write(hold))
-    await asyncio.to_thread(running.wait, 10)
+    held, release = await hold_the_writer(storage)
     commits = storage.commits
     move = asyncio.ensure_future(runtime.act(match.id, player, action))
     busy = Match(id=0, guild_id=10, channel_id=20, game="cityscape", status=LOBBY,

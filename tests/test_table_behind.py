@@ -13,10 +13,10 @@ import pytest
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from fakediscord import FakeDiscord
 from fakediscord.limits import Fault
-from tests.harness import button_id, cityhall_bot, settle
+from tests.harness import Member, button_id, by_id, cityhall_bot, settle
 from tests.test_discord_bigcityz import open_game, play_turn, table_of
 from tests.test_discord_cityscape import answer, text_of
-from tests.test_discord_faults import _building, _on_turn
+from tests.test_discord_faults import _on_turn, building
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -37,12 +37,9 @@ def _versions(message: object) -> set[int]:
 
 
 async def test_a_height_button_on_a_table_behind_opens_the_picker_on_the_board_as_it_is(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match_id, table = await _building(fake, bot, ann, bob)
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, users):
         first = _on_turn(bot, match_id, users)
         version = bot.runtime.get(match_id).version  # type: ignore[union-attr]
         # Discord refuses every table edit from now on: the table stays on this board.
@@ -73,10 +70,9 @@ async def test_a_height_button_on_a_table_behind_opens_the_picker_on_the_board_a
 
 
 async def test_a_stale_click_on_the_table_brings_the_table_up_to_date_and_changes_nothing(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     fake = fake_discord
-    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match_id = await open_game(fake, bot, ann, [bob], 0)
         table = table_of(fake, bot, match_id)

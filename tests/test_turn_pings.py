@@ -4,48 +4,26 @@ runs out; nothing else notifies anyone (a spectator's /game status included)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
+from bot.core.records import Match
 from bot.games.cityscape import ENGINE
 from fakediscord import FakeDiscord
-from tests.harness import button_id, cityhall_bot, settle
+from tests import whole_games
+from tests.harness import cityhall_bot, settle, started_table
 from tests.test_discord_cityscape import answer, build, set_goals
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
-
-EPHEMERAL = 64
-CREATES = re.compile(r"^/channels/\d+/messages$|^/interactions/\d+/[^/]+/callback$"
-                     r"|^/webhooks/\d+/[^/]+$")
 
 
 def notifications(fake: FakeDiscord) -> list[tuple[str, set[str]]]:
     """Every message the bot created that notifies someone, as Discord decides it: users
     mentioned in the content and let through by ``allowed_mentions`` (no
     ``allowed_mentions`` at all lets every mention through). Edits notify nobody."""
-    found = []
-    for record in fake.requests:
-        if record.method != "POST" or not CREATES.search(record.path) or record.status >= 400:
-            continue
-        body = record.json if isinstance(record.json, dict) else {}
-        if record.path.endswith("/callback"):
-            if body.get("type") != 4:
-                continue
-            body = body.get("data") or {}
-        if int(body.get("flags") or 0) & EPHEMERAL:
-            continue
-        mentioned = set(re.findall(r"<@!?(\d+)>", str(body.get("content") or "")))
-        allowed = body.get("allowed_mentions")
-        if allowed is None or "users" in (allowed.get("parse") or []):
-            pinged = mentioned
-        else:
-            pinged = mentioned & {str(u) for u in allowed.get("users") or []}
-        if pinged:
-            found.append((str(body.get("content")), pinged))
-    return found
+    return [(n.content, n.pinged) for n in whole_games.notifications(fake)]
 
 
 def live_pings(fake: FakeDiscord) -> list[str]:
@@ -68,13 +46,9 @@ async def test_each_turn_change_notifies_exactly_the_player_due(
     eve = await fake.add_member("Eve")  # watches
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        assert lobby is not None
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
+        assert match.state is not None
 
         # Goals are chosen by both at once: one message notifies both.
         await wait_for_pings(fake, 1)
@@ -130,13 +104,9 @@ async def test_computer_players_are_never_pinged(fake_discord: FakeDiscord,
     fake = fake_discord
     ann = await fake.add_member("Ann")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        assert lobby is not None
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Add computer")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           computers=1, options={"rounds": 1})
+        assert match.state is not None
         await settle(bot, match.id)
         ann_id = str(ann["id"])
         # Goals, then building: when Ann builds first her turn simply goes on (the runtime
@@ -172,13 +142,10 @@ async def test_a_restart_neither_leaves_a_ping_behind_nor_pings_twice(
     users = {str(ann["id"]): ann, str(bob["id"]): bob}
     db = tmp_path / "db.sqlite3"
     async with cityhall_bot(fake, db) as bot:
-        lobby = (await answer(await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                               {"rounds": 1}))).message
-        assert lobby is not None
-        await answer(await fake.click(bob, lobby, button_id(lobby, "Join")))
-        await answer(await fake.click(ann, lobby, button_id(lobby, "Start")))
-        match = bot.runtime.in_channel(int(fake.channel_id))
-        assert match is not None and match.state is not None
+        match: Match | None  # after the restart, the bot's own copy again
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
+        assert match.state is not None
         match_id = match.id
         table = fake.message(lobby.id)
         for player in users:

@@ -6,7 +6,7 @@ described. Used by tests/test_whole_games_channel.py and scripts/transcripts.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,21 +14,13 @@ from bot.app import CityhallBot
 from bot.games.cityscape import ai as cityscape_ai
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
-from tests.harness import button_id, settle
+from tests.harness import answer, button_id, settle, text_of
 
 EPHEMERAL = 64
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's alt text
 CREATES = re.compile(r"^/channels/\d+/messages$|^/interactions/\d+/[^/]+/callback$"
                      r"|^/webhooks/\d+/[^/]+$")
 Users = dict[str, dict[str, Any]]
-
-
-async def answer(ix: Any) -> Any:
-    return await ix.response(timeout=5)
-
-
-def text_of(callback: Any) -> str:
-    return str((callback.data or {}).get("content", ""))
 
 
 @dataclass
@@ -240,10 +232,9 @@ def superseded_with_leftovers(fake: FakeDiscord, table_id: int | None) -> list[s
     return left
 
 
-def badly_described(fake: FakeDiscord) -> list[str]:
-    """Every file the bot uploaded (public or private, sent or edited in) whose alt text is
-    missing, empty or over Discord's 1,024 characters."""
-    bad = []
+def described_uploads(fake: FakeDiscord) -> Iterator[tuple[str, Any]]:
+    """Every file the bot uploaded (public or private, sent or edited in), named by its
+    request and filename, with its alt text (the attachment's ``description``, or None)."""
     for record in fake.requests:
         if not record.files or record.status >= 400:
             continue
@@ -253,7 +244,11 @@ def badly_described(fake: FakeDiscord) -> list[str]:
         described = {str(a.get("id")): a.get("description")
                      for a in body.get("attachments") or []}
         for upload in record.files:
-            text = described.get(str(upload.index))
-            if not text or not str(text).strip() or len(str(text)) > MAX_DESCRIPTION:
-                bad.append(f"{record.method} {record.path} {upload.filename}: {text!r}")
-    return bad
+            yield f"{record.method} {record.path} {upload.filename}", described.get(str(upload.index))
+
+
+def badly_described(fake: FakeDiscord) -> list[str]:
+    """Every file the bot uploaded whose alt text is missing, empty or over Discord's 1,024
+    characters."""
+    return [f"{upload}: {text!r}" for upload, text in described_uploads(fake)
+            if not text or not str(text).strip() or len(str(text)) > MAX_DESCRIPTION]
