@@ -93,6 +93,10 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
+    Equivalent("bot/core/storage.py", "Storage.unfinished",
+               "owned = '' if shards is None or shards.everything else "
+               "f\" AND {shards.sql('M.GUILD_ID')}\"",
+               "an unquoted column name in SQL: SQLite and PostgreSQL both ignore its case"),
     Equivalent("bot/core/storage.py", "Writer.__init__", "self.lost = None",
                "lost is only read for its truth (`if self.lost or …`, `if not self.lost`): "
                "None is as false as False"),
