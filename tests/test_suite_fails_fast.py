@@ -47,7 +47,7 @@ async def test_waits_forever(tmp_path: Path) -> None:
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("project")
     skip = shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.sqlite3*")
-    for folder in ("bot", "cogs", "tests"):
+    for folder in ("bot", "cogs", "fakediscord", "tests"):
         shutil.copytree(ROOT / folder, copy / folder, ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
     return copy
