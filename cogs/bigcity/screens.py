@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -17,16 +17,8 @@ from bot.games.bigcity.geometry import neighborhood_layout, neighbors
 from bot.games.bigcity.legality import building_label, building_sites
 from bot.games.bigcity.scoring import score_building
 from bot.ui.game import seat_name
-from bot.ui.paged import (
-    PAGE_SIZE,
-    Choice,
-    clamp_page,
-    letters,
-    page_of,
-    page_slice,
-    paged_menu,
-    shorten,
-)
+from bot.ui.paged import PAGE_SIZE, Choice, clamp_page, page_of, paged_menu, shorten
+from bot.ui.screens import Screen, button, lettered_menu
 from bot.ui.words import join_words, name, plural
 
 from .ids import CATEGORIES, PLAYING_STEPS, Stamp, board, of_kind, trade_stamp
@@ -43,24 +35,7 @@ from .words import (
     turn_refusal,
 )
 
-# -- screens: what a private reply shows -----------------------------------------------
-
-
-@dataclass
-class Screen:
-    """A private reply: text, components (plain items, wrapped on sending) and the choices
-    to mark on a preview picture, if any."""
-
-    text: str
-    items: list[discord.ui.Item[Any]] = field(default_factory=list)
-    preview: list[JSON] | None = None
-
-
-def button(label: str, custom_id: str, *,
-           style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,
-           emoji: str | None = None, disabled: bool = False) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=shorten(label, 80), custom_id=custom_id, style=style, row=row,
-                             emoji=emoji, disabled=disabled)
+# -- screens: what a private reply shows (a ``Screen``, bot/ui/screens.py) ---------------
 
 
 def preview_choice(label: str, action: JSON) -> JSON:
@@ -332,10 +307,10 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
         else:
             choices.append(Choice(str(i), ("Only this streetcar: " if code == "s"
                                            and arg is not None and pos == 0 else "") + la.label))
-    items = paged_menu(choices, page, select_id=lambda p: f"{base}:l{code}{arg_text}:p{p}",
-                       page_id=lambda p: f"{base}:c{code}{arg_text}:p{p}", placeholder=menu)
-    preview = [preview_choice(letters(pos), found[pos][1].action)
-               for pos in page_slice(len(found), page)]
+    items, preview = lettered_menu(
+        choices, [la.action for _i, la in found], page, mark=preview_choice,
+        select_id=lambda p: f"{base}:l{code}{arg_text}:p{p}",
+        page_id=lambda p: f"{base}:c{code}{arg_text}:p{p}", placeholder=menu)
     text = head + f"\n{plural(len(found), 'choice')}; pick one, then confirm."
     return Screen(text, items + extra, preview)
 
