@@ -9,10 +9,11 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -25,7 +26,7 @@ from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
 from bot.core.storage import Storage
-from bot.games import RECORDS
+from bot.games import GAMES, render_pool
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui import answers
@@ -42,7 +43,15 @@ from bot.ui.uploads import Upload
 
 log = logging.getLogger("cityhall")
 
-EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", *(record.cog for record in RECORDS))
+
+@runtime_checkable
+class GameDefaults(Protocol):
+    """The Settings cog, as ``add_game`` sees it. (Not its class: discord.py loads an
+    extension as a fresh module, so the class this module could import is another one.)"""
+
+    def add_game_defaults(self, command: app_commands.Command[Any, ..., None]) -> None: ...
+
+EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", *(game.cog for game in GAMES.values()))
 
 # After SIGTERM or SIGINT: clicks in flight get this long to be answered, then what they
 # saved is published; the process is gone within bot.process.SHUTDOWN_SECONDS whatever
@@ -144,13 +153,12 @@ class CityhallBot(commands.Bot):
             self.storage = await Storage.open(self.settings.database)
         # Pictures are drawn in worker processes (one per core by default), players'
         # private pictures ahead of table refreshes.
-        self.pictures = RenderPool(self.settings.render_workers,
-                                   modules={r.engine.name: r.renderer for r in RECORDS})
+        self.pictures = render_pool(self.settings.render_workers)
         try:
             await self.pictures.start()
         except RenderPoolError as exc:
             log.error("Render workers did not start (%s); drawing in a thread instead.", exc)
-            self.pictures = RenderPool(0, modules=self.pictures.modules)
+            self.pictures = render_pool(0)
             await self.pictures.start()
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
@@ -160,7 +168,7 @@ class CityhallBot(commands.Bot):
         # nothing. Loaded with the matches (runtime.load), before any timer runs.
         self.servers = ServerSettingsStore(self.storage, turn_seconds=self.settings.turn_seconds,
                                            cpu_delay=self.settings.cpu_delay)
-        self.runtime = Runtime(self.storage, {r.engine.name: r.engine for r in RECORDS},
+        self.runtime = Runtime(self.storage, GAMES,
                                turn_seconds=self.settings.turn_seconds, limits=limits,
                                servers=self.servers, thinker=self.think,
                                budget=Budget(self.settings.cpu_hard_iterations,
@@ -322,14 +330,19 @@ class CityhallBot(commands.Bot):
 
     async def add_game(self, adapter: GameAdapter,
                        items: Iterable[type[discord.ui.DynamicItem[Any]]],
-                       group: type[GameCommands]) -> None:
+                       group: type[GameCommands],
+                       defaults: app_commands.Command[Any, ..., None] | None = None) -> None:
         """What a game's cog module does in ``setup``: its table, its buttons, its slash
-        command group (a cog made here, with the adapter)."""
+        command group (a cog made here, with the adapter) and its ``/settings defaults``
+        subcommand (``cogs.settings.save_defaults``), when it has options."""
         self.register(adapter)
         items = tuple(items)
         self.add_dynamic_items(*items)
         self.dynamic_items.extend(items)
         await self.add_cog(group(self, adapter))
+        settings = self.get_cog("Settings")
+        if defaults is not None and isinstance(settings, GameDefaults):
+            settings.add_game_defaults(defaults)
 
     async def after_move(self, outcome: Outcome) -> None:
         """Tell the channel about an accepted move and plan what happens next."""

@@ -27,6 +27,7 @@ from bot.ui.game import LEVEL_WORDS, GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
 from bot.ui.lobby import GameCommands, given
 from bot.ui.words import final_line, mention, name, plural
+from cogs.settings import save_defaults
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -402,6 +403,16 @@ class BigCityz(GameCommands):
         await self.show_rules(interaction)
 
 
+@app_commands.command(name="bigcityz", description="Default options for /bigcityz new")
+@app_commands.describe(veto_seconds="Seconds to object after each placement (empty: 20)",
+                       computer_knowledge=f"{KNOWLEDGE_HELP} (empty: normal)")
+@app_commands.choices(computer_knowledge=KNOWLEDGE_CHOICES)
+async def defaults(interaction: discord.Interaction,
+                   veto_seconds: app_commands.Range[int, 5, 120] | None = None,
+                   computer_knowledge: str | None = None) -> None:
+    await save_defaults(interaction, "bigcityz", new_options(veto_seconds, computer_knowledge))
+
+
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(BigCityzAdapter(ENGINE),
-                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz)
+                       (PlaceButton, PlaceSelect, ActionButton, VetoButton), BigCityz, defaults)

@@ -23,6 +23,7 @@ from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import Click, GameButton, GameSelect
 from bot.ui.lobby import GameCommands, given
 from bot.ui.words import final_line, mention, name
+from cogs.settings import save_defaults
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -386,6 +387,14 @@ class Cityscape(GameCommands):
         await self.show_rules(interaction)
 
 
+@app_commands.command(name="cityscape", description="Default options for /cityscape new")
+@app_commands.describe(rounds="Rounds to play (empty: one per player, four with two)")
+async def defaults(interaction: discord.Interaction,
+                   rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
+    await save_defaults(interaction, "cityscape", given(rounds=rounds))
+
+
 async def setup(bot: CityhallBot) -> None:
     await bot.add_game(CityscapeAdapter(ENGINE),
-                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm), Cityscape)
+                       (HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm), Cityscape,
+                       defaults)

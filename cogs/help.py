@@ -9,24 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import GAMES
 from bot.ui.replies import NO_MENTIONS
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
-
-# What each game is and how long it lasts, in the game's own terms (turns and rounds, not
-# minutes: how long a move takes depends on the people at the table).
-GAME_LINES = {
-    "cityscape": ("build a 4×4 skyline that matches your secret goals",
-                  "one round of 25 blocks per player (four rounds with two)"),
-    "bigcityz": ("city trivia: bet where 200 real cities belong, object to others' bets",
-                 "until someone reaches 36 points"),
-    "bigcity": ("build neighbourhoods, buildings and a streetcar line on a shared city",
-                "until the city is built"),
-    "cities": ("draft tiles, features and buildings into your own neighbourhood",
-               "8 rounds (4 with two players)"),
-}
-
 
 def help_embed(bot: CityhallBot) -> discord.Embed:
     minutes = max(1, round(bot.settings.turn_seconds / 60))
@@ -40,10 +27,11 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
     games = []
     for name, adapter in bot.adapters.items():
         engine = adapter.engine
-        what, length = GAME_LINES.get(name, ("", ""))
-        line = f"**{engine.title}** ({engine.min_players}–{engine.max_players} players)"
-        if what:
-            line += f": {what}; {length}."
+        # What the game is and how long it lasts, in its own terms (turns and rounds, not
+        # minutes: how long a move takes depends on the people at the table).
+        record = GAMES[name]
+        line = (f"**{engine.title}** ({engine.min_players}–{engine.max_players} players): "
+                f"{record.summary}; {record.length}.")
         games.append(f"{line} `/{name} new` · `/{name} rules`")
     embed.add_field(name="The games", value="\n".join(games)[:1024], inline=False)
     embed.add_field(name="Starting a game", value=(

@@ -24,8 +24,6 @@ from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
 from cogs.bigcity import new_options as bigcity_options
-from cogs.bigcityz import KNOWLEDGE_CHOICES, KNOWLEDGE_HELP
-from cogs.bigcityz import new_options as bigcityz_options
 from cogs.cities import CITY_ORDER
 from cogs.cities import new_options as cities_options
 
@@ -112,22 +110,17 @@ class Settings(commands.Cog):
 
     # -- default options, one subcommand per game (the same options as its /new) ------------
 
-    @defaults.command(name="cityscape", description="Default options for /cityscape new")
-    @app_commands.describe(rounds="Rounds to play (empty: one per player, four with two)")
-    async def cityscape(self, interaction: discord.Interaction,
-                        rounds: app_commands.Range[int, 1, 12] | None = None) -> None:
-        await self._defaults(interaction, "cityscape",
-                             {} if rounds is None else {"rounds": rounds})
-
-    @defaults.command(name="bigcityz", description="Default options for /bigcityz new")
-    @app_commands.describe(veto_seconds="Seconds to object after each placement (empty: 20)",
-                           computer_knowledge=f"{KNOWLEDGE_HELP} (empty: normal)")
-    @app_commands.choices(computer_knowledge=KNOWLEDGE_CHOICES)
-    async def bigcityz(self, interaction: discord.Interaction,
-                       veto_seconds: app_commands.Range[int, 5, 120] | None = None,
-                       computer_knowledge: str | None = None) -> None:
-        await self._defaults(interaction, "bigcityz",
-                             bigcityz_options(veto_seconds, computer_knowledge))
+    def add_game_defaults(self, command: app_commands.Command[Any, ..., None]) -> None:
+        """A game's ``/settings defaults <game>``, declared by its cog (the options are its
+        ``/new``'s; the callback ends in :func:`save_defaults`) and added by
+        ``bot.add_game``: the list of games is the catalogue's, not this file's. The same
+        Manage Server check as every /settings command runs first."""
+        group = self.bot.tree.get_command("settings")
+        defaults = group.get_command("defaults") if isinstance(group, app_commands.Group) \
+            else None
+        assert isinstance(defaults, app_commands.Group), "the Settings cog is not loaded"
+        command.add_check(_may_change_settings)
+        defaults.add_command(command)
 
     @defaults.command(name="bigcity", description="Default variants for /bigcity new")
     @app_commands.describe(
@@ -140,7 +133,7 @@ class Settings(commands.Cog):
                       must_exchange_useless: bool = False, single_streetcar_line: bool = False,
                       limited_streetcar_line: bool = False,
                       limited_card_drawing: bool = False) -> None:
-        await self._defaults(interaction, "bigcity", bigcity_options(
+        await self.save_defaults(interaction, "bigcity", bigcity_options(
             trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
             single_streetcar_line=single_streetcar_line,
             limited_streetcar_line=limited_streetcar_line,
@@ -152,7 +145,7 @@ class Settings(commands.Cog):
     @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
     async def cities(self, interaction: discord.Interaction, city: str | None = None,
                      long_variant: bool = False) -> None:
-        await self._defaults(interaction, "cities", cities_options(city, long_variant))
+        await self.save_defaults(interaction, "cities", cities_options(city, long_variant))
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -165,8 +158,8 @@ class Settings(commands.Cog):
         return describe(self.bot.servers.get(guild_id), self.bot.servers, guild_id,
                         self.bot.adapters)
 
-    async def _defaults(self, interaction: discord.Interaction, game: str,
-                        options: dict[str, Any]) -> None:
+    async def save_defaults(self, interaction: discord.Interaction, game: str,
+                            options: dict[str, Any]) -> None:
         guild_id = self._guild(interaction)
         engine = self.bot.adapters[game].engine
         try:
@@ -209,6 +202,22 @@ def _difference(before: ServerSettings, after: ServerSettings) -> str:
     if before.game_options != after.game_options:
         changed.append(f"game defaults {dict(after.game_options)}")
     return "; ".join(changed) or "nothing"
+
+
+async def save_defaults(interaction: discord.Interaction, game: str,
+                        options: dict[str, Any]) -> None:
+    """What a game's ``/settings defaults <game>`` does with the options it was given."""
+    settings = interaction.client.get_cog("Settings") \
+        if isinstance(interaction.client, commands.Bot) else None
+    if not isinstance(settings, Settings):
+        await tell(interaction, "Settings are not available right now. Nothing was changed.")
+        return
+    await settings.save_defaults(interaction, game, options)
+
+
+def _may_change_settings(interaction: discord.Interaction) -> bool:
+    require_manage_server(interaction)
+    return True
 
 
 async def setup(bot: CityhallBot) -> None:

@@ -37,7 +37,7 @@ from typing import Any
 
 from bot.core.engine import JSON
 from bot.core.levels import Budget
-from bot.games.bigcityz import ENGINE, ai, levels, playout
+from bot.games.bigcityz import GAME, ai, levels, playout
 from bot.tools import arena
 
 EPSILON = 0.05  # weight of another card per fact on which it disagrees with what is known
@@ -95,7 +95,7 @@ def patched(mode: str) -> Iterator[None]:
         deciding.append(player)
         try:
             if mode == "knowledge":
-                return ENGINE.ai_action(state, player)
+                return GAME.computer.normal(state, player)
             return original_level_action(state, player, level, budget)
         finally:
             deciding.pop()

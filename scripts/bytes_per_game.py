@@ -21,7 +21,7 @@ from bot.games import GAMES
 
 
 async def measure(game: str, games: int) -> None:
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "bytes.sqlite3")
         storage = await Storage.open(path)
@@ -35,7 +35,7 @@ async def measure(game: str, games: int) -> None:
             while (match := runtime.get(lobby.id)) is not None:
                 assert match.state is not None
                 player = engine.to_act(match.state)[0]
-                await runtime.act(lobby.id, player, engine.ai_action(match.state, player))
+                await runtime.act(lobby.id, player, computer.normal(match.state, player))
 
         await play(0)  # the first game creates the tables' first pages
         sqlite3.connect(path).execute("PRAGMA wal_checkpoint(TRUNCATE)")

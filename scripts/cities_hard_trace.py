@@ -28,7 +28,7 @@ NAMES = ("ann", "bob", "cy", "dee")
 def play(players: int, seed: int, hard_seat: int, trace: list[str], times: list[float]) -> None:
     """One game, hard in ``hard_seat``: its moves appended to ``trace`` (JSON lines), the
     CPU milliseconds of hard's searched moves to ``times``."""
-    engine = GAMES["cities"]
+    engine, computer = GAMES["cities"].engine, GAMES["cities"].computer
     names = list(NAMES[:players])
     state = engine.new(names, {}, seed)
     budget = Budget(iterations=0, seconds=None)
@@ -38,7 +38,7 @@ def play(players: int, seed: int, hard_seat: int, trace: list[str], times: list[
         level = HARD if player == hard else NORMAL
         searched = level == HARD and state["phase"] == "play" and state["pending"] is None
         start = time.process_time()
-        action = decide(engine, state, player, level, budget)
+        action = decide(computer, state, player, level, budget)
         if searched:
             times.append(1000 * (time.process_time() - start))
         trace.append(json.dumps({"seed": seed, "hard": hard, "player": player, "level": level,

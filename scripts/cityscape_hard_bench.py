@@ -33,14 +33,14 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--every", type=int, default=3)
     args = parser.parse_args()
-    engine = GAMES["cityscape"]
+    computer = GAMES["cityscape"].computer
     budget = Budget(iterations=0, seconds=None)
     print(f"load average {os.getloadavg()[0]:.2f}")
     for players in (2, 4):
         times: dict[str, list[float]] = {"goals": [], "building": []}
         for state, player in positions(players, args.seeds, args.every):
             start = time.process_time()
-            decide(engine, state, player, HARD, budget)
+            decide(computer, state, player, HARD, budget)
             times[state["phase"]].append(1000 * (time.process_time() - start))
         every = times["goals"] + times["building"]
         p95 = statistics.quantiles(every, n=20)[-1]

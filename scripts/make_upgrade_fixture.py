@@ -72,7 +72,7 @@ async def _play(runtime: Runtime, match_id: int, until: Callable[[JSON], bool],
         engine = runtime.engine(match)
         player = engine.to_act(match.state)[0]
         seat = match.seat(player)
-        await runtime.act(match_id, player, engine.ai_action(match.state, player),
+        await runtime.act(match_id, player, GAMES[engine.name].computer.normal(match.state, player),
                           by_computer=bool(seat and seat.cpu))
     raise RuntimeError(f"match {match_id} did not get there in {limit} moves")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape.render import render_scoring, render_table
 from bot.ui.game import rename_players
 
@@ -18,7 +18,7 @@ def main() -> None:
     middle = None
     while ENGINE.result(state) is None:
         player = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         if state["placed"] == 16 and middle is None:
             middle = ENGINE.view(state, None)
     assert middle is not None

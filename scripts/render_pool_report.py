@@ -26,9 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.engine import JSON
-from bot.games import GAMES
-from bot.render.pool import GAMES as POOL_GAMES
-from bot.render.pool import Priority, RenderPool, rss_kib
+from bot.games import GAMES, render_pool
+from bot.render.pool import Priority, rss_kib
 
 Job = tuple[str, str, tuple[Any, ...]]
 MATCHES = {"bigcity": [(2, 1), (3, 2), (4, 3), (5, 4), (3, 5)],
@@ -43,7 +42,7 @@ def _names(seed: int, players: int) -> list[str]:
 
 
 def _extras_jobs(game: str, state: JSON, events: list[JSON], player: str) -> list[Job]:
-    engine = GAMES[game]
+    engine = GAMES[game].engine
     view = engine.view(state, None)
     jobs: list[Job] = []
     if game == "bigcity" and state.get("phase") == "play" and state.get("step") in (
@@ -67,12 +66,12 @@ def _extras_jobs(game: str, state: JSON, events: list[JSON], player: str) -> lis
 
 
 def match_jobs(game: str, players: int, seed: int) -> list[Job]:
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     state = engine.new(_names(seed, players), {}, seed)
     jobs: list[Job] = [(game, "render_table", (engine.view(state, None),))]
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
-        state, events = engine.apply(state, player, engine.ai_action(state, player))
+        state, events = engine.apply(state, player, computer.normal(state, player))
         view = engine.view(state, None)
         jobs.append((game, "render_table", (view,)))
         if events:
@@ -95,14 +94,14 @@ async def memory(jobs: dict[str, list[Job]], workers: int, passes: int) -> None:
     modules = {}
     if importlib.util.find_spec("bot.render.cache") is not None:
         modules["cachestats"] = "bot.render.cache"
-    pool = RenderPool(workers, modules=modules, max_jobs=None)
+    pool = render_pool(workers, modules=modules, max_jobs=None)
     await pool.start()
     print(f"started: parent {rss_kib(_pid()) / 1024:.1f} MB, workers "
           + ", ".join(f"{rss_kib(p) / 1024:.1f}" for p in pool.pids()) + " MB")
     try:
         for number in range(1, passes + 1):
             start = time.perf_counter()
-            for game in POOL_GAMES:
+            for game in GAMES:
                 await asyncio.gather(*(pool.render(g, f, *a) for g, f, a in jobs[game]))
             took = time.perf_counter() - start
             busy = [rss_kib(p) / 1024 for p in pool.pids()]
@@ -121,12 +120,12 @@ async def memory(jobs: dict[str, list[Job]], workers: int, passes: int) -> None:
 
 async def overhead(jobs: dict[str, list[Job]], repeats: int) -> None:
     """Round trip minus the time the renderer ran in the worker, one job at a time."""
-    pool = RenderPool(1, max_jobs=None)
+    pool = render_pool(1, max_jobs=None)
     await pool.start()
     try:
         print("per picture (1 worker, sequential): renderer in worker, round trip, overhead; "
               "parent CPU; pickled view; PNG")
-        for game in POOL_GAMES:
+        for game in GAMES:
             picks = [j for j in jobs[game] if j[1] == "render_table"][::25][:6]
             for g, f, a in picks:
                 await pool.render(g, f, *a)  # warm, as a running bot's worker is
@@ -163,7 +162,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--skip-overhead", action="store_true")
     args = parser.parse_args()
-    jobs = {game: workload(game, args.pictures) for game in POOL_GAMES}
+    jobs = {game: workload(game, args.pictures) for game in GAMES}
     kinds: dict[str, int] = {}
     for game_jobs in jobs.values():
         for _g, f, _a in game_jobs:

@@ -23,14 +23,14 @@ class Step:
 def played(game: str, players: list[str], seed: int, options: JSON | None = None) -> list[Step]:
     """Every step of a seeded computer game, the setup first, the end last: whoever is due
     first plays the computer's move."""
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     state = engine.new(players, options or {}, seed)
     steps = [Step(None, [], state)]
     while engine.result(state) is None:
         due = engine.to_act(state)
         if due:
             player: str | None = due[0]
-            action = engine.ai_action(state, due[0])
+            action = computer.normal(state, due[0])
         else:  # Big Cityz's veto window, which only the timer closes
             player, action = None, {"type": "close_vetoes"}
         state, events = engine.apply(state, player, action)

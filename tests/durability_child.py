@@ -27,12 +27,12 @@ def say(line: str) -> None:
 
 
 async def play(runtime: Runtime, match_id: int, rng: random.Random) -> None:
-    engine = GAMES["cityscape"]
+    engine, computer = GAMES["cityscape"].engine, GAMES["cityscape"].computer
     while (match := runtime.get(match_id)) is not None and match.state is not None:
         player = engine.to_act(match.state)[0]
         # a random legal move: cheap, so the disk, not the computer player, sets the pace
         # (goals come from the computer player: legal() only describes their shape)
-        action = (engine.ai_action(match.state, player) if match.state["phase"] == "goals"
+        action = (computer.normal(match.state, player) if match.state["phase"] == "goals"
                   else rng.choice(engine.legal(match.state, player)).action)
         outcome = await runtime.act(match_id, player, action)
         say(f"ack {match_id} {outcome.match.version}")

@@ -322,7 +322,8 @@ async def _benchmark_game(remote: FakeInThread, bot: CityhallBot, game: str, ann
         state = match.state
         player = engine.to_act(state)[0]
         # the harness's own thinking runs off the bot's loop, so it is not counted as a stall
-        action = await asyncio.to_thread(engine.ai_action, state, player)
+        action = await asyncio.to_thread(bot.runtime.games[match.game].computer.normal, state,
+                                         player)
         click = await _TIMED_CLICK[game](remote, match, player, users[player], action)
         if click is None:
             await bot.after_move(await bot.runtime.act(match.id, player, action))

@@ -96,7 +96,7 @@ def _letter(i: int) -> str:
 
 def _previews(game: str, state: JSON) -> list[tuple[str, Callable[[], bytes]]]:
     """The preview pictures the menus of ``state`` would show, by kind of choice."""
-    engine = GAMES[game]
+    engine = GAMES[game].engine
     draw = importlib.import_module(f"bot.games.{game}.render")
     due = engine.to_act(state)
     if not due or game not in ("bigcity", "cities"):
@@ -152,7 +152,7 @@ def every_picture(game: str, players: list[str] | None = None, seed: int = 7,
                   points: int = 6) -> Iterator[tuple[str, int, list[kit.DrawnText]]]:
     """Each kind of picture ``game`` draws, at ``points`` moments of a seeded computer game
     (and every extra picture of the game), as (kind, width, texts drawn)."""
-    engine = GAMES[game]
+    engine = GAMES[game].engine
     draw = importlib.import_module(f"bot.games.{game}.render")
     names = players or ["Ann", "Bob", "Cy"]
     played = [(step.state, step.events) for step in computer_games.played(game, names, seed)]

@@ -343,7 +343,7 @@ class KillSession:
             if saved.table_message_id is None or saved.state is None:
                 return False
             cpus = {str(s["id"]) for s in saved.seats if s.get("cpu")}
-            if cpus & set(GAMES[saved.game].to_act(saved.state)):
+            if cpus & set(GAMES[saved.game].engine.to_act(saved.state)):
                 return False  # the computer's move comes first
             message = self.fake.messages.get(str(saved.table_message_id))
             if message is None or not ready(saved, message):
@@ -383,7 +383,7 @@ class KillSession:
                 assert row.player == move.player and _same(row.action, move.action)
             else:
                 assert row.by_computer, f"row {row.seq} by {row.player} is nobody's click"
-        engine = GAMES[final.game]
+        engine = GAMES[final.game].engine
         state = engine.new(final.player_ids, final.options, final.seed)
         for row in rows:
             state, _events = engine.apply(state, row.player, row.action)

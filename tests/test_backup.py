@@ -62,7 +62,7 @@ def _check_complete(copy: Path, acked_before: dict[int, int]) -> int:
         saved = db.match(match_id)
         rows = db.actions(match_id)
         assert [r.seq for r in rows] == list(range(2, saved.version + 1)), match_id
-        engine = GAMES[saved.game]
+        engine = GAMES[saved.game].engine
         state = engine.new(saved.player_ids, saved.options, saved.seed)
         for row in rows:
             state, _events = engine.apply(state, row.player, row.action)
@@ -82,9 +82,9 @@ async def _play_on(copy: Path) -> int:
         for match in restored:
             assert match.state is not None
             version = match.version
-            engine = GAMES[match.game]
+            engine, computer = GAMES[match.game].engine, GAMES[match.game].computer
             player = engine.to_act(match.state)[0]
-            action = (engine.ai_action(match.state, player)
+            action = (computer.normal(match.state, player)
                       if match.state["phase"] == "goals"
                       else engine.legal(match.state, player)[0].action)
             outcome = await runtime.act(match.id, player, action)

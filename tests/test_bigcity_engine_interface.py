@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity.content import Card
 from bot.games.bigcity.scenario import position
 
@@ -1079,14 +1079,14 @@ def test_the_computer_keeps_exchanging_only_while_the_city_grows(
     while ENGINE.to_act(state) == ["ann"]:
         state, _ = ENGINE.apply(state, "ann", {"type": "draw", "stacks": [8]})
     expected = {"type": "exchange", "cards": [11, 12, 13, 14, 16]} if placed else {"type": "pass"}
-    assert ENGINE.ai_action(state, "bob") == expected
+    assert GAME.computer.normal(state, "bob") == expected
 
 
 def test_the_computer_stops_exchanging_after_the_sixth_quiet_turn_not_before() -> None:
     state = quiet_city()
     state["quiet_turns"] = 4
     state, _ = ENGINE.apply(state, "ann", {"type": "pass"})  # the fifth quiet turn
-    assert ENGINE.ai_action(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
+    assert GAME.computer.normal(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
 
 
 def test_after_a_placement_the_computer_exchanges_for_five_more_quiet_turns() -> None:
@@ -1101,7 +1101,7 @@ def test_after_a_placement_the_computer_exchanges_for_five_more_quiet_turns() ->
             state, _ = ENGINE.apply(state, "ann", {"type": "exchange", "cards": [card]})
             state, _ = ENGINE.apply(state, "ann", {"type": "draw", "stacks": [7]})
     assert ENGINE.to_act(state) == ["bob"]
-    assert ENGINE.ai_action(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
+    assert GAME.computer.normal(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
 
 
 def test_a_new_game_starts_with_the_computer_s_patience_whole() -> None:
@@ -1113,7 +1113,7 @@ def test_a_new_game_starts_with_the_computer_s_patience_whole() -> None:
             card = state["hands"]["ann"][0]
             state, _ = ENGINE.apply(state, "ann", {"type": "exchange", "cards": [card]})
             state, _ = ENGINE.apply(state, "ann", {"type": "draw", "stacks": [7]})
-    assert ENGINE.ai_action(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
+    assert GAME.computer.normal(state, "bob") == {"type": "exchange", "cards": [11, 12, 13, 14, 16]}
 
 
 def test_the_game_over_event_carries_the_scores_and_winners() -> None:
@@ -1269,7 +1269,7 @@ def test_the_computer_plays_legal_moves_to_the_end_of_a_turn() -> None:
     )
     for _ in range(6):
         (player,) = ENGINE.to_act(state)
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         menu = [a.action for a in ENGINE.legal(state, player)]
         assert action in menu or action["type"] == "draw"
         state, _ = ENGINE.apply(state, player, action)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import ALL_CARDS, BUILDINGS, STREETCARS
 
@@ -60,7 +60,7 @@ def play(players: int, game: int, check_legal: bool = False) -> dict[str, Any]:
             break
         acting = ENGINE.to_act(state)
         player = acting[game % len(acting)]
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         if check_legal:
             assert action in [a.action for a in ENGINE.legal(state, player)], action
         state, _events = ENGINE.apply(state, player, action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.levels import Budget, decide
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import GAME
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import Card
 from bot.games.bigcity.geometry import normalize_segment, sides
@@ -22,14 +22,14 @@ def test_hard_lays_a_streetcar_along_its_properties_before_building_on_them(
     # Normal builds the double residence on 27+28 now; a streetcar along them first doubles
     # what that building scores next turn, which only a look past this turn sees.
     state = position(neighborhoods=CITY, pieces=[("city_hall", [35], "bob")], hands={"ann": hand})
-    assert ENGINE.ai_action(state, "ann")["type"] == "build"
-    action = decide(ENGINE, state, "ann", "hard", BUDGET)
+    assert GAME.computer.normal(state, "ann")["type"] == "build"
+    action = decide(GAME.computer, state, "ann", "hard", BUDGET)
     assert action["type"] == "streetcar"
     city = City(state)
     laid = {normalize_segment(s) for s in action["segments"]}
     assert any(laid & set(sides(city.cell_of[p])) for p in (27, 28))
     # and it is the same move every time for the same position
-    assert decide(ENGINE, state, "ann", "hard", BUDGET) == action
+    assert decide(GAME.computer, state, "ann", "hard", BUDGET) == action
 
 
 def test_hard_builds_at_once_where_track_does_not_pay() -> None:
@@ -37,5 +37,5 @@ def test_hard_builds_at_once_where_track_does_not_pay() -> None:
     state = position(
         neighborhoods=CITY, pieces=[("city_hall", [35], "bob")], hands={"ann": [27, 28, 17, 18, 37]}
     )
-    action = decide(ENGINE, state, "ann", "hard", BUDGET)
+    action = decide(GAME.computer, state, "ann", "hard", BUDGET)
     assert action == {"type": "build", "building": "double_residence", "properties": [27, 28]}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity import render as br
 from bot.games.bigcity.content import BUILDINGS, SPECIAL_CARDS
 from bot.games.bigcity.render import render_extras, render_final, render_preview, render_table
@@ -111,7 +111,7 @@ def test_table_at_the_end_and_the_final_extra(three: list[State]) -> None:
         assert _run(said, name, str(view["scores"][name])), name
     previous = three[-2]
     player = ENGINE.to_act(previous)[0]
-    _state, events = ENGINE.apply(previous, player, ENGINE.ai_action(previous, player))
+    _state, events = ENGINE.apply(previous, player, GAME.computer.normal(previous, player))
     assert any(e["type"] == "game_over" for e in events)
     extras = render_extras(view, events)
     assert [name for name, _png in extras] == ["final"]
@@ -128,7 +128,7 @@ def test_table_at_the_end_and_the_final_extra(three: list[State]) -> None:
 def test_extras_only_at_the_end(three: list[State]) -> None:
     state = three[5]
     player = ENGINE.to_act(state)[0]
-    _after, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    _after, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     assert render_extras(ENGINE.view(_after, None), events) == []
     assert render_extras(ENGINE.view(_after, None), []) == []
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 
 JUNK: list[Any] = [
     "build",
@@ -69,6 +69,6 @@ def test_junk_is_refused_with_a_sentence_in_every_step() -> None:
         if state["step"] in ("start", "main") and player == "ann" and move % 5 == 0:
             action: dict[str, Any] = {"type": "trade", "cards": state["hands"]["ann"][:1]}
         else:
-            action = ENGINE.ai_action(state, player)
+            action = GAME.computer.normal(state, player)
         state, _ = ENGINE.apply(state, player, action)
     assert {"place", "start", "draw", "trade_offers", "trade_accept"} <= steps_seen

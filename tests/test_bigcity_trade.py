@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity.content import Card
 from bot.games.bigcity.scenario import position
 
@@ -125,8 +125,8 @@ def test_the_computer_answers_trades() -> None:
     state = table()
     state, _ = ENGINE.apply(state, "ann", {"type": "trade", "cards": [11]})
     for player in ("bob", "cy"):
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         assert action["type"] in ("trade_offer", "trade_decline")
         state, _ = ENGINE.apply(state, player, action)
-    state, _ = ENGINE.apply(state, "ann", ENGINE.ai_action(state, "ann"))
+    state, _ = ENGINE.apply(state, "ann", GAME.computer.normal(state, "ann"))
     assert state["trade"] is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.bigcityz import ENGINE, ai, content
+from bot.games.bigcityz import ENGINE, GAME, ai, content
 from tests.test_bigcityz_rules import (
     PARIS_FILL,
     play_fillers,
@@ -58,7 +58,7 @@ def test_without_knowledge_it_bets_on_the_base_rates(know_nothing: None) -> None
     # South and Capital are both false for about 3 in 4 cities: the red risk field 2-3
     # is the best bet. It cannot tell Paris from Suva, so it plays the same for both.
     for city in ("Paris", "Suva"):
-        assert ENGINE.ai_action(start([city]), "ann") == {"type": "place", "risk": "2-3",
+        assert GAME.computer.normal(start([city]), "ann") == {"type": "place", "risk": "2-3",
                                                           "color": "red"}
 
 
@@ -66,22 +66,22 @@ def test_an_all_knowing_player_places_right(all_knowing: None) -> None:
     state = start(["Paris", "Suva", "Tokyo"])
     for _ in range(3):
         player = ENGINE.to_act(state)[0]
-        state, events = turn(state, ENGINE.ai_action(state, player))
+        state, events = turn(state, GAME.computer.normal(state, player))
         assert reveal_of(events)["right"] is True
 
 
 def test_it_objects_when_it_knows_the_placement_is_wrong(all_knowing: None) -> None:
     state, _ = ENGINE.apply(start(["Paris"]), "ann", square(1, "red", 4))
-    assert ENGINE.ai_action(state, "bob") == {"type": "veto"}
+    assert GAME.computer.normal(state, "bob") == {"type": "veto"}
     state, _ = ENGINE.apply(start(["Paris"]), "ann", square(1, "green", 5))
-    assert ENGINE.ai_action(state, "bob") == {"type": "no_veto"}
+    assert GAME.computer.normal(state, "bob") == {"type": "no_veto"}
 
 
 def test_it_does_not_object_on_a_hunch(know_nothing: None) -> None:
     # Knowing nothing of the city, a green Capital looks wrong 73 % of the time, but the
     # placer may know better: no marker is spent.
     state, _ = ENGINE.apply(start(["Paris"]), "ann", square(3, "green", 6))
-    assert ENGINE.ai_action(state, "bob") == {"type": "no_veto"}
+    assert GAME.computer.normal(state, "bob") == {"type": "no_veto"}
 
 
 def test_it_replaces_a_board_when_that_pays(all_knowing: None) -> None:
@@ -91,18 +91,18 @@ def test_it_replaces_a_board_when_that_pays(all_knowing: None) -> None:
     state = play_fillers(state, [*PARIS_FILL, square(1, "red", 4)])
     assert state["current_city"] == "paris"
     player = ENGINE.to_act(state)[0]
-    action = ENGINE.ai_action(state, player)
+    action = GAME.computer.normal(state, player)
     assert action == {"type": "replace", "slot": 1}
     state, _ = ENGINE.apply(state, player, action)
     # The new board is Europe/Asia: Paris is in Europe.
-    assert ENGINE.ai_action(state, player) == square(1, "green", 5)
+    assert GAME.computer.normal(state, player) == square(1, "green", 5)
 
 
 def test_it_declares_no_free_square_when_none_would_be_right(all_knowing: None) -> None:
     state = start([*["Oslo", "Nassau", "Suva", "Havana", "Kabul", "Tunja", "Helena",
                      "Cheyenne"], "Paris"])
     state = play_fillers(state, PARIS_FILL)
-    assert ENGINE.ai_action(state, "cy") == {"type": "no_free_square"}
+    assert GAME.computer.normal(state, "cy") == {"type": "no_free_square"}
 
 
 def test_a_risk_field_is_cheaper_at_the_starting_position() -> None:
@@ -119,7 +119,7 @@ def test_harder_players_win_more_often() -> None:
         state = ENGINE.new(["ann", "bob"], {"ai_levels": levels}, seed)
         while ENGINE.result(state) is None:
             player = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+            state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         result = ENGINE.result(state)
         assert result is not None
         for winner in result.winners:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.core.levels import Budget, decide
-from bot.games.bigcityz import ENGINE, ai, levels, playout
+from bot.games.bigcityz import ENGINE, GAME, ai, levels, playout
 from bot.tools.arena import arena
 from tests.test_levels import advance
 
@@ -85,8 +85,8 @@ def test_the_experiment_leaves_the_shipped_hard_player_as_it_was() -> None:
     state = advance(ENGINE, ENGINE.new(["ann", "bob"], {}, 21), 6,
                     lambda s: s["phase"] == "place")
     player = ENGINE.to_act(state)[0]
-    before = decide(ENGINE, state, player, "hard", BUDGET)
+    before = decide(GAME.computer, state, player, "hard", BUDGET)
     with ceiling.patched("omniscient"):
         assert levels.hard_beliefs(state, player) == ceiling.truth_beliefs(state, player)
     assert levels.hard_beliefs is not ceiling.truth_beliefs
-    assert ai.knows is not None and decide(ENGINE, state, player, "hard", BUDGET) == before
+    assert ai.knows is not None and decide(GAME.computer, state, player, "hard", BUDGET) == before

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.core.levels import Budget
-from bot.games.bigcityz import ENGINE, ai, levels
+from bot.core.levels import Budget, decide
+from bot.games.bigcityz import ENGINE, GAME, ai, levels
 from tests.test_bigcityz_rules import PLAYERS, square, start
 
 JSON = dict[str, Any]
@@ -43,19 +43,19 @@ def test_a_computer_that_knows_the_city_places_it_on_the_best_right_square() -> 
     # (no risk field fits Paris: each pairs a true statement with a false one).
     state = start(["Paris", "Tokyo"])
     best = square(3, "green", 6)
-    assert ENGINE.ai_action(state, "ann") == best
-    assert ENGINE.level_action(state, "ann", "hard", Budget()) == best
+    assert GAME.computer.normal(state, "ann") == best
+    assert decide(GAME.computer, state, "ann", "hard", Budget()) == best
     assert best in _legal(state, "ann")
 
 
 @pytest.mark.usefixtures("all_knowing")
 def test_a_computer_that_knows_better_objects() -> None:
     placed, _ = ENGINE.apply(start(["Paris", "Tokyo"]), "ann", square(2, "green", 6))
-    assert ENGINE.ai_action(placed, "bob") == {"type": "veto"}  # Paris is not south
-    assert ENGINE.level_action(placed, "bob", "hard", Budget()) == {"type": "veto"}
+    assert GAME.computer.normal(placed, "bob") == {"type": "veto"}  # Paris is not south
+    assert decide(GAME.computer, placed, "bob", "hard", Budget()) == {"type": "veto"}
     right, _ = ENGINE.apply(start(["Paris", "Tokyo"]), "ann", square(3, "green", 6))
-    assert ENGINE.ai_action(right, "bob") == {"type": "no_veto"}
-    assert ENGINE.level_action(right, "bob", "hard", Budget()) == {"type": "no_veto"}
+    assert GAME.computer.normal(right, "bob") == {"type": "no_veto"}
+    assert decide(GAME.computer, right, "bob", "hard", Budget()) == {"type": "no_veto"}
 
 
 @pytest.mark.usefixtures("all_knowing")
@@ -65,11 +65,11 @@ def test_an_easy_seat_plays_sloppily_even_when_it_knows_the_answer() -> None:
     places, answers = [], []
     for seed in range(1, 15):
         state = start(["Paris", "Tokyo"], seed=seed)
-        move = ENGINE.level_action(state, "ann", "easy", Budget())
+        move = decide(GAME.computer, state, "ann", "easy", Budget())
         assert move in _legal(state, "ann")
         places.append(move)
         placed, _ = ENGINE.apply(state, "ann", square(2, "green", 6))  # wrong: Paris is north
-        answers.append(ENGINE.level_action(placed, "bob", "easy", Budget())["type"])
+        answers.append(decide(GAME.computer, placed, "bob", "easy", Budget())["type"])
     assert square(3, "green", 6) in places
     assert any(move != square(3, "green", 6) for move in places)
     assert "veto" in answers and "no_veto" in answers
@@ -79,7 +79,7 @@ def test_an_easy_seat_plays_sloppily_even_when_it_knows_the_answer() -> None:
 def test_a_hard_seat_near_the_end_searches_within_its_budget_and_plays_a_legal_move() -> None:
     state = start(["Paris", "Tokyo"])
     state["scores"].update({"bob": 30, "cy": 28})
-    move = ENGINE.level_action(state, "ann", "hard", Budget(iterations=8, seconds=None))
+    move = decide(GAME.computer, state, "ann", "hard", Budget(iterations=8, seconds=None))
     assert move in _legal(state, "ann")
 
 

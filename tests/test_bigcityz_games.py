@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core.rng import peek
-from bot.games.bigcityz import ENGINE, content
+from bot.games.bigcityz import ENGINE, GAME, content
 from bot.games.bigcityz.board import CARDS_PER_GAME, COLORS, RISK_FIELDS, WINNING_SCORE
 from tests.computer_games import moves
 
@@ -85,7 +85,7 @@ def _play(players: list[str], seed: int) -> JSON:
             player, action = ENGINE.timeout_action(state) or (None, {})
         else:
             player = due[steps % len(due)]
-            action = ENGINE.ai_action(state, player)
+            action = GAME.computer.normal(state, player)
             legal = [la.action for la in ENGINE.legal(state, player)]
             assert action in legal, "the computer plays only legal moves"
         before = json.dumps(state)

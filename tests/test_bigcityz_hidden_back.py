@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bot.core.levels import Budget, decide
-from bot.games.bigcityz import ENGINE, ai, board, content, levels, playout
+from bot.games.bigcityz import ENGINE, GAME, ai, board, content, levels, playout
 
 JSON = dict
 Flip = Callable[[str, str], None]
@@ -89,13 +89,13 @@ def test_no_move_depends_on_the_hidden_back_of_the_card_in_play(
         state = ENGINE.new(["ann", "bob"], {"ai_level": "easy"}, seed)
         while ENGINE.result(state) is None:
             player = ENGINE.to_act(state)[0]
-            move = decide(ENGINE, state, player, level, budget)
+            move = decide(GAME.computer, state, player, level, budget)
             city = state["current_city"]
             for statement in content.statement_ids():
                 if _knows(state, player, level, statement):
                     continue
                 flip(city, statement)
-                assert decide(ENGINE, state, player, level, budget) == move, \
+                assert decide(GAME.computer, state, player, level, budget) == move, \
                     (seed, state["phase"], city, statement)
                 flip(city, statement)
                 checked += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.levels import Budget
-from bot.games.bigcityz import ENGINE, ai, content, levels, playout
+from bot.games.bigcityz import ENGINE, GAME, ai, content, levels, playout
 from tests.test_bigcityz_rules import start
 
 JSON = dict
@@ -27,7 +27,7 @@ def test_the_play_outs_copy_of_normal_chooses_as_normal_does(players: int) -> No
         state = ENGINE.new(["ann", "bob", "cy"][:players], {}, seed)
         while ENGINE.result(state) is None:
             player = ENGINE.to_act(state)[0]
-            action = ENGINE.ai_action(state, player)
+            action = GAME.computer.normal(state, player)
             table = playout.table_of(state)
             belief = [ai.belief(state, player, state["current_city"], sid)
                       for sid in playout.statements()]
@@ -101,7 +101,7 @@ def test_on_the_last_turn_hard_risks_what_can_still_win(monkeypatch: pytest.Monk
     assert ENGINE.to_act(state) == ["ann"] and content.name(state["current_city"]) == "Paris"
     state["scores"] = {"bob": 36, "ann": 29}
     state["end_triggered"] = True
-    assert ENGINE.ai_action(state, "ann") == {"type": "place", "slot": 3, "color": "green",
+    assert GAME.computer.normal(state, "ann") == {"type": "place", "slot": 3, "color": "green",
                                               "points": 6}
     move = levels.level_action(state, "ann", "hard", Budget(iterations=256, seconds=None))
     assert "risk" in move

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.games.bigcityz import ENGINE, ai, content
+from bot.games.bigcityz import ENGINE, GAME, ai, content
 from tests.test_bigcityz_rules import (
     FILLERS,
     PARIS_FILL,
@@ -288,5 +288,5 @@ def test_a_computer_objects_with_what_it_knows_itself() -> None:
                 and not ai.knows({"seed": s, "ai_levels": {}}, None, "paris", "south"))  # type: ignore[arg-type]
     state = start(["Paris", "Tokyo"], seed=seed, ai_levels={"bob": "hard"})
     state = ENGINE.apply(state, "ann", square(2, "green", 6))[0]  # Paris is not south
-    assert ENGINE.ai_action(state, "bob") == {"type": "veto"}
+    assert GAME.computer.normal(state, "bob") == {"type": "veto"}
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.bigcityz import ENGINE, content
+from bot.games.bigcityz import ENGINE, GAME, content
 from bot.games.bigcityz import render as br
 from bot.games.bigcityz.render import render_extras, render_reveal, render_table
 from bot.render import kit
@@ -31,7 +31,7 @@ def _advance(state: View) -> tuple[View, list[View]]:
     if not due:  # a veto window that only the timer closes
         return ENGINE.apply(state, None, {"type": "close_vetoes"})
     player = due[0]
-    return ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    return ENGINE.apply(state, player, GAME.computer.normal(state, player))
 
 
 @cache

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from bot.core.records import ACTIVE, Match, Seat
-from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz import ENGINE, GAME
 from bot.games.bigcityz import render as br
 from bot.games.bigcityz.render import render_final, render_table
 from bot.render.kit import DrawnText
@@ -24,7 +24,7 @@ def _play_until(seed: int, stop: Any) -> tuple[View, View]:
     while ENGINE.result(state) is None:
         due = ENGINE.to_act(state)
         if due:
-            state, _events = ENGINE.apply(state, due[0], ENGINE.ai_action(state, due[0]))
+            state, _events = ENGINE.apply(state, due[0], GAME.computer.normal(state, due[0]))
         else:
             state, _events = ENGINE.apply(state, None, {"type": "close_vetoes"})
         if stop(state):

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.engine import IllegalAction
-from bot.games.cities import ENGINE
+from bot.games.cities import ENGINE, GAME
 from bot.games.cities.content import CONTENT
 
 State = dict[str, Any]
@@ -38,7 +38,7 @@ def ai_turn(state: State) -> State:
     """Let the computer play whoever is to act until the turn passes."""
     player = ENGINE.to_act(state)[0]
     while ENGINE.to_act(state) == [player] and state["phase"] != "over":
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         if state["pending"] is None:
             break
     return state
@@ -156,7 +156,7 @@ def test_three_players_remove_the_leftovers_at_the_end_of_each_round(seed: int) 
     events: list[dict[str, Any]] = []
     while True:
         player = ENGINE.to_act(state)[0]
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         after, new_events = ENGINE.apply(state, player, action)
         events.extend(new_events)
         if after["round"] == 2:
@@ -295,7 +295,7 @@ def test_every_legal_action_is_accepted() -> None:
         for legal in ENGINE.legal(state, player):
             ENGINE.apply(state, player, legal.action)
             assert legal.label
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
 
 
 # ------------------------------------------------------------------------- star ---
@@ -324,7 +324,7 @@ def test_without_a_star_taker_the_rightmost_worker_of_the_fourth_row_starts(seed
     takers: dict[int, str] = {}
     while state["round"] == 1:
         player = ENGINE.to_act(state)[0]
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         if action == {"type": "take", "row": "pieces", "slot": 4}:  # nobody takes the star
             action = next(
                 a.action for a in ENGINE.legal(state, player)
@@ -400,7 +400,7 @@ def test_two_players_skip_the_middle_ring() -> None:
 def play_out(state: State) -> State:
     while state["phase"] != "over":
         player = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     return state
 
 
@@ -493,7 +493,7 @@ def test_apply_never_mutates_its_input_and_is_deterministic() -> None:
     state = start(seed=21)
     before = copy.deepcopy(state)
     player = ENGINE.to_act(state)[0]
-    action = ENGINE.ai_action(state, player)
+    action = GAME.computer.normal(state, player)
     first, _ = ENGINE.apply(state, player, action)
     second, _ = ENGINE.apply(state, player, action)
     assert state == before
@@ -647,7 +647,7 @@ def _junk_states() -> list[State]:
         _JUNK_STATES.append(state)
         for _ in range(12):
             player = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+            state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
             _JUNK_STATES.append(state)
     return _JUNK_STATES
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.engine import IllegalAction
 from bot.core.levels import Budget, decide
-from bot.games.cities import ENGINE
+from bot.games.cities import ENGINE, GAME
 from bot.games.cities.content import CONTENT
 from tests.test_cities_engine import refused
 
@@ -69,7 +69,7 @@ def legal_actions(state: State, player: str) -> list[dict[str, Any]]:
 def any_move(state: State) -> State:
     """The computer's move for whoever is to act."""
     player = ENGINE.to_act(state)[0]
-    state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     return state
 
 
@@ -79,7 +79,7 @@ def finish_round(state: State) -> tuple[State, list[Event]]:
     this_round = state["round"]
     while state["round"] == this_round and state["phase"] != "over":
         player = ENGINE.to_act(state)[0]
-        state, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         log.extend(events)
     return state, log
 
@@ -367,7 +367,7 @@ def test_a_taken_space_is_refused_by_row_name() -> None:
         state = stacked()
         state, _ = act(state, "ann", type="take", row=row, slot=slot)
         while state["pending"] is not None:
-            state, _ = ENGINE.apply(state, "ann", ENGINE.ai_action(state, "ann"))
+            state, _ = ENGINE.apply(state, "ann", GAME.computer.normal(state, "ann"))
         assert refused(state, "bob", type="take", row=row, slot=slot) == f"That {name} space already has a worker on it."
         one_worker = f"You have already placed your worker in the {name} row this round."
         while ENGINE.to_act(state) != ["ann"]:
@@ -683,7 +683,7 @@ def test_a_four_player_round_is_sixteen_turns() -> None:
     turns = 0
     while state["round"] == 1:
         player = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         if state["pending"] is None:
             turns += 1
     assert turns == 16
@@ -709,7 +709,7 @@ def test_a_three_player_round_reports_what_it_removes() -> None:
             state, events = act(state, player, type="take", row=row, slot=slot)
             log.extend(events)
             while state["pending"] is not None:
-                state, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+                state, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
                 log.extend(events)
     ended = next(e for e in log if e["type"] == "round_ended")
     assert ended["round"] == 1
@@ -816,7 +816,7 @@ def test_the_computer_levels_choose_a_legal_move(level: str) -> None:
     state = stacked(("ann", "bob"))
     for _ in range(3):
         player = ENGINE.to_act(state)[0]
-        action = decide(ENGINE, state, player, level, Budget(iterations=2, seconds=0.5))
+        action = decide(GAME.computer, state, player, level, Budget(iterations=2, seconds=0.5))
         assert action in legal_actions(state, player)
         state, _ = ENGINE.apply(state, player, action)
 
@@ -828,9 +828,9 @@ def test_the_easy_level_slips_now_and_then_where_normal_would_not() -> None:
     for seed in range(1, 9):
         state = start(("ann", "bob"), seed=seed, first_player="ann")
         state, _ = act(state, "ann", type="take", row="tiles", slot=1)
-        easy = decide(ENGINE, state, "ann", "easy", Budget(iterations=2, seconds=0.5))
+        easy = decide(GAME.computer, state, "ann", "easy", Budget(iterations=2, seconds=0.5))
         assert easy in legal_actions(state, "ann")
-        slips += easy != ENGINE.ai_action(state, "ann")
+        slips += easy != GAME.computer.normal(state, "ann")
     assert 0 < slips < 8
 
 

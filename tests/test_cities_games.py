@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.cities import ENGINE
+from bot.games.cities import ENGINE, GAME
 from bot.games.cities.content import CONTENT
 from bot.games.cities.engine import ROWS, limit_of
 from bot.games.cities.neighbourhood import CITY_CODES, Neighbourhood, fits
@@ -142,7 +142,7 @@ def play(job: tuple[int, int, str, bool]) -> dict[str, Any]:
         if random_moves:
             action = chooser.choice(legal).action
         else:
-            action = ENGINE.ai_action(state, player)
+            action = GAME.computer.normal(state, player)
             assert action in [move.action for move in legal], action
         new_state, events = ENGINE.apply(state, player, action)
         assert all(isinstance(e.get("type"), str) for e in events)

@@ -9,7 +9,8 @@ from bot.games import GAMES
 from bot.games.cities import levels
 from tests.test_levels import advance
 
-ENGINE = GAMES["cities"]
+ENGINE = GAMES["cities"].engine
+GAME = GAMES["cities"]
 
 
 def takes(state: JSON, player: str) -> int:
@@ -28,7 +29,7 @@ def test_the_look_ahead_plays_the_others_turns_and_its_own_next_one(players: int
     me = ENGINE.to_act(state)[0]
     before = {p: takes(state, p) for p in names}
     # As hard plays out a candidate: the take and its placements, then on from there.
-    taken = levels._finish_turn(ENGINE.apply(state, me, ENGINE.ai_action(state, me))[0], me)
+    taken = levels._finish_turn(ENGINE.apply(state, me, GAME.computer.normal(state, me))[0], me)
     after = levels._play_on(taken, me, 1)
     # It stops where it would choose again: its own take, after the others' turns, its own
     # next turn and the others' once more.

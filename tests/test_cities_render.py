@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.cities import ENGINE
+from bot.games.cities import ENGINE, GAME
 from bot.games.cities import render as R
 from tests.pictures import drawn
 
@@ -21,7 +21,7 @@ def _play(players: list[str], options: dict[str, Any], seed: int) -> tuple[list[
     events: list[Any] = []
     while not ENGINE.result(state):
         player = ENGINE.to_act(state)[0]
-        state, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         states.append(state)
     return states, events
 

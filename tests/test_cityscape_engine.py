@@ -9,8 +9,8 @@ import copy
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.core.levels import Budget
-from bot.games.cityscape import ENGINE, ai, levels
+from bot.core.levels import Budget, decide
+from bot.games.cityscape import ENGINE, GAME, ai, levels
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, LOTS, line_points, visible_count
 
 S_CODES = [1, 2, 3, 4]
@@ -366,18 +366,18 @@ def test_a_second_round_adds_to_the_totals_and_the_event_is_a_copy() -> None:
 
 def test_the_computer_sets_goals_for_its_first_open_side_then_builds() -> None:
     state = ENGINE.new(["ann", "bob"], {}, 11)
-    move = ENGINE.ai_action(state, "bob")
+    move = GAME.computer.normal(state, "bob")
     assert move == {"type": "set_goals", "side": "N", "codes": ai.choose_goals(state, "N")}
     state, _ = ENGINE.apply(state, "bob", move)
-    move = ENGINE.ai_action(state, "bob")
+    move = GAME.computer.normal(state, "bob")
     assert move["side"] == "E" and move["codes"] == ai.choose_goals(state, "E")
     state, _ = ENGINE.apply(state, "bob", move)
     for side in ("S", "W"):
-        move = ENGINE.ai_action(state, "ann")
+        move = GAME.computer.normal(state, "ann")
         assert move["side"] == side
         state, _ = ENGINE.apply(state, "ann", move)
     assert state["phase"] == "building"
-    move = ENGINE.ai_action(state, "ann")
+    move = GAME.computer.normal(state, "ann")
     assert move == ai.choose_build(state, "ann")
     assert move in [a.action for a in ENGINE.legal(state, "ann")]
 
@@ -386,11 +386,11 @@ def test_the_computer_sets_goals_for_its_first_open_side_then_builds() -> None:
 def test_the_easy_and_hard_computers_move_as_their_module_decides(level: str) -> None:
     budget = Budget(iterations=8)
     state = ENGINE.new(["ann", "bob"], {}, 5)
-    move = ENGINE.level_action(state, "bob", level, budget)
+    move = decide(GAME.computer, state, "bob", level, budget)
     assert move == levels.level_action(state, "bob", level, budget)
     assert move["type"] == "set_goals" and move["side"] == "N"
     state = _building(["ann", "bob"])
-    move = ENGINE.level_action(state, "ann", level, budget)
+    move = decide(GAME.computer, state, "ann", level, budget)
     assert move == levels.level_action(state, "ann", level, budget)
     assert move in [a.action for a in ENGINE.legal(state, "ann")]
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape.skyline import LINES, line_points
 from tests.computer_games import moves
 
@@ -29,7 +29,7 @@ def _play(players: list[str], seed: int) -> None:
         due = ENGINE.to_act(state)
         assert due, "somebody must always be able to act"
         player = due[0]
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         legal = ENGINE.legal(state, player)
         assert legal, "the player due must have a legal move"
         round_before = state["round"]
@@ -90,12 +90,12 @@ def test_computer_player_scores_better_than_blind_building() -> None:
         state = ENGINE.new(["a", "b"], {"rounds": 1}, seed)
         while state["phase"] == "goals":
             p = ENGINE.to_act(state)[0]
-            state, _ = ENGINE.apply(state, p, ENGINE.ai_action(state, p))
+            state, _ = ENGINE.apply(state, p, GAME.computer.normal(state, p))
         goals = dict(state["goals"])
         played = state
         while ENGINE.result(played) is None:
             p = ENGINE.to_act(played)[0]
-            played, _ = ENGINE.apply(played, p, ENGINE.ai_action(played, p))
+            played, _ = ENGINE.apply(played, p, GAME.computer.normal(played, p))
         own += played["scores"]["a"] + played["scores"]["b"]
         naive = state
         order = [(h, lot) for h in (1, 2, 3, 4, 5) for lot in ("A1", "B2", "C3", "D4", "A4")]

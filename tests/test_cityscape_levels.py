@@ -75,11 +75,11 @@ def test_a_hard_search_builds_at_most_its_budget_of_blocks(
         build(self, height, lot)
 
     monkeypatch.setattr(levels.Round, "build", counted)
-    engine = GAMES["cityscape"]
+    computer = GAMES["cityscape"].computer
     most = {"goals": 0, "building": 0}
     for state, player in positions(players, 12, 6):
         built[0] = 0
-        decide(engine, state, player, HARD, Budget(iterations=0, seconds=None))
+        decide(computer, state, player, HARD, Budget(iterations=0, seconds=None))
         most[state["phase"]] = max(most[state["phase"]], built[0])
     assert 0 < most["goals"] <= levels.PLY_BUDGET
     # A build's play-outs also place the candidate block itself: one more a play-out.

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape import render as cr
 from bot.games.cityscape.render import render_scoring, render_table
 from bot.render import kit
@@ -25,7 +25,7 @@ def _state(players: list[str], steps: int, seed: int = 7) -> dict[str, Any]:
         if state["phase"] == "over":
             break
         player = ENGINE.to_act(state)[0]
-        state, _events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     return state
 
 
@@ -297,7 +297,7 @@ def test_scoring_marks_hits_and_misses() -> None:
 def test_a_scored_round_gets_its_own_picture() -> None:
     state = _state(THREE, 3 + 24)
     player = ENGINE.to_act(state)[0]
-    state, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+    state, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     view = ENGINE.view(state, None)
     extras = cr.render_extras(view, events)
     assert [name for name, _png in extras] == ["round-1-scoring"]

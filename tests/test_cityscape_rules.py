@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.engine import IllegalAction
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape.skyline import (
     LINES,
     equal_height_points,
@@ -245,7 +245,7 @@ def test_round_ends_after_25_blocks_and_next_starts_with_next_player() -> None:
     state = _set_all_goals(ENGINE.new(["a", "b", "c"], {"rounds": 2}, 1))
     for _ in range(25):
         player = ENGINE.to_act(state)[0]
-        state, events = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, events = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     assert [e["type"] for e in events][-2:] == ["round_scored", "round_started"]
     assert state["round"] == 2 and state["phase"] == "goals"
     assert all(not blocks for blocks in state["lots"].values())

@@ -20,6 +20,7 @@ import discord
 import discord.webhook.async_ as webhook_http
 import pytest
 
+from bot.games import GAMES
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.ui.answers import LeanAnswers
 from bot.ui.items import GameItem
@@ -117,7 +118,7 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
             for _ in range(6):
                 state = match.state
                 player = CITYSCAPE.to_act(state)[0]
-                action = CITYSCAPE.ai_action(state, player)
+                action = GAMES[CITYSCAPE.name].computer.normal(state, player)
                 assert match.table_message_id is not None
                 table = fake.message(match.table_message_id)
                 prefix = f"ch:cs:{match.id}:v{match.version}:"

@@ -18,7 +18,7 @@ import pytest
 
 from bot.app import CityhallBot
 from bot.core.engine import JSON
-from bot.games.bigcity import ENGINE
+from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.ui.paged import PAGE_SIZE
 from bot.ui.play import NOT_SEATED
@@ -262,7 +262,7 @@ class Player:
             due = [p for p in ENGINE.to_act(match.state) if p in self.users]
             assert due, "computers move by themselves"
             player = due[0]
-            action = ENGINE.ai_action(match.state, player)
+            action = GAME.computer.normal(match.state, player)
             moves += 1
             if action["type"] == "build":
                 self.builds += 1
@@ -493,7 +493,7 @@ async def test_five_players_every_variant_a_trade_and_a_restart(
         assert bot.runtime.get(match_id).version == version  # type: ignore[union-attr]
         # a private chooser from before the restart still answers, once it is out of date
         await settle(bot, match_id)
-        await ui.act(ann_id, ENGINE.ai_action(ui.match.state, ann_id))
+        await ui.act(ann_id, GAME.computer.normal(ui.match.state, ann_id))
         user, message, custom_id = abandoned
         reply = await answer(await fake.click(user, message, custom_id))
         assert reply.ephemeral and "earlier board" in text_of(reply)
@@ -627,7 +627,7 @@ async def test_every_id_fits_and_names_one_handler_and_the_table_hides_hands() -
             seen.update(found)
         player = turn
         legal = ENGINE.legal(state, player)
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         trades = [la.action for la in legal if la.action["type"] == "trade"]
         if trades and not traded and state["phase"] == "play":
             action, traded = trades[0], True

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.app import CityhallBot
-from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz import ENGINE, GAME
 from bot.games.bigcityz.content import card as city_card
 from bot.ui.play import NOT_SEATED
 from fakediscord import FakeDiscord
@@ -92,7 +92,7 @@ async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
     table = table_of(fake, bot, match_id)
     for secret in secret_values(state):
         assert secret not in public_text(fake), f"{secret} leaked before the reveal"
-    action = ENGINE.ai_action(state, player)
+    action = GAME.computer.normal(state, player)
     if state["phase"] == "veto":
         label = "Objection" if action["type"] == "veto" or object_now else "No objection"
         if stranger is not None:
@@ -118,7 +118,7 @@ async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
         # the same private message now offers the new board's squares
         match = bot.runtime.get(match_id)
         assert match is not None and match.state is not None
-        follow = ENGINE.ai_action(match.state, player)
+        follow = GAME.computer.normal(match.state, player)
         legal = [a.action for a in ENGINE.legal(match.state, player)]
         assert follow["type"] == "place" and follow["slot"] == action["slot"]
         done = await answer(await fake.select(users[player], chooser,

@@ -22,7 +22,7 @@ from PIL import Image
 
 from bot.app import CityhallBot
 from bot.core.engine import JSON
-from bot.games.cities import ENGINE
+from bot.games.cities import ENGINE, GAME
 from bot.games.cities import render as cities_render
 from bot.games.cities.content import CONTENT
 from bot.ui.paged import PAGE_SIZE
@@ -68,7 +68,7 @@ def computer_move(state: JSON) -> tuple[str, JSON, list[JSON], int]:
     """Whoever is due first, the move the computer would make for them, the legal moves and
     that move's index among them (which names its button)."""
     player = ENGINE.to_act(state)[0]
-    action = ENGINE.ai_action(state, player)
+    action = GAME.computer.normal(state, player)
     legal = [la.action for la in ENGINE.legal(state, player)]
     return player, action, legal, next(i for i, a in enumerate(legal) if same(a, action))
 

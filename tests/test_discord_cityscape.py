@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.app import CityhallBot
 from bot.core.records import Match
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from bot.ui.play import NOT_SEATED
 from cogs.matches import UNKNOWN_BUTTON
 from fakediscord import FakeDiscord
@@ -164,7 +164,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             assert wrong.ephemeral and "turn to build, not yours" in text_of(wrong)
             nosy = await answer(await fake.click(eve, table, button_id(table, prefix=prefix)))
             assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
-            action = ENGINE.ai_action(match.state, player)
+            action = GAME.computer.normal(match.state, player)
             if stale_picker is None:
                 # a picker opened and left unused: it belongs to this board only
                 extra = await answer(await fake.click(users[player], table, button_id(
@@ -234,7 +234,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             match = bot.runtime.get(match_id)
             assert match is not None and match.state is not None
             player = ENGINE.to_act(match.state)[0]
-            action = ENGINE.ai_action(match.state, player)
+            action = GAME.computer.normal(match.state, player)
             _, done = await build(fake, bot, users[player], match_id, action["height"], action["lot"])
             assert done.type == 7
             await settle(bot, match_id)

@@ -14,7 +14,7 @@ import pytest
 from bot.app import CityhallBot
 from bot.core.engine import JSON
 from bot.core.levels import Budget
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
 from tests.harness import WHOLE_GAME_WINDOWS, Member, button_id, cityhall_bot, settle
@@ -147,7 +147,7 @@ async def test_a_hard_computer_thinks_while_a_person_plays_and_the_game_ends(
         while (live := bot.runtime.get(match_id)) is not None:
             assert live.state is not None
             assert ENGINE.to_act(live.state) == [str(ann["id"])], "computers move by themselves"
-            action = ENGINE.ai_action(live.state, str(ann["id"]))
+            action = GAME.computer.normal(live.state, str(ann["id"]))
             _, done = await build(fake, bot, ann, match_id, action["height"], action["lot"])
             assert done.type == 7
             await settle(bot, match_id)

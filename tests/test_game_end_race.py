@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals
@@ -44,7 +44,7 @@ async def test_game_end_right_after_a_computer_move_wins_over_the_redraw(
 
         bot.render_table = slow  # type: ignore[method-assign]
         version = match.version
-        action = ENGINE.ai_action(match.state, ann_id)
+        action = GAME.computer.normal(match.state, ann_id)
         await build(fake, bot, ann, match.id, action["height"], action["lot"])
         await fake.wait_until(lambda: match.version >= version + 2 or None, 10.0,
                               "the computer's move")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
+from bot.games import ENGINES, GAMES
 from cogs.bigcity import RULES as BIGCITY_RULES
 from cogs.bigcityz import RULES as BIGCITYZ_RULES
 from cogs.cities import RULES as CITIES_RULES
@@ -37,7 +37,7 @@ async def test_help_tells_a_newcomer_what_cityhall_is_and_how_to_start(
         games = next(f["value"] for f in embed["fields"] if f["name"] == "The games")
         lines = games.splitlines()
         assert len(lines) == len(GAMES)  # one line each
-        for name, engine in GAMES.items():
+        for name, engine in ENGINES.items():
             line = next(line for line in lines if f"**{engine.title}**" in line)
             assert f"{engine.min_players}–{engine.max_players} players" in line
             assert f"/{name} new" in line
@@ -56,7 +56,7 @@ async def test_every_lobby_has_how_to_play_which_answers_privately(
     ann = await fake.add_member("Ann")
     eve = await fake.add_member("Eve")  # not seated, just curious
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", lobbies_per_user=len(GAMES)):
-        for name, engine in GAMES.items():
+        for name, engine in ENGINES.items():
             channel = (await fake.add_channel(f"{name}-games"))["id"]
             lobby = (await (await fake.slash(ann, channel, name, ["new"], {}))
                      .response(timeout=5)).message

@@ -27,7 +27,7 @@ def advance(engine: Engine, state: JSON, moves: int, until: Callable[[JSON], boo
     played = 0
     while engine.result(state) is None and (played < moves or not until(state)):
         player = engine.to_act(state)[0]
-        state, _ = engine.apply(state, player, engine.ai_action(state, player))
+        state, _ = engine.apply(state, player, GAMES[engine.name].computer.normal(state, player))
         played += 1
     assert engine.result(state) is None
     return state
@@ -36,7 +36,7 @@ def advance(engine: Engine, state: JSON, moves: int, until: Callable[[JSON], boo
 # -- two states that differ only in what the player to move cannot see ----------------------
 
 def cityscape_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["cityscape"]
+    engine = GAMES["cityscape"].engine
     state = engine.new(["ann", "bob"], {}, seed)
     state = advance(engine, state, 6 + seed % 5,
                     lambda s: s["phase"] == "building" and engine.to_act(s) == ["ann"])
@@ -47,11 +47,11 @@ def cityscape_pair(seed: int) -> tuple[JSON, str, JSON]:
 
 
 def cityscape_goals_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["cityscape"]
+    engine, computer = GAMES["cityscape"].engine, GAMES["cityscape"].computer
     state = engine.new(["ann", "bob", "cy"], {}, seed)
     # bob and cy set their goals first; ann, still choosing, must not see them.
     for player in ("bob", "cy"):
-        state, _ = engine.apply(state, player, engine.ai_action(state, player))
+        state, _ = engine.apply(state, player, computer.normal(state, player))
     other = copy.deepcopy(state)
     other["goals"]["W"] = [6, 6, 1, 4]
     other["goals"]["N"] = [4, 4, 4, 4]
@@ -59,7 +59,7 @@ def cityscape_goals_pair(seed: int) -> tuple[JSON, str, JSON]:
 
 
 def bigcityz_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["bigcityz"]
+    engine = GAMES["bigcityz"].engine
     state = engine.new(["ann", "bob", "cy"], {}, seed)
     state = advance(engine, state, 4 + seed % 4, lambda s: "ann" in engine.to_act(s))
     other = copy.deepcopy(state)
@@ -71,7 +71,7 @@ def bigcityz_pair(seed: int) -> tuple[JSON, str, JSON]:
 
 
 def bigcityz_veto_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["bigcityz"]
+    engine = GAMES["bigcityz"].engine
     state = engine.new(["ann", "bob"], {}, seed)
     state = advance(engine, state, 2, lambda s: s["phase"] == "veto")
     player = engine.to_act(state)[0]
@@ -81,7 +81,7 @@ def bigcityz_veto_pair(seed: int) -> tuple[JSON, str, JSON]:
 
 
 def cities_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["cities"]
+    engine = GAMES["cities"].engine
     state = engine.new(["ann", "bob"], {}, seed)
     state = advance(engine, state, 8 + seed % 6,
                     lambda s: engine.to_act(s) == ["ann"] and s["pending"] is None)
@@ -101,7 +101,7 @@ def cities_pair(seed: int) -> tuple[JSON, str, JSON]:
 
 
 def bigcity_pair(seed: int) -> tuple[JSON, str, JSON]:
-    engine = GAMES["bigcity"]
+    engine = GAMES["bigcity"].engine
     state = engine.new(["ann", "bob"], {}, seed)
     state = advance(engine, state, 20 + seed % 7,
                     lambda s: engine.to_act(s) == ["ann"] and s["step"] in ("start", "main"))
@@ -132,24 +132,24 @@ PAIRS = {
 @pytest.mark.parametrize("case", sorted(PAIRS))
 def test_no_peeking_hidden_information_does_not_change_the_move(case: str, level: str) -> None:
     game = case.split()[0]
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     for seed in (1, 2, 3):
         state, player, other = PAIRS[case](seed)
         assert engine.view(state, player) == engine.view(other, player)
-        assert decide(engine, state, player, level, BUDGET) == \
-            decide(engine, other, player, level, BUDGET), (case, level, seed)
+        assert decide(computer, state, player, level, BUDGET) == \
+            decide(computer, other, player, level, BUDGET), (case, level, seed)
 
 
 # -- levels play legal, reproducible games; normal is the engine's own player --------------
 
 def play(game: str, levels: dict[str, str], seed: int) -> tuple[list[JSON], JSON]:
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     options: JSON = {"rounds": 1} if game == "cityscape" else {}
     state = engine.new(list(levels), options, seed)
     log: list[JSON] = []
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
-        action = decide(engine, state, player, levels[player], BUDGET)
+        action = decide(computer, state, player, levels[player], BUDGET)
         state, _ = engine.apply(state, player, action)  # an illegal move would raise
         log.append(action)
     result = engine.result(state)
@@ -166,14 +166,14 @@ def test_every_level_finishes_a_game_and_replays_it_move_for_move(game: str) -> 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_normal_level_is_the_engine_computer_player(game: str) -> None:
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     state = engine.new(["ann", "bob", "cy"], {}, 11)
     for _ in range(40):
         if engine.result(state) is not None:
             break
         player = engine.to_act(state)[0]
-        action = decide(engine, state, player, "normal")
-        assert action == engine.ai_action(state, player)
+        action = decide(computer, state, player, "normal")
+        assert action == computer.normal(state, player)
         state, _ = engine.apply(state, player, action)
 
 

@@ -53,7 +53,7 @@ async def play_out(runtime: Runtime, match_id: int) -> None:
         engine = runtime.engine(match)
         assert match.state is not None
         player = engine.to_act(match.state)[0]
-        await runtime.act(match_id, player, engine.ai_action(match.state, player))
+        await runtime.act(match_id, player, GAMES[engine.name].computer.normal(match.state, player))
     raise AssertionError(f"match {match_id} did not end")
 
 
@@ -138,7 +138,7 @@ async def test_a_sqlite_database_moves_to_postgresql_and_every_game_goes_on(
             if bot.runtime.computers_due(match):
                 continue
             before = match.version
-            outcome = await bot.runtime.act(match.id, player, engine.ai_action(match.state, player))
+            outcome = await bot.runtime.act(match.id, player, GAMES[engine.name].computer.normal(match.state, player))
             assert outcome.match.version == before + 1
         # a new game takes an id after every copied one
         channel = int((await fake.add_channel("new"))["id"])

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games import GAMES
 from bot.games.bigcity import ENGINE as BIGCITY
 from bot.games.bigcity import render as bcr
 from bot.games.bigcity.scenario import position
@@ -123,7 +124,7 @@ def test_cityscape_marks_the_tallest_building() -> None:
     while CITYSCAPE.result(state) is None and sum(
             len(v) for v in state.get("lots", {}).values()) < 8:
         player = CITYSCAPE.to_act(state)[0]
-        state, _ = CITYSCAPE.apply(state, player, CITYSCAPE.ai_action(state, player))
+        state, _ = CITYSCAPE.apply(state, player, GAMES[CITYSCAPE.name].computer.normal(state, player))
     view = CITYSCAPE.view(state, None)
     heights = {lot: h for lot, h in view["heights"].items() if h}
     assert heights
@@ -157,5 +158,5 @@ def test_cities_scoring_cards_are_never_cut() -> None:
         if CITIES.result(state) is not None:
             break
         player = CITIES.to_act(state)[0]
-        state, _ = CITIES.apply(state, player, CITIES.ai_action(state, player))
+        state, _ = CITIES.apply(state, player, GAMES[CITIES.name].computer.normal(state, player))
     assert seen

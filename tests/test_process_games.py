@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import GAMES
 from bot.games.bigcity import ENGINE as BIGCITY
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.games.cityscape import ENGINE as CITYSCAPE
@@ -114,7 +115,7 @@ async def cityscape_move(session: KillSession, saved: Saved) -> None:
     assert state is not None
     player = CITYSCAPE.to_act(state)[0]
     user = session.users[player]
-    action = CITYSCAPE.ai_action(state, player)
+    action = GAMES[CITYSCAPE.name].computer.normal(state, player)
     table = session.table_message(saved)
     match_id = saved.id
     if action["type"] == "set_goals":
@@ -187,7 +188,7 @@ class BigCityzPlayers:
         self.turns += 1
         player = BIGCITYZ.to_act(state)[0]
         user = session.users[player]
-        action = BIGCITYZ.ai_action(state, player)
+        action = GAMES[BIGCITYZ.name].computer.normal(state, player)
         table = session.table_message(saved)
         if state["phase"] == "veto":
             if not self.idle_kills and self.turns > self.idle_kill_after:
@@ -355,7 +356,7 @@ async def bigcity_move(session: KillSession, saved: Saved) -> None:
     assert state is not None
     player = BIGCITY.to_act(state)[0]
     user = session.users[player]
-    action = BIGCITY.ai_action(state, player)
+    action = GAMES[BIGCITY.name].computer.normal(state, player)
     legal = [la.action for la in BIGCITY.legal(state, player)]
     index = legal.index(action)
     kind = action["type"]

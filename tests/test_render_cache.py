@@ -15,13 +15,13 @@ from bot.render.cache import ByteLRU, byte_cache, image_bytes
 
 
 def _game_views(game: str, seed: int, players: int) -> Iterator[tuple[JSON, list[JSON]]]:
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     names = ["ann", "Bob 田中", "cy 🎲", "dee", "eve"][:players]
     state = engine.new(names, {}, seed)
     yield engine.view(state, None), []
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
-        state, events = engine.apply(state, player, engine.ai_action(state, player))
+        state, events = engine.apply(state, player, computer.normal(state, player))
         yield engine.view(state, None), events
 
 

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.core.records import Match, Seat
+from bot.games import ENGINES as GAME_ENGINES
 from bot.games import GAMES
 from bot.render import bidi, kit
 from bot.render.fonts import EMOJI, PRIMARY, SHAPING, clean_text, face_of, font, layout
@@ -174,7 +175,7 @@ def _match(game: str, names: list[str], seed: int = 5, cpu: bool = False) -> Mat
              for i, n in enumerate(names)]
     match = Match(id=1, guild_id=1, channel_id=1, game=game, status="active",
                   host_id=seats[0].id, seats=seats, options={}, seed=seed)
-    match.state = GAMES[game].new([s.id for s in seats], {}, seed)
+    match.state = GAME_ENGINES[game].new([s.id for s in seats], {}, seed)
     return match
 
 
@@ -184,7 +185,7 @@ def test_table_pictures_draw_every_players_name(game: str, cast: int) -> None:
     names = CASTS[cast]
     match = _match(game, names)
     with kit.recording_text() as drawn:
-        png = GameAdapter(GAMES[game]).render_table(match)
+        png = GameAdapter(GAME_ENGINES[game]).render_table(match)
     assert Image.open(io.BytesIO(png)).format == "PNG"
     texts = [d.text for d in drawn]
     for name in names:
@@ -196,13 +197,13 @@ def test_table_pictures_draw_every_players_name(game: str, cast: int) -> None:
 def test_two_players_of_one_name_are_told_apart_in_text_and_picture() -> None:
     match = _match("cityscape", ["Ann", "Ann"], cpu=True)
     assert match.state is not None
-    adapter = CityscapeAdapter(GAMES["cityscape"])
+    adapter = CityscapeAdapter(GAME_ENGINES["cityscape"])
     engine = adapter.engine
     while engine.view(match.state, None)["phase"] != "building" or \
             engine.view(match.state, None)["turn"] != "cpu2":
         player = engine.to_act(match.state)[0]
         match.state, _events = engine.apply(match.state, player,
-                                            engine.ai_action(match.state, player))
+                                            GAMES[engine.name].computer.normal(match.state, player))
     assert list(display_names(match).values()) == ["Ann", "Ann (2)"]
     assert seat_name(match, "cpu2") == "Ann (2)"
     assert "Ann (2), it's your turn" in adapter.table_content(match)

@@ -17,7 +17,7 @@ import pytest
 
 from bot.core.engine import JSON
 from bot.core.levels import LEVELS, Budget, decide
-from bot.games import GAMES, renderer
+from bot.games import ENGINES, GAMES, render_pool, renderer
 from bot.render.pool import (
     DEFAULT_JOB_S,
     WORKER_NICE,
@@ -79,13 +79,13 @@ def _order(folder: Path) -> list[str]:
 
 def _jobs_of_a_game(game: str, seed: int, every: int) -> list[tuple[str, tuple[Any, ...]]]:
     """Renderer calls along one seeded computer game: tables, event pictures, the end."""
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     state = engine.new(["ann", "Bob 田中", "cy"], {}, seed)
     calls: list[tuple[str, tuple[Any, ...]]] = [("render_table", (engine.view(state, None),))]
     step = 0
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
-        state, events = engine.apply(state, player, engine.ai_action(state, player))
+        state, events = engine.apply(state, player, computer.normal(state, player))
         step += 1
         view: JSON = engine.view(state, None)
         if step % every == 0:
@@ -99,7 +99,7 @@ def _jobs_of_a_game(game: str, seed: int, every: int) -> list[tuple[str, tuple[A
 
 @pytest.fixture
 async def single() -> Any:
-    pool = RenderPool(1, modules=JOBS)
+    pool = render_pool(1, modules=JOBS)
     await pool.start()
     yield pool
     await pool.close()
@@ -112,7 +112,7 @@ async def single() -> Any:
 async def test_pictures_from_the_pool_equal_in_process_renders(game: str) -> None:
     calls = _jobs_of_a_game(game, seed=11, every=9)
     draw = renderer(game)
-    async with RenderPool(2) as pool:
+    async with render_pool(2) as pool:
         pooled = await asyncio.gather(*(pool.render(game, name, *args)
                                         for name, args in calls))
     assert len(pooled) == len(calls) > 5
@@ -124,7 +124,7 @@ async def test_pictures_from_the_pool_equal_in_process_renders(game: str) -> Non
 
 async def test_in_process_mode_draws_the_same_pictures() -> None:
     calls = _jobs_of_a_game("cityscape", seed=3, every=10)
-    async with RenderPool(0) as pool:
+    async with render_pool(0) as pool:
         assert pool.pids() == []
         for name, args in calls:
             assert await pool.render("cityscape", name, *args) == \
@@ -170,7 +170,7 @@ async def test_computer_thinking_leaves_a_worker_for_pictures_and_goes_last(
     # with both workers free and two players thinking, a picture asked for next is drawn
     # while the first still thinks, and the second waits for a thinking slot.
     folder = str(tmp_path)
-    async with RenderPool(2, modules=JOBS) as pool:
+    async with render_pool(2, modules=JOBS) as pool:
         assert pool.thinking_slots == 1
         first = asyncio.create_task(pool.render("testjobs", "hold", folder, "think1",
                                                 priority=Priority.THINKING))
@@ -192,16 +192,16 @@ async def test_computer_thinking_leaves_a_worker_for_pictures_and_goes_last(
 
 
 async def test_a_computer_move_from_a_worker_is_the_one_worked_out_here() -> None:
-    engine = GAMES["cities"]
+    engine, computer = GAMES["cities"].engine, GAMES["cities"].computer
     state = engine.new(["ann", "cpu1"], {}, 5)
     while engine.to_act(state)[0] != "cpu1" or state["phase"] != "play":
         player = engine.to_act(state)[0]
-        state, _ = engine.apply(state, player, engine.ai_action(state, player))
+        state, _ = engine.apply(state, player, computer.normal(state, player))
     budget = Budget(iterations=6, seconds=None)
-    async with RenderPool(1) as pool:
+    async with render_pool(1) as pool:
         moves = await asyncio.gather(*(pool.think("cities", state, "cpu1", level, budget)
                                        for level in LEVELS))
-    assert moves == [decide(engine, state, "cpu1", level, budget) for level in LEVELS]
+    assert moves == [decide(computer, state, "cpu1", level, budget) for level in LEVELS]
 
 
 async def test_a_player_is_told_how_long_the_pictures_ahead_will_take(
@@ -268,8 +268,8 @@ async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderP
 
 async def test_a_worker_killed_mid_job_is_replaced_and_the_job_fails(tmp_path: Path) -> None:
     folder = str(tmp_path)
-    view = GAMES["bigcity"].view(GAMES["bigcity"].new(["ann", "bob"], {}, 5), None)
-    async with RenderPool(1, modules=JOBS, retries=0) as pool:
+    view = ENGINES["bigcity"].view(ENGINES["bigcity"].new(["ann", "bob"], {}, 5), None)
+    async with render_pool(1, modules=JOBS, retries=0) as pool:
         job = asyncio.create_task(pool.render("testjobs", "hold", folder, "doomed"))
         pid = await _started(tmp_path, "doomed")
         assert pool.pids() == [pid]
@@ -285,7 +285,7 @@ async def test_a_worker_killed_mid_job_is_replaced_and_the_job_fails(tmp_path: P
 
 async def test_a_job_whose_worker_was_killed_is_run_again_once(tmp_path: Path) -> None:
     folder = str(tmp_path)
-    async with RenderPool(1, modules=JOBS, retries=1) as pool:
+    async with render_pool(1, modules=JOBS, retries=1) as pool:
         job = asyncio.create_task(pool.render("testjobs", "hold", folder, "again"))
         pid = await _started(tmp_path, "again")
         (tmp_path / "again.started").unlink()
@@ -298,7 +298,7 @@ async def test_a_job_whose_worker_was_killed_is_run_again_once(tmp_path: Path) -
 
 
 async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:
-    async with RenderPool(1, modules=JOBS, max_jobs=2) as pool:
+    async with render_pool(1, modules=JOBS, max_jobs=2) as pool:
         seen = set()
         for tag in "abcde":
             assert await pool.render("testjobs", "record", str(tmp_path), tag) == tag.encode()
@@ -309,7 +309,7 @@ async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:
 
 
 async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:
-    pool = RenderPool(2, modules=JOBS)
+    pool = render_pool(2, modules=JOBS)
     await pool.start()
     pids = pool.pids()
     assert len(pids) == 2 and all(Path(f"/proc/{pid}").exists() for pid in pids)
@@ -334,7 +334,7 @@ async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:
 async def test_workers_give_way_to_the_bot_on_busy_cores() -> None:
     # An admin's `top` shows the workers at a lower priority (NI) than the bot, so a busy
     # machine answers clicks first and draws pictures with what is left.
-    async with RenderPool(2, modules=JOBS) as pool:
+    async with render_pool(2, modules=JOBS) as pool:
         mine = os.getpriority(os.PRIO_PROCESS, 0)
         lower = min(19, mine + WORKER_NICE)  # 19 is the lowest there is
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.pids()] == [lower, lower]

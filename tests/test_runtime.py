@@ -166,7 +166,7 @@ async def test_computers_play_and_results_are_recorded(runtime: Runtime) -> None
             if live is None:
                 break
             assert live.state is not None
-            action = runtime.engine(live).ai_action(live.state, "1")
+            action = GAMES[runtime.engine(live).name].computer.normal(live.state, "1")
             await runtime.act(match.id, "1", action)
     finally:
         await driver.close()
@@ -241,7 +241,7 @@ async def test_final_results_carry_each_players_score_win_and_numbers(
     while (live := runtime.get(match_id)) is not None:
         assert live.state is not None
         player = engine.to_act(live.state)[0]
-        await runtime.act(match_id, player, engine.ai_action(live.state, player))
+        await runtime.act(match_id, player, GAMES[engine.name].computer.normal(live.state, player))
     final = await runtime.storage.get(match_id)
     assert final is not None and final.state is not None
     result = engine.result(final.state)

@@ -16,8 +16,7 @@ from bot.core.levels import Budget, decide
 from bot.core.records import OVER, Seat
 from bot.core.runtime import Outcome, Refusal, Runtime, Thinker
 from bot.core.storage import Storage
-from bot.games import GAMES
-from bot.render.pool import RenderPool
+from bot.games import GAMES, render_pool
 from tests import databases
 
 from .runtime_support import said
@@ -97,8 +96,8 @@ async def test_levels_are_refused_in_one_sentence_where_they_make_no_sense(
 
 async def test_a_hard_computer_plays_hard_moves_worked_out_in_a_worker_to_the_end(
         open_runtime: OpenRuntime) -> None:
-    engine = GAMES["bigcityz"]
-    async with RenderPool(1) as pool:
+    engine, computer = GAMES["bigcityz"].engine, GAMES["bigcityz"].computer
+    async with render_pool(1) as pool:
         runtime = await open_runtime(thinker=pool.think)
         lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
         # A fixed deal: in about one random deal in twenty (seeds 1 and 7, say) hard and
@@ -106,32 +105,32 @@ async def test_a_hard_computer_plays_hard_moves_worked_out_in_a_worker_to_the_en
         lobby.seed = 2
         await runtime.add_computer(lobby.id, ANN.id, "hard")
         await runtime.start(lobby.id, ANN.id)
-        computer: list[tuple[JSON, JSON]] = []  # (state before, the move played)
+        played: list[tuple[JSON, JSON]] = []  # (state before, the move played)
         while (live := runtime.get(lobby.id)) is not None:
             assert live.state is not None
             before = live.state
             outcome = await runtime.step_computer(lobby.id)
             if outcome is not None:
                 assert outcome.player == "cpu1" and outcome.by_computer
-                computer.append((before, outcome.action))
+                played.append((before, outcome.action))
                 continue
             assert engine.to_act(before) == [ANN.id]
-            await runtime.act(lobby.id, ANN.id, engine.ai_action(before, ANN.id))
+            await runtime.act(lobby.id, ANN.id, computer.normal(before, ANN.id))
     final = await runtime.storage.get(lobby.id)
     assert final is not None and final.status == OVER
-    assert computer
+    assert played
     # Each move is hard's, the same as worked out here (what `arena` and replays get)...
-    assert all(action == decide(engine, state, "cpu1", "hard", BUDGET)
-               for state, action in computer)
+    assert all(action == decide(computer, state, "cpu1", "hard", BUDGET)
+               for state, action in played)
     # ...and not simply normal's.
-    assert any(action != engine.ai_action(state, "cpu1") for state, action in computer)
+    assert any(action != computer.normal(state, "cpu1") for state, action in played)
 
 
 async def test_a_persons_move_is_taken_while_a_hard_computer_thinks_then_it_thinks_again(
         open_runtime: OpenRuntime) -> None:
     """Cityscape's goals are set at the same time: Ann sets hers while the hard computer is
     still thinking about its own."""
-    engine = GAMES["cityscape"]
+    computer = GAMES["cityscape"].computer
     thinking = asyncio.Event()
     release = asyncio.Event()
     seen: list[JSON] = []
@@ -141,7 +140,7 @@ async def test_a_persons_move_is_taken_while_a_hard_computer_thinks_then_it_thin
         seen.append(state)
         thinking.set()
         await release.wait()
-        return await asyncio.to_thread(decide, GAMES[game], state, player, level, budget)
+        return await asyncio.to_thread(decide, GAMES[game].computer, state, player, level, budget)
 
     runtime = await open_runtime(thinker=slow_thinker)
     lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
@@ -163,7 +162,7 @@ async def test_a_persons_move_is_taken_while_a_hard_computer_thinks_then_it_thin
     assert outcome.match.version == version_after_mine + 1
     state = outcome.match.state
     assert state is not None and state["goals"]["S"] == [2, 2, 2, 2]
-    assert outcome.action == decide(engine, after_mine, "cpu1", "hard", BUDGET)
+    assert outcome.action == decide(computer, after_mine, "cpu1", "hard", BUDGET)
 
 
 def test_the_hard_players_budget_comes_from_the_settings_or_a_sentence() -> None:
@@ -183,7 +182,7 @@ async def test_easy_and_hard_play_their_own_moves_with_the_runtimes_own_thinker(
         open_runtime: OpenRuntime) -> None:
     """Without a render pool (the default thinker, a thread), each computer plays at its
     level to the end of a game: easy's moves are easy's, hard's are hard's."""
-    engine = GAMES["bigcityz"]
+    computer = GAMES["bigcityz"].computer
     runtime = await open_runtime()
     lobby = await runtime.open_lobby(10, 20, "bigcityz", ANN, {})
     lobby.seed = 2
@@ -199,12 +198,12 @@ async def test_easy_and_hard_play_their_own_moves_with_the_runtimes_own_thinker(
             assert outcome.player is not None
             moves[outcome.player].append((before, outcome.action))
             continue
-        await runtime.act(lobby.id, ANN.id, engine.ai_action(before, ANN.id))
+        await runtime.act(lobby.id, ANN.id, computer.normal(before, ANN.id))
     for player, level in (("cpu1", "easy"), ("cpu2", "hard")):
         assert moves[player]
-        assert all(action == decide(engine, state, player, level, BUDGET)
+        assert all(action == decide(computer, state, player, level, BUDGET)
                    for state, action in moves[player]), level
-        assert any(action != engine.ai_action(state, player)
+        assert any(action != computer.normal(state, player)
                    for state, action in moves[player]), level
 
 
@@ -246,7 +245,7 @@ async def test_a_hard_move_that_cannot_be_worked_out_is_normals_and_logged(
         open_runtime: OpenRuntime, caplog: pytest.LogCaptureFixture) -> None:
     """A render worker that dies mid-thought must not stop the game: that one move is the
     normal level's, and the log says so with the error."""
-    engine = GAMES["cityscape"]
+    computer = GAMES["cityscape"].computer
 
     async def broken_thinker(game: str, state: JSON, player: str, level: str,
                              budget: Budget) -> JSON:
@@ -261,7 +260,7 @@ async def test_a_hard_move_that_cannot_be_worked_out_is_normals_and_logged(
     caplog.set_level("ERROR", logger="bot.core.runtime")
     outcome = await runtime.step_computer(lobby.id)
     assert isinstance(outcome, Outcome) and outcome.player == "cpu1" and outcome.by_computer
-    assert outcome.action == engine.ai_action(before, "cpu1")
+    assert outcome.action == computer.normal(before, "cpu1")
     failures = [r for r in caplog.records if r.levelname == "ERROR"]
     assert [r.getMessage() for r in failures] == [
         f"A hard computer move could not be worked out in match {lobby.id}; "
@@ -279,7 +278,7 @@ async def test_a_game_ended_while_a_hard_computer_thinks_gets_no_move(
     async def thinker(game: str, state: JSON, player: str, level: str,
                       budget: Budget) -> JSON:
         await runtime.end(lobby.id, ANN.id, can_manage=False)
-        return decide(GAMES[game], state, player, level, budget)
+        return decide(GAMES[game].computer, state, player, level, budget)
 
     runtime = await open_runtime(thinker=thinker)
     lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
@@ -299,7 +298,7 @@ async def test_a_persons_move_waits_while_a_hard_computers_move_is_being_saved(
 
     async def thinker(game: str, state: JSON, player: str, level: str,
                       budget: Budget) -> JSON:
-        return decide(GAMES[game], state, player, level, budget)
+        return decide(GAMES[game].computer, state, player, level, budget)
 
     runtime = await open_runtime(thinker=thinker)
     lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})

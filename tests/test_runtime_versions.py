@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.core.engine import JSON, Engine, Result
+from bot.core.catalogue import GameRecord
+from bot.core.engine import JSON, Result
 from bot.core.records import ACTIVE, OVER
 from bot.core.runtime import Runtime
 from bot.core.server_settings import ServerSettings
@@ -78,7 +80,7 @@ async def _close_all() -> AsyncIterator[None]:
         await _OPEN.pop().close()
 
 
-async def _runtime(tmp_path: Path, games: dict[str, Engine] | None = None,
+async def _runtime(tmp_path: Path, games: dict[str, GameRecord] | None = None,
                    clock: Clock | None = None) -> Runtime:
     """A runtime after a (re)start of the bot; its database is closed by the test (a
     restart) or at teardown."""
@@ -117,7 +119,7 @@ async def test_a_game_saved_before_an_engine_update_is_upgraded_once_and_saved_s
     await _restart(old)
 
     caplog.set_level(logging.INFO, logger="bot.core.runtime")
-    new = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=CityscapeV2())})
     assert "Brought the saved states of 1 Cityscape game(s) (state version 2) up to this " \
            "version's engines." in _messages(caplog)
     match = new.get(running)
@@ -127,7 +129,7 @@ async def test_a_game_saved_before_an_engine_update_is_upgraded_once_and_saved_s
     assert waiting is not None and waiting.state is None and waiting.state_version == 2
     # The next move saves the state with the version it now has.
     player = new.engine(match).to_act(match.state)[0]
-    await new.act(running, player, new.engine(match).ai_action(match.state, player),
+    await new.act(running, player, GAMES[new.engine(match).name].computer.normal(match.state, player),
                   expected_version=match.version)
     saved = await new.storage.get(running)
     assert saved is not None and saved.state_version == 2
@@ -141,7 +143,7 @@ async def test_a_restart_counts_the_upgraded_games_of_each_engine(
     await old.open_lobby(GUILD, 24, "cityscape", BOB, {})  # a lobby has no state to upgrade
     await _restart(old)
     caplog.set_level(logging.INFO, logger="bot.core.runtime")
-    new = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2(), "cities": CitiesV2()})
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=CityscapeV2()), "cities": replace(GAMES["cities"], engine=CitiesV2())})
     # Big City's engine did not change: its game is loaded as it was and not counted.
     assert [m for m in _messages(caplog) if m.startswith("Brought")] == [
         "Brought the saved states of 2 Cityscape game(s) (state version 2), 1 Cities game(s) "
@@ -151,7 +153,7 @@ async def test_a_restart_counts_the_upgraded_games_of_each_engine(
 
 async def test_games_this_cityhall_cannot_run_are_skipped_and_the_rest_load(
         tmp_path: Path) -> None:
-    newer = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    newer = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=CityscapeV2())})
     await newer.open_lobby(GUILD, 70, "bigcity", ANN, {})  # a game this Cityhall lacks
     await _game(newer, 71)  # a state this Cityhall cannot read
     lobby = (await newer.open_lobby(GUILD, 72, "cityscape", BOB, {})).id
@@ -163,7 +165,7 @@ async def test_games_this_cityhall_cannot_run_are_skipped_and_the_rest_load(
 
 async def test_a_game_saved_by_a_newer_cityhall_waits_and_is_not_shown(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    newer = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    newer = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=CityscapeV2())})
     waiting = await _game(newer, 30)
     await _restart(newer)
 
@@ -187,7 +189,7 @@ async def test_a_failing_upgrade_leaves_that_game_out_and_says_so(
     broken = await _game(old, 40)
     await _restart(old)
     caplog.set_level(logging.INFO, logger="bot.core.runtime")
-    new = await _runtime(tmp_path, {**GAMES, "cityscape": BrokenUpgrade()})
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=BrokenUpgrade())})
     assert f"Match {broken} (Cityscape in channel 40) is left as it is and not played: " \
            "upgrading its state from version 1 to 2 failed." in _messages(caplog)
     assert new.get(broken) is None
@@ -199,7 +201,7 @@ async def test_a_finished_game_read_back_is_upgraded_too(tmp_path: Path) -> None
     match_id = await _game(old, 50)
     await old.end(match_id, ANN.id, can_manage=False)
     await _restart(old)
-    new = await _runtime(tmp_path, {**GAMES, "cityscape": CityscapeV2()})
+    new = await _runtime(tmp_path, {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=CityscapeV2())})
     ended = await new.fetch(match_id)
     assert ended is not None and ended.state is not None
     assert ended.state["table_colour"] == "slate" and ended.state_version == 2
@@ -231,7 +233,7 @@ async def test_a_servers_turn_time_applies_from_the_next_turn(tmp_path: Path) ->
         assert match.state is not None
         player = again.engine(match).to_act(match.state)[0]
         match = (await again.act(match_id, player,
-                                 again.engine(match).ai_action(match.state, player),
+                                 GAMES[again.engine(match).name].computer.normal(match.state, player),
                                  expected_version=match.version)).match
     assert again.deadline(match) == clock.now + 90
     # Another server keeps the bot's turn time.
@@ -288,7 +290,7 @@ async def test_the_log_tells_each_game_from_lobby_to_result(
             await runtime.step_computer(lobby.id)
         else:
             await runtime.act(lobby.id, player,
-                              runtime.engine(match).ai_action(match.state, player),
+                              GAMES[runtime.engine(match).name].computer.normal(match.state, player),
                               expected_version=match.version)
     final = await runtime.storage.get(lobby.id)
     assert final is not None and final.status == OVER and final.state is not None
@@ -319,14 +321,14 @@ async def _play_out(runtime: Runtime, match_id: int) -> None:
     while (match := runtime.get(match_id)) is not None:
         assert match.state is not None
         player = runtime.engine(match).to_act(match.state)[0]
-        await runtime.act(match_id, player, runtime.engine(match).ai_action(match.state, player),
+        await runtime.act(match_id, player, GAMES[runtime.engine(match).name].computer.normal(match.state, player),
                           expected_version=match.version)
 
 
 @pytest.mark.parametrize(("nobody", "won_by"), [(False, "Ann, Bob"), (True, "nobody")])
 async def test_the_log_names_every_winner_of_a_shared_win_or_nobody(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, nobody: bool, won_by: str) -> None:
-    runtime = await _runtime(tmp_path, {"cityscape": SharedWin(nobody=nobody)})
+    runtime = await _runtime(tmp_path, {"cityscape": replace(GAMES["cityscape"], engine=SharedWin(nobody=nobody))})
     match_id = await _game(runtime)
     caplog.set_level(logging.INFO, logger="bot.core.runtime")
     await _play_out(runtime, match_id)

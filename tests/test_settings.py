@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import GAMES
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from fakediscord import FakeDiscord
 from tests.harness import Member, answer, button_id, cityhall_bot, cityscape_building, text_of
@@ -152,7 +153,7 @@ async def test_a_changed_turn_time_is_used_from_the_next_turn(fake_discord: Fake
         assert turn_limit() == 600, "a running turn keeps the time it started with"
         player = CITYSCAPE.to_act(match.state)[0]
         await bot.after_move(await bot.runtime.act(
-            match.id, player, CITYSCAPE.ai_action(match.state, player)))
+            match.id, player, GAMES[CITYSCAPE.name].computer.normal(match.state, player)))
         assert CITYSCAPE.to_act(match.state)[0] != player
         assert turn_limit() == 45
 

@@ -145,7 +145,7 @@ class Game:
             if saved.table_message_id is not None and saved.state is not None:
                 cpus = {str(s["id"]) for s in saved.seats if s.get("cpu")}
                 message = self.fake.messages.get(str(saved.table_message_id))
-                if not cpus & set(GAMES["cityscape"].to_act(saved.state)) \
+                if not cpus & set(GAMES["cityscape"].engine.to_act(saved.state)) \
                         and message is not None and cityscape_ready(saved, message):
                     return saved
             await asyncio.sleep(0.05)

@@ -39,7 +39,7 @@ from .test_storage import hold_the_writer
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
-CITYSCAPE = GAMES["cityscape"]
+CITYSCAPE = GAMES["cityscape"].engine
 
 # One host opens every game here; the per-member cap is not what these tests are about.
 ONE_HOST_MANY_GAMES = Limits(matches_per_user=1000)
@@ -83,7 +83,7 @@ async def _next_move(runtime: Runtime, match_id: int) -> tuple[str, dict[str, ob
     match = runtime.get(match_id)
     assert match is not None and match.state is not None
     player = CITYSCAPE.to_act(match.state)[0]
-    return player, CITYSCAPE.ai_action(match.state, player)
+    return player, GAMES[CITYSCAPE.name].computer.normal(match.state, player)
 
 
 def _on_disk(path: Path, match_id: int) -> tuple[int, list[int]]:

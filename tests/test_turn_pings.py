@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.records import Match
-from bot.games.cityscape import ENGINE
+from bot.games.cityscape import ENGINE, GAME
 from fakediscord import FakeDiscord
 from tests import whole_games
 from tests.harness import cityhall_bot, settle, started_table
@@ -82,7 +82,7 @@ async def test_each_turn_change_notifies_exactly_the_player_due(
             assert deadline is not None
             assert f"<t:{int(deadline)}:R>" in fake.message(match.table_message_id or 0).content
             player = due[0]
-            action = ENGINE.ai_action(match.state, player)
+            action = GAME.computer.normal(match.state, player)
             await build(fake, bot, users[player], match.id, action["height"], action["lot"])
             await settle(bot, match.id)
 
@@ -121,7 +121,7 @@ async def test_computer_players_are_never_pinged(fake_discord: FakeDiscord,
             await wait_for_pings(fake, expected)
             assert len(notifications(fake)) == expected
             assert match.state is not None and ENGINE.to_act(match.state) == [ann_id]
-            action = ENGINE.ai_action(match.state, ann_id)
+            action = GAME.computer.normal(match.state, ann_id)
             await build(fake, bot, ann, match.id, action["height"], action["lot"])
             await settle(bot, match.id)  # the computer builds and hands the turn back
             expected += 1
@@ -166,7 +166,7 @@ async def test_a_restart_neither_leaves_a_ping_behind_nor_pings_twice(
         assert len(notifications(fake)) == pings_before
         assert live_pings(fake) == before_restart
         player = ENGINE.to_act(match.state)[0]
-        action = ENGINE.ai_action(match.state, player)
+        action = GAME.computer.normal(match.state, player)
         await build(fake, bot, users[player], match_id, action["height"], action["lot"])
         await settle(bot, match_id)
         await wait_for_pings(fake, pings_before + 1)

@@ -14,12 +14,13 @@ import logging
 import shutil
 import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.core import storage as storage_module
-from bot.core.engine import JSON, Engine
+from bot.core.engine import JSON
 from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
 from bot.core.runtime import Runtime
 from bot.core.storage import SCHEMA_VERSION, Migration, Storage, StorageError
@@ -74,7 +75,7 @@ async def play_to_the_end(runtime: Runtime, match_id: int) -> None:
         if seat.cpu:
             assert await runtime.step_computer(match_id) is not None
         else:
-            await runtime.act(match_id, player, engine.ai_action(match.state, player),
+            await runtime.act(match_id, player, GAMES[engine.name].computer.normal(match.state, player),
                               expected_version=match.version)
     raise AssertionError(f"match {match_id} did not end in 3000 moves")
 
@@ -230,7 +231,7 @@ async def test_a_state_saved_at_an_older_version_is_upgraded_and_played_on(
         tmp_path: Path, storages: OpenStorage, caplog: pytest.LogCaptureFixture) -> None:
     path = copy_fixture(tmp_path)
     engine = CityscapeV2()
-    games: dict[str, Engine] = {**GAMES, "cityscape": engine}
+    games = {**GAMES, "cityscape": replace(GAMES["cityscape"], engine=engine)}
     storage = await storages(path)
     runtime = Runtime(storage, games, clock=Clock(), turn_seconds=60)
     with caplog.at_level(logging.INFO, logger="bot.core"):

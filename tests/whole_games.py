@@ -138,7 +138,7 @@ async def open_game(fake: FakeDiscord, bot: CityhallBot, game: str, host: dict[s
 
 async def play_cityscape(fake: FakeDiscord, bot: CityhallBot, match_id: int, users: Users,
                          look: Callable[[], None]) -> None:
-    from bot.games.cityscape import ENGINE
+    from bot.games.cityscape import ENGINE, GAME
     from tests.test_discord_cityscape import build, select_id
 
     look()
@@ -167,7 +167,7 @@ async def play_cityscape(fake: FakeDiscord, bot: CityhallBot, match_id: int, use
                 await settle(bot, match_id)
                 look()
             continue
-        action = ENGINE.ai_action(state, player)
+        action = GAME.computer.normal(state, player)
         _, done = await build(fake, bot, user, match_id, action["height"], action["lot"])
         assert done.type == 7, text_of(done)
         await settle(bot, match_id)

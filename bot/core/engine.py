@@ -76,16 +76,10 @@ class Engine(Protocol):
         """Final scores and winners, or None while the game runs."""
         ...
 
-    def ai_action(self, state: JSON, player: str) -> JSON:
-        """The computer player's move for ``player`` (who must be in ``to_act``).
-
-        Deterministic for a given state: any randomness is drawn from the state's seed.
-        """
-        ...
-
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
-        """What happens when the turn timer runs out, or None to let the AI play for the
-        slowest player (the default for turn-based games)."""
+        """What happens when the turn timer runs out, or None to let the computer player
+        (``bot.core.levels``, normal level) move for the slowest player (the default for
+        turn-based games)."""
         ...
 
 
@@ -148,14 +142,3 @@ def upgrade_state(engine: Engine, state: JSON, from_version: int) -> JSON:
     for version in range(from_version, current):
         state = step(state, version)
     return state
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """How a game registers with the bot: its engine (rules and computer player), the module
-    of its pure renderer, and the discord.py extension of its cog. ``bot/core`` imports no
-    game; the bot hands these records to the runtime."""
-
-    engine: Engine
-    renderer: str
-    cog: str

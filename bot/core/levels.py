@@ -1,8 +1,9 @@
 """Computer-player levels: easy, normal and hard, the same three for every game.
 
-``normal`` is each game's ``Engine.ai_action``, unchanged. The other two are the engine's
-optional ``level_action(state, player, level, budget)``; a game without it plays normal at
-every level. A level belongs to the seat that plays it (``Seat.level``, saved with the
+``normal`` is each game's ``Computer.normal``, unchanged. The other two are its optional
+``Computer.levels(state, player, level, budget)``; a game without it plays normal at every
+level. The computer player sits beside the engine in the game's record
+(``bot.core.catalogue``): engines do not import it. A level belongs to the seat that plays it (``Seat.level``, saved with the
 match), not to the game state, so the engine states, their versions and the replay files
 are what they were, and a seat saved before levels existed plays normal.
 
@@ -25,7 +26,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from bot.core.engine import JSON, Engine
 from bot.core.rng import peek
@@ -57,19 +58,25 @@ class Budget:
         return cls(iterations=max(0, iterations), seconds=seconds if seconds > 0 else None)
 
 
-class LevelEngine(Engine, Protocol):
-    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON: ...
+@dataclass(frozen=True)
+class Computer:
+    """A game's computer player, kept beside its engine (the engine never imports it).
+
+    ``normal(state, player)`` is the normal level's move; ``levels(state, player, level,
+    budget)``, where the game has it, plays easy and hard. Both are deterministic for a
+    given state: every draw comes from the game's seed."""
+
+    normal: Callable[[JSON, str], JSON]
+    levels: Callable[[JSON, str, str, Budget], JSON] | None = None
 
 
-def decide(engine: Engine, state: JSON, player: str, level: str = NORMAL,
+def decide(computer: Computer, state: JSON, player: str, level: str = NORMAL,
            budget: Budget | None = None) -> JSON:
     """The move of ``player``'s computer player at ``level``."""
     level = level_of(level)
-    own = getattr(engine, "level_action", None)
-    if level == NORMAL or own is None:
-        return engine.ai_action(state, player)
-    action: JSON = own(state, player, level, budget or Budget.from_env())
-    return action
+    if level == NORMAL or computer.levels is None:
+        return computer.normal(state, player)
+    return computer.levels(state, player, level, budget or Budget.from_env())
 
 
 def view_key(engine: Engine, state: JSON, player: str) -> str:

@@ -1,7 +1,7 @@
 """The match runtime: lobbies, seats, and every move of every game, saved before answered.
 
 It knows engines and storage but nothing of Discord (and no game: the games are handed in
-as a mapping from name to engine): the cogs call it with player ids and actions and get
+as a mapping from name to game record, ``bot.core.catalogue``): the cogs call it with player ids and actions and get
 back the saved match and what happened, or an exception whose text is a sentence for the
 player.
 
@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from .catalogue import GameRecord
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
 from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
@@ -71,7 +72,7 @@ class Outcome:
 
 
 class Runtime:
-    def __init__(self, storage: Storage, games: Mapping[str, Engine], *,
+    def __init__(self, storage: Storage, games: Mapping[str, GameRecord], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
                  limits: Limits = Limits(), servers: ServerSettingsStore | None = None,
                  thinker: Thinker | None = None, budget: Budget | None = None,
@@ -119,7 +120,7 @@ class Runtime:
         if upgraded:
             log.info("Brought the saved states of %s up to this version's engines.",
                      ", ".join(f"{count} {self.games[game].title} game(s) (state version "
-                               f"{self.games[game].state_version})"
+                               f"{self.games[game].engine.state_version})"
                                for game, count in upgraded.items()))
         now = self.clock()
         for match in matches:
@@ -150,7 +151,7 @@ class Runtime:
         """Bring a match read from the database to its engine's state version, in place.
         False (with a log sentence) when this version cannot use its state: the match is
         then left out, and the bot goes on with the others."""
-        engine = self.games[match.game]
+        engine = self.games[match.game].engine
         if match.state is None:
             match.state_version = engine.state_version  # a lobby: nothing saved to upgrade
             return True
@@ -178,7 +179,7 @@ class Runtime:
         return list(self._matches.values())
 
     def engine(self, match: Match) -> Engine:
-        return self.games[match.game]
+        return self.games[match.game].engine
 
     def _locked(self, match_id: int) -> Held:
         """The match's lock: its moves, lobby changes and timers run one at a time."""
@@ -188,7 +189,7 @@ class Runtime:
 
     async def open_lobby(self, guild_id: int, channel_id: int, game: str, host: Seat,
                          options: JSON) -> Match:
-        engine = self.games[game]
+        engine = self.games[game].engine
         # Check the options now, with placeholder players, so a bad option is refused at
         # /new rather than at Start.
         engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
@@ -472,7 +473,8 @@ class Runtime:
                 if seat is None:
                     return None
                 if seat.level != HARD:
-                    action = decide(engine, match.state, seat.id, seat.level, self.budget)
+                    computer = self.games[match.game].computer
+                    action = decide(computer, match.state, seat.id, seat.level, self.budget)
                     return await self._act(match_id, seat.id, action, expected_version=None,
                                            still_valid=None, by_computer=True, timed_out=False)
                 game, state, version = match.game, match.state, match.version
@@ -482,7 +484,7 @@ class Runtime:
                 # The game goes on: this one move is normal's.
                 log.exception("A hard computer move could not be worked out in match %s; "
                               "playing the normal level's move instead.", match_id)
-                action = engine.ai_action(state, seat.id)
+                action = self.games[game].computer.normal(state, seat.id)
             async with self._locked(match_id):
                 current = self._matches.get(match_id)
                 if current is None or current.status != ACTIVE:
@@ -494,7 +496,8 @@ class Runtime:
 
     async def _think_in_thread(self, game: str, state: JSON, player: str, level: str,
                                budget: Budget) -> JSON:
-        return await asyncio.to_thread(decide, self.games[game], state, player, level, budget)
+        return await asyncio.to_thread(decide, self.games[game].computer, state, player, level,
+                                       budget)
 
     def delivered(self, match_id: int) -> None:
         """The channel has been told about one more accepted move of this match."""
@@ -551,7 +554,7 @@ class Runtime:
                 while (current := self._matches.get(match_id)) is not None \
                         and current.state is not None \
                         and player in engine.to_act(current.state):
-                    action = engine.ai_action(current.state, player)
+                    action = self.games[match.game].computer.normal(current.state, player)
                     outcomes.append(await self._act(match_id, player, action,
                                                     expected_version=None, still_valid=None,
                                                     by_computer=True, timed_out=True))
@@ -593,7 +596,7 @@ class Runtime:
         if new.state is not None:
             # Every state in memory is the engine's current shape (new, applied, or
             # upgraded on load), so that is the version saved with it.
-            new.state_version = self.games[new.game].state_version
+            new.state_version = self.games[new.game].engine.state_version
         await self.storage.save(new, **save)  # type: ignore[arg-type]
         current = self._matches.get(new.id)
         if current is not None:

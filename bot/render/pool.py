@@ -6,7 +6,7 @@ behind pictures. Here each picture is drawn by a separate Python process.
 
 Use::
 
-    pool = RenderPool(workers=2)          # None: one per core; 0: in-process, one thread
+    pool = bot.games.render_pool(workers=2)   # None: one per core; 0: in-process, one thread
     await pool.start()
     png = await pool.render("bigcity", "render_table", view)
     png = await pool.render("cities", "render_preview", view, "ann", choices,
@@ -15,12 +15,13 @@ Use::
     pool.queued(Priority.BACKGROUND)       # queue depth, for metrics
     await pool.close()
 
-``think(game, state, player, level, budget)`` runs ``bot.games.computer_move`` (a computer
-player's move at its level, ``bot.core.levels.decide``) in a worker the same way, at the
-lowest priority.
+``think(game, state, player, level, budget)`` runs the pool's ``thinker`` (the catalogue's
+``bot.games.computer_move``: a computer player's move at its level) in a worker the same
+way, at the lowest priority.
 
-``render(game, function, *args)`` calls ``bot.games.<game>.render.<function>(*args)`` in a
-worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
+The pool knows no game: ``modules`` maps each game to the module of its pictures, and
+``bot.games.render_pool`` makes a pool for the catalogue's games. ``render(game, function,
+*args)`` calls ``<that module>.<function>(*args)`` in a worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
 renderers are pure functions of views, and views are JSON-like, so arguments and results
 travel pickled over the worker's stdin and stdout. ``scripts/render_pool_report.py``
 measures what that costs: a 1-4 KB pickled view out and a 50-75 KB PNG back add ~1 ms to
@@ -59,7 +60,7 @@ Workers are fresh interpreters (the "spawn" model: nothing is forked from this p
 which has threads), started with asyncio's subprocess support rather than
 ``multiprocessing``: that leaves no helper process (resource tracker, fork server)
 behind after :meth:`RenderPool.close`, and replies are read by the event loop itself. A
-worker imports every game's renderer, then ``gc.freeze()``-s so the collector never walks
+worker imports every game's pictures module, then ``gc.freeze()``-s so the collector never walks
 the modules' objects again. A worker whose parent disappears sees its stdin close and
 exits.
 
@@ -93,7 +94,6 @@ from typing import Any, BinaryIO
 
 log = logging.getLogger(__name__)
 
-GAMES = ("bigcity", "bigcityz", "cities", "cityscape")
 _HEADER = struct.Struct(">Q")
 _PICKLE = pickle.HIGHEST_PROTOCOL
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -104,7 +104,6 @@ IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
 # redraws absorb. An idle core still goes to the workers in full.
 WORKER_NICE = 10
 DEFAULT_JOB_S = 0.02  # a picture's drawing time before the pool has measured any
-THINKING_MODULE, THINKING_FUNCTION = "bot.games", "computer_move"
 
 
 class Priority(enum.IntEnum):
@@ -173,11 +172,9 @@ class PoolStats:
 
 
 def _module_of(game: str, modules: Mapping[str, str]) -> str:
-    if game in modules:
-        return modules[game]
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; the pool draws {', '.join(GAMES)}")
-    return f"bot.games.{game}.render"
+    if game not in modules:
+        raise ValueError(f"unknown game {game!r}; the pool draws {', '.join(sorted(modules))}")
+    return modules[game]
 
 
 def _call(module: str, function: str, args: tuple[Any, ...]) -> Any:
@@ -398,12 +395,17 @@ class RenderPool:
     ``max_jobs``: a worker is replaced after this many jobs (None: never).
     ``timeout``: seconds a job may run before its worker is killed (None: no limit).
     ``retries``: how often a job whose worker died is run again.
-    ``modules``: extra "game" names mapped to module paths (tests, tools).
+    ``modules``: each game's name mapped to the module of its pictures (``bot.games``
+    gives the catalogue's: ``bot.games.render_pool``); a test adds its own.
+    ``preload``: more modules each worker imports before its first job.
+    ``thinker``: (module, function) a worker runs for :meth:`think` (None: no thinking).
+    The pool itself knows no game.
     """
 
     def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,
                  timeout: float | None = 60.0, retries: int = 1,
-                 modules: Mapping[str, str] | None = None) -> None:
+                 modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
+                 thinker: tuple[str, str] | None = None) -> None:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         if self.workers < 0:
             raise ValueError("workers must be 0 or more")
@@ -411,6 +413,8 @@ class RenderPool:
         self.timeout = timeout
         self.retries = retries
         self.modules = dict(modules or {})
+        self.extra_preload = list(preload)
+        self.thinker = thinker
         self.stats = PoolStats()
         self._queues: dict[Priority, deque[_Job]] = {p: deque() for p in Priority}
         self._keyed: dict[Hashable, _Job] = {}
@@ -426,9 +430,9 @@ class RenderPool:
 
     @property
     def preload(self) -> list[str]:
-        # The levels too: a hard player's first move should not wait for its imports.
-        return ([_module_of(game, {}) for game in GAMES] + list(self.modules.values())
-                + [f"bot.games.{game}.levels" for game in GAMES])
+        # The thinker's module too: a hard player's first move should not wait for imports.
+        thinking = [self.thinker[0]] if self.thinker else []
+        return list(dict.fromkeys([*self.modules.values(), *self.extra_preload, *thinking]))
 
     async def start(self) -> None:
         """Start the workers; raises if none of them can be started."""
@@ -495,7 +499,7 @@ class RenderPool:
     async def render(self, game: str, function: str, *args: Any,
                      priority: Priority = Priority.BACKGROUND,
                      key: Hashable | None = None) -> Any:
-        """What ``bot.games.<game>.render.<function>(*args)`` returns, drawn by a worker.
+        """What ``<the game's pictures module>.<function>(*args)`` returns, drawn by a worker.
 
         Raises the renderer's own exception, :class:`Superseded` (a newer keyed
         BACKGROUND job replaced this one), :class:`WorkerDied`, :class:`RenderTimeout`
@@ -528,16 +532,19 @@ class RenderPool:
 
     async def think(self, game: str, state: Any, player: str, level: str,
                     budget: Any) -> Any:
-        """The move of ``player``'s computer player at ``level`` (``bot.games.computer_move``),
-        worked out by a worker at the lowest priority. The result is the same as in this
-        process: a level's draws are keyed by the state, never by where it runs."""
+        """The move of ``player``'s computer player at ``level`` (the pool's ``thinker``,
+        ``bot.games.computer_move``), worked out by a worker at the lowest priority. The
+        result is the same as in this process: a level's draws are keyed by the state,
+        never by where it runs."""
+        if self.thinker is None:
+            raise RenderPoolError("this render pool was made without a thinker")
         if self._closing:
             raise PoolClosed("the render pool is closed")
         if not self._started:
             raise RenderPoolError("start() the render pool first")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queues[Priority.THINKING].append(
-            _Job(THINKING_MODULE, THINKING_FUNCTION, (game, state, player, level, budget),
+            _Job(*self.thinker, (game, state, player, level, budget),
                  Priority.THINKING, None, future))
         self._work.set()
         return await future

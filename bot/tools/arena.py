@@ -107,7 +107,7 @@ class Tally:
 def play(game: str, levels: list[str], seed: int, budget: Budget,
          options: JSON | None = None) -> tuple[JSON, dict[str, list[float]]]:
     """One game; seat i plays ``levels[i]``. Returns its summary and each seat's move times."""
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     names = list(NAMES[: len(levels)])
     level_of = dict(zip(names, levels, strict=True))
     state = engine.new(names, dict(options or {}), seed)
@@ -116,7 +116,7 @@ def play(game: str, levels: list[str], seed: int, budget: Budget,
     while engine.result(state) is None:
         player = next_player(game, engine, state)
         start = time.perf_counter()
-        action = decide(engine, state, player, level_of[player], budget)
+        action = decide(computer, state, player, level_of[player], budget)
         times[player].append(1000 * (time.perf_counter() - start))
         state, _ = engine.apply(state, player, action)
         actions.append({"player": player, **action})
@@ -168,7 +168,7 @@ def arena(game: str, players: int, levels: list[str], games: int, seed: int,
           budget: Budget | None = None, options: JSON | None = None) -> JSON:
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}")
-    engine = GAMES[game]
+    engine = GAMES[game].engine
     if not engine.min_players <= players <= engine.max_players:
         raise ValueError(f"{engine.title} is for {engine.min_players} to {engine.max_players} players")
     seats = lineup(levels, players)

@@ -25,7 +25,6 @@ from bot.games import GAMES, renderer
 
 TARGETS = {"image_p95_ms": 25.0, "image_max_bytes": 300_000, "click_p95_ms": 60.0,
            "loop_block_ms": 25.0}
-PLAYERS = {"cityscape": 3, "bigcityz": 4, "bigcity": 3, "cities": 3}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -45,13 +44,13 @@ def _timed(fn: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
 
 def game_states(game: str, seed: int = 7) -> dict[str, JSON]:
     """Public views at the start, middle and end of one seeded computer game."""
-    engine = GAMES[game]
-    players = ["ann", "bob", "cy", "dee", "eve", "fay"][: PLAYERS.get(game, engine.min_players)]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
+    players = ["ann", "bob", "cy", "dee", "eve", "fay"][: GAMES[game].scenario.players]
     state = engine.new(players, {}, seed)
     states = [state]
     while engine.result(state) is None:
         player = engine.to_act(state)[0]
-        state, _ = engine.apply(state, player, engine.ai_action(state, player))
+        state, _ = engine.apply(state, player, computer.normal(state, player))
         states.append(state)
     # the middle of the game is the busiest board: half-way through the last round
     middle = states[len(states) - 1 - len(states) // (2 * max(1, len(players)))]

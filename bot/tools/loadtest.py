@@ -94,14 +94,14 @@ async def seed_finished_games(db: str | Path, tables: list[Table], games: int) -
     methods (create_match, save with results) before the bot starts: what /stats reads."""
     from bot.core.records import OVER, Match, Seat
     from bot.core.storage import ResultRow, Storage
-    from bot.games.cityscape import ENGINE
+    from bot.games.cityscape import ENGINE, GAME
 
     if games <= 0:
         return 0.0
     state = ENGINE.new(["a", "b"], {"rounds": 1}, 7)
     while ENGINE.result(state) is None:
         player = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
     guild = tables[0].guild_id
     people = [u for t in tables if t.guild_id == guild for u in (t.host, t.guest)][:50]
     channels = [t.channel_id for t in tables if t.guild_id == guild]

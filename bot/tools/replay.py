@@ -22,7 +22,7 @@ def replay(spec: JSON) -> JSON:
     game = spec.get("game")
     if game not in GAMES:
         raise ReplayError(f"Unknown game {game!r}; known: {', '.join(sorted(GAMES))}.")
-    engine = GAMES[game]
+    engine = GAMES[game].engine
     players = spec.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ReplayError("players must be a list of names.")

@@ -22,7 +22,7 @@ def next_player(game: str, engine: Engine, state: JSON) -> str:
 def simulate(game: str, players: int, seed: int, out: Path | None = None,
              options: JSON | None = None, *, images: bool = True) -> JSON:
     """Play one seeded game to the end; returns a summary that is also a valid replay."""
-    engine = GAMES[game]
+    engine, computer = GAMES[game].engine, GAMES[game].computer
     names = list(NAMES[:players])
     state = engine.new(names, dict(options or {}), seed)
     draw = renderer(game) if images and out is not None else None
@@ -40,7 +40,7 @@ def simulate(game: str, players: int, seed: int, out: Path | None = None,
     log: list[JSON] = []
     while engine.result(state) is None:
         player = next_player(game, engine, state)
-        action = engine.ai_action(state, player)
+        action = computer.normal(state, player)
         state, events = engine.apply(state, player, action)
         log.append({"player": player, **action})
         if draw is not None:

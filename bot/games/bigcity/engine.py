@@ -865,12 +865,44 @@ def view(state: JSON, viewer: str | None) -> JSON:
     return public
 
 
-def ai_action(state: JSON, player: str) -> JSON:
-    from bot.games.bigcity.ai import choose
-
-    return choose(state, player)
-
-
 def timeout_action(state: JSON) -> tuple[str | None, JSON] | None:
     """None: the runtime lets the computer player act for whoever timed out."""
     return None
+
+
+class BigCityEngine:
+    """The Big City engine: the functions above as the runtime's ``Engine``."""
+
+    name = "bigcity"
+    title = "Big City"
+    min_players = 2
+    max_players = 5
+    # The shape of the saved state; raise it with an upgrade_state step when that shape
+    # changes (docs/upgrades.md).
+    state_version = 1
+    # Listing the placements of a neighbourhood takes ~20 ms: the bot does it off the loop.
+    slow_legal = True
+
+    def new(self, players: list[str], options: JSON, seed: int) -> JSON:
+        return new(players, options, seed)
+
+    def to_act(self, state: JSON) -> list[str]:
+        return to_act(state)
+
+    def legal(self, state: JSON, player: str) -> list[LegalAction]:
+        return legal(state, player)
+
+    def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
+        return apply(state, player, action)
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        return view(state, viewer)
+
+    def result(self, state: JSON) -> Result | None:
+        return result(state)
+
+    def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
+        return timeout_action(state)
+
+
+ENGINE = BigCityEngine()

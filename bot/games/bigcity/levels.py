@@ -31,7 +31,7 @@ from bot.core.rng import peek
 from bot.games.bigcity import ai
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import Card, stack_of
-from bot.games.bigcity.engine import drawable
+from bot.games.bigcity.engine import ENGINE, drawable
 from bot.games.bigcity.legality import useless_cards
 
 CANDIDATES = 6
@@ -93,8 +93,6 @@ def _main_step(state: JSON, player: str) -> bool:
 
 
 def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
-    from bot.games.bigcity import ENGINE
-
     rng = ai_rng(ENGINE, state, player, f"bigcity {level}")
     seen = conceal(state, player, rng)
     if level == EASY:
@@ -132,8 +130,6 @@ def candidates(options: list[tuple[float, JSON]]) -> list[JSON]:
 
 def hard(state: JSON, player: str, rng: random.Random, budget: Budget,
          horizon: int = HORIZON) -> JSON:
-    from bot.games.bigcity import ENGINE
-
     if not _main_step(state, player):
         return ai.choose(state, player)
     moves = candidates(main_options(state, player, rng))

@@ -182,3 +182,10 @@ def choose_veto(state: JSON, player: str) -> JSON:
         len(state["city_pile"]) < 2 * len(state["players"])
     threshold = OBJECT_AT_ENDGAME if endgame else OBJECT_AT
     return {"type": "veto" if confidence >= threshold else "no_veto"}
+
+
+def choose_action(state: JSON, player: str) -> JSON:
+    """The normal level's move: a veto decision in a veto window, otherwise a placement."""
+    if state["phase"] == "veto":
+        return choose_veto(state, player)
+    return choose_placement(state, player)

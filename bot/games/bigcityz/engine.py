@@ -16,10 +16,9 @@ import copy
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
-from bot.core.levels import Budget
 from bot.core.rng import draw
 
-from . import ai, content
+from . import content
 from .board import (
     CARDS_PER_GAME,
     COLORS,
@@ -460,18 +459,7 @@ class BigCityzEngine:
         return Result(scores=scores, winners=[p for p in state["players"] if scores[p] == best],
                       extra={"per_player": per_player, "rounds": state["round"]})
 
-    # -- computer player and timers ---------------------------------------------------
-
-    def ai_action(self, state: JSON, player: str) -> JSON:
-        if state["phase"] == "veto":
-            return ai.choose_veto(state, player)
-        return ai.choose_placement(state, player)
-
-    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON:
-        """Easy's and hard's move (normal is ``ai_action``): see ``levels.py``."""
-        from . import levels
-
-        return levels.level_action(state, player, level, budget)
+    # -- timers ------------------------------------------------------------------------
 
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
         if state["phase"] == "veto":

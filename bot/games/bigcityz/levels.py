@@ -40,6 +40,7 @@ from . import ai, content, playout
 from .board import (
     VETO_POINTS,
 )
+from .engine import ENGINE
 
 TEMPER = 0.75  # naive Bayes' evidence, scaled down (measured: 0.5-1.0 about equal)
 SEARCH_FROM = 20  # hard searches once someone has this many points: the last 2-3 rounds
@@ -68,8 +69,6 @@ def conceal(state: JSON, player: str, rng: random.Random) -> JSON:
 
 
 def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
-    from .engine import ENGINE
-
     rng = ai_rng(ENGINE, state, player, f"bigcityz {level}")
     seen = conceal(state, player, rng)
     if seen["phase"] == "veto":

@@ -20,7 +20,6 @@ from collections import Counter
 from typing import Any, Final
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result
-from bot.core.levels import Budget
 from bot.core.rng import draw
 
 from . import scoring
@@ -437,17 +436,6 @@ class CitiesEngine:
             extra={"breakdown": breakdowns, "city": state["city"], "variant": state["variant"]},
         )
 
-    def ai_action(self, state: JSON, player: str) -> JSON:
-        from .ai import choose_action
-
-        return choose_action(self, state, player)
-
-    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON:
-        """Easy's and hard's move (normal is ``ai_action``): see ``levels.py``."""
-        from . import levels
-
-        return levels.level_action(state, player, level, budget)
-
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
         return None
 
@@ -716,3 +704,6 @@ _HANDLERS: Final = {
     "place_piece": CitiesEngine._place_piece,
     "discard_piece": CitiesEngine._discard_piece,
 }
+
+
+ENGINE = CitiesEngine()

@@ -21,7 +21,6 @@ worth taking, and one that only looks good now is not.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
 
 from bot.core.engine import JSON
 from bot.core.levels import EASY, Budget, ai_rng, sequential_halving, sloppy_pick
@@ -29,10 +28,7 @@ from bot.core.rng import peek
 
 from . import ai
 from .content import CONTENT
-from .engine import _HANDLERS, ROWS, copy_json, ring_points, workers_left
-
-if TYPE_CHECKING:
-    from .engine import CitiesEngine
+from .engine import _HANDLERS, ENGINE, ROWS, copy_json, ring_points, workers_left
 
 DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
 TAKE_CANDIDATES = 8
@@ -79,14 +75,8 @@ def conceal(state: JSON, player: str, rng: random.Random) -> JSON:
     return new
 
 
-def _engine() -> CitiesEngine:
-    from . import ENGINE
-
-    return cast("CitiesEngine", ENGINE)
-
-
 def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
-    engine = _engine()
+    engine = ENGINE
     rng = ai_rng(engine, state, player, f"cities {level}")
     seen = conceal(state, player, rng)
     if level == EASY:
@@ -113,7 +103,7 @@ def _takes(state: JSON, player: str) -> list[tuple[float, JSON]]:
 
 
 def easy(state: JSON, player: str, rng: random.Random) -> JSON:
-    engine = _engine()
+    engine = ENGINE
     if state["phase"] == "start_tiles" or state["pending"] is not None:
         if rng.random() < 0.35:
             moves = [m.action for m in engine.legal(state, player)]
@@ -128,14 +118,14 @@ def easy(state: JSON, player: str, rng: random.Random) -> JSON:
 def _step(state: JSON, player: str, action: JSON) -> JSON:
     """``engine.apply`` of a move due now, made on ``state`` itself: the copy ``apply``
     makes is a good part of a play-out's cost, and a play-out's state is its own."""
-    _HANDLERS[action["type"]](_engine(), state, player, action, [])
+    _HANDLERS[action["type"]](ENGINE, state, player, action, [])
     return state
 
 
 def _finish_turn(state: JSON, player: str, *, owned: bool = False) -> JSON:
     """Play normal's placements after a take until the turn is over (on ``state`` itself
     when ``owned``: nobody else holds it)."""
-    engine = _engine()
+    engine = ENGINE
     if not owned:
         state = copy_json(state)
     while state.get("pending") is not None and player in engine.to_act(state) \
@@ -145,7 +135,7 @@ def _finish_turn(state: JSON, player: str, *, owned: bool = False) -> JSON:
 
 
 def hard(state: JSON, player: str, rng: random.Random, budget: Budget) -> JSON:
-    engine = _engine()
+    engine = ENGINE
     if state["phase"] == "start_tiles" or state["pending"] is not None:
         return ai.choose_action(engine, state, player)
     ranked = _takes(state, player)
@@ -175,7 +165,7 @@ def _play_on(state: JSON, player: str, turns: int, *, owned: bool = False) -> JS
     """Play on as normal would (or to the end of the game): the others' turns until
     ``player``'s; then, ``turns`` times, its own turn and the others' after it (on
     ``state`` itself when ``owned``)."""
-    engine = _engine()
+    engine = ENGINE
     if not owned:
         state = copy_json(state)
     mine = 0

@@ -12,12 +12,21 @@ from __future__ import annotations
 from bot.core.engine import JSON
 from bot.core.rng import peek
 
+from .engine import _open_sides
 from .skyline import LINES, LOTS, line_points
 
 # How often each code is picked for a line: "see 2" and "see 3" are the easiest to steer
 # with 25 blocks; "see 4" needs four rising buildings and is rarely worth the risk.
 GOAL_WEIGHTS = {1: 3, 2: 4, 3: 3, 4: 1, 5: 3, 6: 3}
 OPPONENT_WEIGHT = 0.35
+
+
+def choose_action(state: JSON, player: str) -> JSON:
+    """The normal level's move: its goals for the next open side, or a block."""
+    if state["phase"] == "goals":
+        side = _open_sides(state, player)[0]
+        return {"type": "set_goals", "side": side, "codes": choose_goals(state, side)}
+    return choose_build(state, player)
 
 
 def choose_goals(state: JSON, side: str) -> list[int]:

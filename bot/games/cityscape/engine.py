@@ -11,9 +11,7 @@ import copy
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
-from bot.core.levels import Budget
 
-from . import ai
 from .skyline import CODE_GOALS, LINES, LOTS, SIDES, line_heights, line_points, visible_count
 
 BLOCK_HEIGHTS = (1, 2, 3, 4, 5)
@@ -218,19 +216,7 @@ class CityscapeEngine:
         best = max(scores.values())
         return Result(scores=scores, winners=[p for p in state["players"] if scores[p] == best])
 
-    # -- computer player and timers ---------------------------------------------------
-
-    def ai_action(self, state: JSON, player: str) -> JSON:
-        if state["phase"] == "goals":
-            side = _open_sides(state, player)[0]
-            return {"type": "set_goals", "side": side, "codes": ai.choose_goals(state, side)}
-        return ai.choose_build(state, player)
-
-    def level_action(self, state: JSON, player: str, level: str, budget: Budget) -> JSON:
-        """Easy's and hard's move (normal is ``ai_action``): see ``levels.py``."""
-        from . import levels
-
-        return levels.level_action(state, player, level, budget)
+    # -- timers ------------------------------------------------------------------------
 
     def timeout_action(self, state: JSON) -> tuple[str | None, JSON] | None:
         return None

@@ -29,6 +29,7 @@ from bot.core.levels import EASY, HARD, Budget, ai_rng, sequential_halving, slop
 from bot.core.rng import peek
 
 from . import ai
+from .engine import ENGINE, _open_sides
 from .skyline import LINES, LOTS, SIDES, equal_height_points, visible_count
 
 HEIGHTS = (1, 2, 3, 4, 5)
@@ -271,8 +272,6 @@ def _lead(scores: dict[str, int], points: dict[str, int], player: str) -> float:
 # -- the levels ------------------------------------------------------------------------------
 
 def level_action(state: JSON, player: str, level: str, budget: Budget) -> JSON:
-    from .engine import ENGINE, _open_sides
-
     rng = ai_rng(ENGINE, state, player, f"cityscape {level}")
     seen = conceal(state, player, rng)
     if state["phase"] == "goals":
@@ -354,8 +353,6 @@ def sample_positions(players: int, seed: int, every: int,
                      options: JSON | None = None) -> list[tuple[JSON, str]]:
     """Every ``every``-th decision (and every goal choice) of one normal-against-normal game:
     the same fixed positions for the tests and the timing script to put hard to."""
-    from . import ENGINE
-
     state = ENGINE.new([f"p{n}" for n in range(players)], options or {}, seed)
     found: list[tuple[JSON, str]] = []
     count = 0
@@ -364,5 +361,5 @@ def sample_positions(players: int, seed: int, every: int,
         if state["phase"] == "goals" or count % every == 0:
             found.append((state, player))
         count += 1
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, ai.choose_action(state, player))
     return found

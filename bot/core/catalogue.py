@@ -1,0 +1,69 @@
+"""What a game declares to join Cityhall: one :class:`GameRecord`, in its own package.
+
+The record holds objects, not naming conventions: the engine (rules), the computer player
+kept beside it, the function that loads its pictures, the discord.py extension of its cog,
+its line in ``/help``, the prefix of its buttons' custom ids and the scenarios the
+benchmark and the load test play. ``bot.games`` collects the records into the catalogue
+that every list of games reads (the bot, the render workers, the tools and the tests).
+This module imports no game, no discord and no Pillow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.core.engine import JSON, Engine
+from bot.core.levels import Computer
+
+
+class Pictures(Protocol):
+    """A game's pictures: pure functions from a view to PNG bytes. A module satisfies it.
+
+    The render workers import it by its ``__name__`` and call these (and a game's other
+    ``render_*`` functions) by name."""
+
+    __name__: str
+
+    def render_table(self, view: JSON) -> bytes: ...
+
+    def render_extras(self, view: JSON, events: list[JSON]) -> list[tuple[str, bytes]]:
+        """Pictures some events deserve on their own (a round's scoring), named."""
+        ...
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """How the benchmark and the load test play a game: ``players`` seats and the ``/new``
+    options their tables are opened with."""
+
+    players: int
+    options: JSON = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything Cityhall needs to host one game (docs/adding-a-game.md)."""
+
+    engine: Engine
+    computer: Computer
+    # Loads the renderer on first use, so that only processes that draw import Pillow.
+    pictures: Callable[[], Pictures]
+    # The discord.py extension (a module with ``async def setup(bot)``) holding the cog.
+    cog: str
+    # The game's line in /help: what it is about, and how long a game is, in a few words.
+    summary: str
+    length: str
+    # Its buttons' and menus' custom ids start with this (``ch:cs``): the load test's
+    # players find the game's table by it.
+    prefix: str
+    scenario: Scenario
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
