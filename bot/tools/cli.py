@@ -53,9 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workdir", default=None,
                         help="keep the database, bot logs and loop stats here (default: a temp dir)")
     parser.add_argument("--games", type=lambda t: [g for g in t.split(",") if g],
-                        default=["cityscape", "bigcityz", "bigcity", "cities"],
+                        default=None,
                         help="games of the matches beyond the played channels, in turn "
-                             "(default: all four)")
+                             "(default: every game)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--database", default=None, metavar="URL",
                         help="where the bot keeps its data: sqlite (default: a file in the "
@@ -82,6 +82,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     from bot.tools.loadtest import Config, main
     from bot.tools.players import PREFIX
 
+    if args.games is None:
+        args.games = list(PREFIX)
     unknown = [g for g in args.games if g not in PREFIX]
     if unknown or not args.games:
         raise SystemExit(f"--games: unknown {unknown}; known: {', '.join(PREFIX)}")

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any
 
+from bot.games import GAMES
+
 try:
     from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
 except ModuleNotFoundError as exc:  # an installed Cityhall, away from its repository
@@ -28,10 +30,9 @@ except ModuleNotFoundError as exc:  # an installed Cityhall, away from its repos
                      "only Cityhall's repository has: run it from the repository's folder "
                      "(python -m bot loadtest).") from exc
 
-TABLE_ID = re.compile(r"^ch:(cs|bz|bc|ct|lobby):")
-# custom_id prefix of each game's table buttons, and its /<game> new options
-PREFIX = {"cityscape": "ch:cs:", "bigcityz": "ch:bz:", "bigcity": "ch:bc:", "cities": "ch:ct:"}
-NEW_OPTIONS: dict[str, dict[str, Any]] = {"cityscape": {"rounds": 1}}
+# custom_id prefix of each game's table buttons (the catalogue's), and the lobby's
+PREFIX = {name: f"{game.prefix}:" for name, game in GAMES.items()}
+TABLE_ID = re.compile("^(" + "|".join(re.escape(p) for p in [*PREFIX.values(), "ch:lobby:"]) + ")")
 # Table buttons that show a player something privately and change nothing.
 PRIVATE_VIEW = re.compile(r":(goals|hand|hood|place)$")
 TURN = re.compile(r"<@(\d+)>, it's your turn")
@@ -221,7 +222,7 @@ class Cityscape:
     async def _open(self, table: Table, phase: str) -> Click | None:
         click = await self.players.send(
             f"{phase}:new", self.fake.slash(table.host, table.channel_id, table.game, ["new"],
-                                            NEW_OPTIONS.get(table.game, {})))
+                                            dict(GAMES[table.game].scenario.options)))
         if click is not None and click.ok and click.message is not None and not click.message.ephemeral:
             table.message, table.stage = click.message, "lobby"
         return click
