@@ -15,6 +15,7 @@ from bot.core.engine import JSON
 from bot.core.levels import Budget
 from bot.games import GAMES
 from bot.games.cities import ai, levels
+from bot.games.cities import memo as memos
 from bot.games.cities.content import COLOURS
 from bot.games.cities.engine import ROWS, copy_json, workers_left
 from tests.test_levels import advance
@@ -72,24 +73,24 @@ def test_a_memo_lasts_one_decision() -> None:
     state = advance(ENGINE, ENGINE.new(NAMES, {}, 41), 30, lambda s: s["pending"] is None)
     me = ENGINE.to_act(state)[0]
     levels.level_action(state, me, "hard", Budget(iterations=8))
-    assert ai._MEMO.get() is None
+    assert memos._MEMO.get() is None
     with ai.memo():
-        outer = ai._MEMO.get()
+        outer = memos._MEMO.get()
         with ai.memo():  # a nested decision shares the outer one's
-            assert ai._MEMO.get() is outer
-        assert ai._MEMO.get() is outer
-    assert ai._MEMO.get() is None
+            assert memos._MEMO.get() is outer
+        assert memos._MEMO.get() is outer
+    assert memos._MEMO.get() is None
 
 
 def test_the_memo_starts_afresh_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ai, "MEMO_LIMIT", 3)
+    monkeypatch.setattr(memos, "MEMO_LIMIT", 3)
     states = list(positions(4, 42, 5))[:12]
     with ai.memo():
         for state in states:
             if state["pending"] is None:
                 for p in state["players"]:
                     ai.Mind(state, p).choose_take()
-        memo = ai._MEMO.get()
+        memo = memos._MEMO.get()
         assert memo is not None
         assert len(memo.known) <= 3 and len(memo.hoods) <= 3
 
