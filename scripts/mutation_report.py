@@ -542,19 +542,20 @@ EQUIVALENT: list[Equivalent] = [
                "return ('An ' if word[0] in 'XXaeiouXX' else 'A ') + word",
                "the word is lower-cased first, so the added capital X's can never match it"),
 ] + [
-    Equivalent("bot/games/cities/engine.py", function, line.format(strict=strict),
+    Equivalent(f"bot/games/cities/{module}.py", function, line.format(strict=strict),
                "a slot's items and its face-down flags are always as many: zip's strictness "
                "never has a difference to find")
-    for function, line in (
-        ("_take_label", "shown = ['face-down' if hidden else item_label(row, item) for item, "
-                        "hidden in zip(slot['items'], slot['hidden']{strict})]"),
-        ("CitiesEngine._end_round", "for item, hidden in zip(slot['items'], slot['hidden']"
-                                    "{strict}):"),
-        ("CitiesEngine._take", "revealed = [i for i, h in zip(items, slot['hidden']{strict}) "
-                               "if h]"))
+    for module, function, line in (
+        ("state", "_take_label", "shown = ['face-down' if hidden else item_label(row, item) "
+                                 "for item, hidden in zip(slot['items'], slot['hidden']"
+                                 "{strict})]"),
+        ("engine", "CitiesEngine._end_round", "for item, hidden in zip(slot['items'], "
+                                              "slot['hidden']{strict}):"),
+        ("engine", "CitiesEngine._take", "revealed = [i for i, h in zip(items, "
+                                         "slot['hidden']{strict}) if h]"))
     for strict in (", strict=None", "", ", strict=False")
 ] + [
-    Equivalent("bot/games/cities/engine.py", "score_of",
+    Equivalent("bot/games/cities/state.py", "score_of",
                f"return scoring.total({hood}, state['cards_held'][player], vp)",
                "the one caller (the view) always passes the neighbourhood built from this "
                "state: hood_of is never needed, and would build the same one")

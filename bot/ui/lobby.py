@@ -19,6 +19,7 @@ from bot.core.runtime import Refusal
 from .components import Components, offered_values
 from .deferral import answering_in_time
 from .leftovers import let_go_of_view
+from .payload import TablePayload
 from .permissions import has_manage_messages
 from .replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
 from .server_words import channels_sentence
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from bot.app import CityhallBot
 
     from .game import GameAdapter
-    from .table import TablePayload
 
 log = logging.getLogger(__name__)
 
@@ -203,8 +203,6 @@ def _can_manage(interaction: discord.Interaction) -> bool:
 
 
 def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
-    from .table import TablePayload
-
     adapter = bot.adapters[match.game]
     engine = adapter.engine
     seats = "\n".join(

@@ -18,7 +18,6 @@ import contextlib
 import copy
 import logging
 from collections import OrderedDict, deque
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -30,52 +29,16 @@ from bot.render.pool import Priority, Superseded
 
 from .components import Components
 from .game import fit_description, plain_text
+from .lobby import lobby_payload
 from .pacing import ChannelPacing
+from .payload import TablePayload
 from .pings import deadline_text
 from .replies import NO_MENTIONS
-from .uploads import Upload
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class TablePayload:
-    content: str
-    png: bytes | None
-    view: discord.ui.View | None
-    embed: discord.Embed | None = None
-    description: str = ""  # the picture's alt text
-
-    def file(self) -> discord.File | None:
-        if self.png is None:
-            return None
-        return Upload(self.png, "table.png",
-                      description=fit_description(self.description) or None)
-
-    def send_kwargs(self) -> dict:
-        # A table names whose turn it is but notifies nobody, wherever it is sent (a
-        # spectator's /game status included): bot/ui/pings.py does the notifying.
-        kwargs: dict = {"content": self.content, "allowed_mentions": NO_MENTIONS}
-        if self.embed is not None:
-            kwargs["embed"] = self.embed
-        if (f := self.file()) is not None:
-            kwargs["file"] = f
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
-
-    def edit_kwargs(self) -> dict:
-        f = self.file()
-        return {
-            "content": self.content,
-            "embed": self.embed,
-            "attachments": [] if f is None else [f],
-            "view": self.view,
-            "allowed_mentions": NO_MENTIONS,
-        }
 
 
 def channel_gone(exc: discord.HTTPException) -> bool:
@@ -148,8 +111,6 @@ class Tables:
 
     async def payload(self, match: Match, *, picture: bool = True,
                       interactive: bool = False) -> TablePayload:
-        from .lobby import lobby_payload
-
         if match.status == LOBBY:
             return lobby_payload(self.bot, match)
         adapter = self.bot.adapters[match.game]

@@ -28,7 +28,8 @@ from bot.core.rng import peek
 
 from . import ai
 from .content import CONTENT
-from .engine import _HANDLERS, ENGINE, ROWS, copy_json, ring_points, workers_left
+from .engine import _HANDLERS, ENGINE
+from .state import ROWS, copy_json, ring_points, workers_left
 
 DECK_OF_ROW = {"cards": "scoring_cards", "tiles": "city_tiles", "features": "feature_tiles"}
 TAKE_CANDIDATES = 8

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from bot.core.engine import JSON
 
 from .content import COLOURS, CONTENT
-from .engine import ROWS, breakdown_of, city_of, limit_of, score_of, workers_left
 from .neighbourhood import Neighbourhood
+from .state import ROWS, breakdown_of, city_of, limit_of, score_of, workers_left
 
 if TYPE_CHECKING:
     from .engine import CitiesEngine
