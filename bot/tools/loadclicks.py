@@ -1,0 +1,170 @@
+"""The load test's clicking and what it measures of it: clicks at a steady rate over idle
+channels (``drive``, ``sustained``), a burst of clicks at one instant, /stats timing,
+and what the bot asked of Discord's global limit in each phase (``limit_figures``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from bot.tools.botprocess import Bots, stall_figures
+from bot.tools.players import Cityscape, Click, Table
+from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
+from fakediscord.limits import peak_count
+
+if TYPE_CHECKING:
+    from bot.tools.loadconfig import Config
+
+
+async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: float,
+                phase: str) -> dict[str, Any]:
+    """Click at ``rate`` per second, round-robin over idle channels, for ``seconds``."""
+    tasks: set[asyncio.Task[None]] = set()
+    idle_ticks = 0
+    began = time.monotonic()
+    tick = 0
+    cursor = 0
+
+    async def run(table: Table) -> None:
+        try:
+            await city.step(table, phase)
+        finally:
+            table.busy = False
+
+    while True:
+        due = began + tick / rate
+        now = time.monotonic()
+        if due - began >= seconds:
+            break
+        if due > now:
+            await asyncio.sleep(due - now)
+        tick += 1
+        for offset in range(len(tables)):
+            table = tables[(cursor + offset) % len(tables)]
+            if not table.busy:
+                cursor = (cursor + offset + 1) % len(tables)
+                table.busy = True
+                task = asyncio.create_task(run(table))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+                break
+        else:
+            idle_ticks += 1
+    if tasks:
+        await asyncio.wait(tasks, timeout=DISCORD_LIMIT_S + 2)
+    return {"ticks": tick, "no_idle_channel": idle_ticks, "seconds": time.monotonic() - began}
+
+
+async def burst(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
+                size: int) -> None:
+    targets = []
+    for table in tables:
+        found = city.table_click(table)
+        if found is not None:
+            targets.append(found)
+        if len(targets) >= size:
+            break
+    began_wall = time.time()
+    mark = city.players.recorder.mark()
+    # every interaction is created before any answer is awaited: one instant for the bot
+    starts = [asyncio.ensure_future(city.fake.click(u, m, c)) for u, m, c in targets]
+    await asyncio.gather(*(city.players.send("burst", s) for s in starts))
+    clicks = city.players.recorder.since(mark)
+    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
+    spread = (max(c.sent for c in clicks) - min(c.sent for c in clicks)) * 1000 if clicks else 0
+    everyone = len(answered) == len(targets) and bool(targets)
+    worst = max(answered) if answered else None
+    report.add("burst", "clicks at once", len(targets))
+    report.add("burst", "sent within", spread, "ms")
+    report.add("burst", "all answered within", worst if everyone else None, "ms", "<= 1000 ms",
+               None if not everyone or worst is None else worst <= 1000)
+    report.add("burst", "click -> response p50", percentile(answered, 0.5), "ms")
+    report.add("burst", "unanswered", len(targets) - len(answered), "", "0",
+               len(targets) == len(answered))
+    report.details["burst"] = {"clicks": {"clicks": len(clicks), "answered": len(answered),
+                                          "unanswered": len(clicks) - len(answered)},
+                               "sent_within_ms": spread}
+    await bot.wait_for_stats(time.time())
+    stall_figures(report, "burst", bot.stall_between(began_wall, time.time()))
+
+
+async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
+                    rate: float, seconds: float, scenario: str,
+                    p95_target: float | None) -> dict[str, Any]:
+    recorder = city.players.recorder
+    mark = recorder.mark()
+    began_wall, began = time.time(), time.monotonic()
+    driven = await drive(city, tables, rate, seconds, scenario)
+    end_wall, ended = time.time(), time.monotonic()
+    report.add(scenario, "channels", len(tables))
+    report.add(scenario, "offered rate", rate, "/s")
+    stats = click_figures(report, scenario, recorder.since(mark), p95_target=p95_target,
+                          seconds=driven["seconds"])
+    if driven["no_idle_channel"]:
+        report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
+    await bot.wait_for_stats(end_wall)
+    stall = bot.stall_between(began_wall, end_wall)
+    stall_figures(report, scenario, stall)
+    limits = limit_figures(report, scenario, city, began, ended)
+    report.details[scenario] = {"clicks": stats, "drive": driven, "stall": stall,
+                                "kinds": _kinds(recorder.since(mark)), "limits": limits}
+    return stats
+
+
+def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
+                  until: float) -> dict[str, Any]:
+    """What the bot asked of Discord's global limit in a phase, and every 429 it got.
+
+    Real Discord counts 429s as invalid requests and blocks a bot's address for an hour
+    after 10,000 of them in 10 minutes; each one also keeps a request (and its picture)
+    waiting in the bot. A bot that paces itself gets none. Times are the fake's monotonic
+    clock, which ``since`` and ``until`` share."""
+    limiter = city.fake.limiter
+    counted = [t for t in limiter.global_attempts if since <= t < until]
+    hits = [h for h in limiter.hits if since <= h.at < until and not h.injected]
+    on_global = sum(1 for h in hits if h.is_global)
+    seconds = max(until - since, 1e-9)
+    busiest = peak_count(counted, 1.0)
+    report.add(scenario, "requests under the global limit: mean / busiest second",
+               f"{len(counted) / seconds:.1f} / {busiest} per s", "", "<= 50 per s", busiest <= 50)
+    report.add(scenario, "answered 429 by Discord (global / per route)",
+               f"{on_global} / {len(hits) - on_global}", "", "0", not hits)
+    own = city.players.own_stalls
+    own_ms = own.longest(since, until) if own is not None else None
+    if own_ms is not None:
+        # the fake counts a request when its loop gets to it; a stall here bunches them
+        report.add(scenario, "the fake Discord's own longest stall", own_ms, "ms", "<= 50 ms",
+                   own_ms <= 50)
+    return {"global_requests": len(counted), "busiest_second": busiest,
+            "rate_limited_global": on_global, "rate_limited_route": len(hits) - on_global,
+            "rate_limited_examples": [str(h) for h in hits[:5]], "fake_stall_ms": own_ms}
+
+
+def _kinds(clicks: list[Click]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in clicks:
+        kind = c.kind.split(":", 1)[-1]
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+async def stats_timing(report: Report, city: Cityscape, tables: list[Table], config: Config) -> None:
+    recorder = city.players.recorder
+    mark = recorder.mark()
+    # The finished games are all in the first table's server. /stats has a cooldown per
+    # member and channel: each call comes from another table of that server (its host, in
+    # its channel), so every call is a real leaderboard, not a refusal.
+    tables = [t for t in tables if t.guild_id == tables[0].guild_id]
+    for i in range(config.stats_calls):
+        table = tables[i % len(tables)]
+        await city.players.send("stats", city.fake.slash(table.host, table.channel_id, "stats"))
+    clicks = recorder.since(mark)
+    answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
+    p95 = percentile(answered, 0.95)
+    report.add("stats", "finished games in the server", config.stats_games)
+    report.add("stats", "/stats calls", len(clicks))
+    report.add("stats", "/stats p50", percentile(answered, 0.5), "ms")
+    report.add("stats", "/stats p95", p95, "ms", "<= 10 ms", None if p95 is None else p95 <= 10)
+    report.add("stats", "unanswered", len(clicks) - len(answered), "", "0",
+               len(clicks) == len(answered))
