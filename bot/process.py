@@ -307,7 +307,7 @@ async def _open_storage(settings: Settings, stop: asyncio.Event, *,
 
 
 def _server_unreachable(exc: BaseException) -> bool:
-    from bot.core.postgres import server_unreachable  # asyncpg: only with PostgreSQL
+    from bot.core.storage.postgres import server_unreachable  # asyncpg: only with PostgreSQL
 
     return server_unreachable(exc)
 

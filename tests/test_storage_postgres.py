@@ -396,7 +396,7 @@ def test_a_start_waits_only_for_a_server_that_is_not_there_yet() -> None:
     """At start the bot waits (DATABASE_WAIT_SECONDS) for a PostgreSQL server that is down
     or still starting, wherever in the chain of causes that shows, and not for one that
     refused it: a wrong password or a missing database will not mend itself."""
-    from bot.core.postgres import server_unreachable
+    from bot.core.storage.postgres import server_unreachable
 
     def caused_by(*chain: BaseException) -> BaseException:
         for outer, inner in itertools.pairwise(chain):

@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from bot.core import storage as storage_module
 from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
 from bot.core.storage import (
     APPLICATION_ID,
@@ -35,6 +34,9 @@ from bot.core.storage import (
     check_file,
     describe_error,
 )
+from bot.core.storage import schema as schema_module
+from bot.core.storage import sqlite as sqlite_module
+from bot.core.storage import writer as writer_module
 
 from .runtime_support import storages
 
@@ -216,7 +218,7 @@ async def test_a_folder_or_file_the_bot_user_cannot_write_is_refused(
         needed = ((os.R_OK, stat.S_IRUSR), (os.W_OK, stat.S_IWUSR), (os.X_OK, stat.S_IXUSR))
         return all(bits & bit for flag, bit in needed if mode & flag)
 
-    monkeypatch.setattr(storage_module.os, "access", as_the_owner)
+    monkeypatch.setattr(schema_module.os, "access", as_the_owner)
     folder = tmp_path / "data"
     folder.mkdir()
     path = folder / "cityhall.sqlite3"
@@ -290,7 +292,7 @@ async def test_a_file_system_without_write_ahead_logs_is_refused_in_a_sentence(
     def on_the_share(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
         return connect(database, *args, **kwargs, factory=NoWal)
 
-    monkeypatch.setattr(storage_module.sqlite3, "connect", on_the_share)
+    monkeypatch.setattr(writer_module.sqlite3, "connect", on_the_share)
     path = tmp_path / "cityhall.sqlite3"
     with pytest.raises(StorageError) as refused:
         await Storage.open(path)
@@ -353,7 +355,7 @@ async def test_how_long_the_bot_waits_for_another_programs_lock(
     def write_wait(conn: sqlite3.Connection) -> int:
         return int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
 
-    monkeypatch.setattr(storage_module.sqlite3, "connect", noted)
+    monkeypatch.setattr(sqlite_module.sqlite3, "connect", noted)
     # The first connection reads the schema first, so it is the one that meets a lock;
     # the second is the readers'; the third makes /stats's small reads on the event loop's
     # thread, which must never hold the loop for long (it hands a locked read to the
@@ -378,7 +380,7 @@ async def test_a_reader_that_cannot_open_is_refused_and_leaves_no_writer_behind(
         raise _sqlite_error(14, "unable to open database file")
 
     before = set(threading.enumerate())
-    monkeypatch.setattr(storage_module.aiosqlite, "connect", out_of_descriptors)
+    monkeypatch.setattr(sqlite_module.aiosqlite, "connect", out_of_descriptors)
     path = tmp_path / "cityhall.sqlite3"
     with pytest.raises(StorageError) as refused:
         await Storage.open(path)
@@ -436,7 +438,7 @@ async def test_an_upgrade_whose_copy_cannot_be_written_changes_nothing(
             raise OSError(errno.ENOSPC, "No space left on device", str(database))
         return connect(database, *args, **kwargs)
 
-    monkeypatch.setattr(storage_module.sqlite3, "connect", full_disk)
+    monkeypatch.setattr(schema_module.sqlite3, "connect", full_disk)
     with pytest.raises(StorageError) as refused:
         await Storage.open(path)
     copy = tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION}.sqlite3"
@@ -506,7 +508,7 @@ async def test_a_small_read_refused_by_a_lock_goes_through_the_database_thread(
     storage = await storages(tmp_path / "cityhall.sqlite3")
     await storage.set_value("settings_1", "a")
     backend = storage._backend
-    assert isinstance(backend, storage_module.SQLiteBackend) and backend.quick is not None
+    assert isinstance(backend, sqlite_module.SQLiteBackend) and backend.quick is not None
     quick = backend.quick
 
     class Refusing:
@@ -580,7 +582,7 @@ async def test_small_reads_go_through_the_database_thread_when_their_own_connect
             raise sqlite3.OperationalError("unable to open database file")
         return real_connect(name, *args, **kwargs)
 
-    monkeypatch.setattr(storage_module.sqlite3, "connect", connect)
+    monkeypatch.setattr(sqlite_module.sqlite3, "connect", connect)
     caplog.set_level("WARNING", logger="bot.core.storage")
     storage = await Storage.open(tmp_path / "cityhall.sqlite3")
     try:

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import storage as storage_module
 from bot.core.engine import JSON
 from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
 from bot.core.runtime import Runtime
 from bot.core.storage import SCHEMA_VERSION, Migration, Storage, StorageError
+from bot.core.storage import schema as schema_module
 from bot.games import GAMES
 from bot.games.cityscape.engine import CityscapeEngine
 from bot.tools.replay import replay
@@ -170,8 +170,8 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
     path = copy_fixture(tmp_path)
     broken = Migration(SCHEMA_VERSION + 1, "a step that fails halfway",
                        "CREATE TABLE half_done (x INTEGER); INSERT INTO no_such_table VALUES (1)")
-    monkeypatch.setattr(storage_module, "MIGRATIONS", [*storage_module.MIGRATIONS, broken])
-    monkeypatch.setattr(storage_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema_module, "MIGRATIONS", [*schema_module.MIGRATIONS, broken])
+    monkeypatch.setattr(schema_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StorageError, match=rf"cityhall\.sqlite3: upgrading it from schema "
                        rf"{SCHEMA_VERSION} to {SCHEMA_VERSION + 1} failed .*no_such_table.*; "
                        rf"it was left at schema {SCHEMA_VERSION}"):

@@ -29,23 +29,12 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from .storage import (
-    ALL,
-    CITYHALL_TABLES,
-    EXECUTE,
-    INSERT_ID,
-    MIGRATIONS,
-    ONE,
-    POSTGRES,
-    SCHEMA_VERSION,
-    IntegrityError,
-    Job,
-    StorageError,
-    _statements,
-)
-from .storage import url_for_logs as where
+from .ops import ALL, EXECUTE, INSERT_ID, ONE, POSTGRES, IntegrityError, Job, StorageError
+from .ops import url_for_logs as where
+from .schema import CITYHALL_TABLES, MIGRATIONS, SCHEMA_VERSION, _statements
 
-log = logging.getLogger(__name__)
+# The name its log lines have always carried (this was the module bot.core.postgres).
+log = logging.getLogger("bot.core.postgres")
 
 T = TypeVar("T")
 

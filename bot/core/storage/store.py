@@ -1,0 +1,357 @@
+"""``Storage``, what the runtime uses: matches, their actions, the bot's own values and the
+leaderboards, on whichever backend ``Storage.open`` picks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+import zlib
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from ..records import UNFINISHED, Match, Seat
+from ..shards import Shards
+from .jobs import (
+    _INSERT_MATCH,
+    _UPDATE_MATCH,
+    _UPSERT_RESULT,
+    _UPSERT_STATE,
+    _add_to_totals,
+    _archive,
+    _recount_totals,
+)
+from .ops import (
+    INTEGRITY_ERRORS,
+    POSTGRES,
+    ChannelBusy,
+    Dialect,
+    Job,
+    StorageError,
+    execute,
+    execute_many,
+    fetch_one,
+    insert_id,
+    is_database_url,
+)
+from .schema import FINISHED
+from .sqlite import SQLiteBackend
+from .writer import Writer
+
+assert UNFINISHED == ("lobby", "active")  # spelled out in the SQL below
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    player_id: str
+    name: str
+    games: int
+    wins: int
+    best: int
+    extra: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    player_id: str
+    name: str
+    cpu: bool
+    score: int
+    won: bool
+    extra: dict[str, Any]
+
+
+class Backend(Protocol):
+    """Where a Storage keeps its data: SQLite (``sqlite.py``) or PostgreSQL (``postgres.py``).
+
+    ``run`` commits one job (made afresh by ``make`` each time it is tried) in a transaction
+    of its own or, with SQLite, under its own savepoint in a group commit; it returns only
+    after the commit. Reads see committed data only; their SQL uses ``?`` placeholders and
+    their rows are read by column name."""
+
+    dialect: Dialect
+
+    @property
+    def commits(self) -> int: ...
+    def run(self, make: Callable[[], Job[T]]) -> Awaitable[T]: ...
+    async def fetch_one(self, sql: str, args: Sequence[Any] = ()) -> Any: ...
+    async def fetch_all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
+    async def fetch_small(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
+    def observe_writes(self, callback: Callable[[float, int], None] | None) -> None: ...
+    async def close(self) -> None: ...
+
+
+# -- the storage the runtime uses -----------------------------------------------------------
+
+
+class Storage:
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    @classmethod
+    async def open(cls, target: str | Path, *, busy_timeout: float = 10.0) -> Storage:
+        """Open (creating or upgrading) the database: an SQLite file, or a PostgreSQL server
+        for a ``postgresql://`` URL. StorageError names what is wrong in a sentence."""
+        if is_database_url(target):
+            from .postgres import PostgresBackend  # asyncpg is imported only when used
+
+            return cls(await PostgresBackend.open(str(target)))
+        return cls(await SQLiteBackend.open(target, busy_timeout=busy_timeout))
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._backend.dialect
+
+    @property
+    def _writer(self) -> Writer:
+        """The SQLite writer (tests look at its queue)."""
+        assert isinstance(self._backend, SQLiteBackend)
+        return self._backend.writer
+
+    async def close(self) -> None:
+        """Commit every queued job and close. SQLite: the WAL is then checkpointed into the
+        database file, so the file alone is complete."""
+        await self._backend.close()
+
+    def observe_writes(self, callback: Callable[[float, int], None] | None) -> None:
+        """``callback(seconds, jobs)`` after every commit (SQLite: in the writer thread)."""
+        self._backend.observe_writes(callback)
+
+    @property
+    def commits(self) -> int:
+        """How many transactions were committed (with SQLite each holds one or more jobs)."""
+        return self._backend.commits
+
+    @property
+    def unreachable(self) -> bool:
+        """PostgreSQL: the server is out of reach now and writes wait for it."""
+        return getattr(self._backend, "_outage_since", None) is not None
+
+    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """SQLite only: run ``work`` atomically in the writer thread; returns once it is
+        committed. Code for both databases uses ``run``."""
+        if not isinstance(self._backend, SQLiteBackend):
+            raise TypeError("Storage.write takes SQLite work; use Storage.run")
+        return await self._backend.writer.submit(work)
+
+    async def run(self, make: Callable[[], Job[T]]) -> T:
+        """Commit the job ``make()`` returns; returns its result once it is committed."""
+        return await self._backend.run(make)
+
+    # -- matches ----------------------------------------------------------------------
+
+    async def create_match(self, match: Match) -> Match:
+        now = time.time()
+        columns = _columns(match)
+
+        def insert() -> Job[int]:
+            try:
+                match_id = yield insert_id(_INSERT_MATCH, (*columns, now, now))
+            except INTEGRITY_ERRORS as exc:
+                raise ChannelBusy from exc
+            assert match_id is not None
+            return int(match_id)
+
+        match.id = await self.run(insert)
+        match.created_at = now
+        return match
+
+    async def save(
+        self,
+        match: Match,
+        *,
+        action: dict[str, Any] | None = None,
+        player: str | None = None,
+        by_computer: bool = False,
+        results: Iterable[ResultRow] = (),
+    ) -> None:
+        """Write the match (and the action that led to it, and final results) atomically."""
+        now = time.time()
+        columns = _columns(match)
+        state_json = None if match.state is None else json.dumps(match.state,
+                                                                  separators=(",", ":"))
+        action_json = None if action is None else json.dumps(action, separators=(",", ":"))
+        rows = list(results)
+        finished = match.status in FINISHED
+        match_id, version, guild_id, game = match.id, match.version, match.guild_id, match.game
+        state_version = match.state_version
+
+        def update() -> Job[None]:
+            if (yield execute(_UPDATE_MATCH, (*columns, now, match_id))) != 1:
+                raise StorageError(f"match {match_id} is not in the database")
+            if state_json is not None:
+                yield execute(_UPSERT_STATE, (match_id, state_json, state_version))
+            if action_json is not None:
+                yield execute("INSERT INTO actions (match_id, seq, player, action, by_computer,"
+                              " at) VALUES (?,?,?,?,?,?)",
+                              (match_id, version, player, action_json, int(by_computer), now))
+            again = rows and (yield fetch_one("SELECT 1 FROM results WHERE match_id=? LIMIT 1",
+                                              (match_id,))) is not None
+            for row in rows:
+                yield execute(_UPSERT_RESULT,
+                              (match_id, guild_id, game, row.player_id, row.name, int(row.cpu),
+                               row.score, int(row.won), json.dumps(row.extra), now))
+                if again and not row.cpu:
+                    yield from _recount_totals(guild_id, game, row.player_id)
+                elif not row.cpu:
+                    yield from _add_to_totals(guild_id, game, row.player_id, row.name,
+                                              row.score, row.won, row.extra)
+            if finished:
+                yield from _archive(match_id)
+
+        await self.run(update)
+
+    async def get(self, match_id: int) -> Match | None:
+        row = await self._backend.fetch_one(
+            "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version,"
+            " a.state AS archived_state, a.state_version AS archived_state_version"
+            " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
+            " LEFT JOIN archive a ON a.match_id = m.id WHERE m.id=?", (match_id,))
+        if row is None:
+            return None
+        state_text, state_version = row["live_state"], row["live_state_version"]
+        if state_text is None and row["archived_state"] is not None:
+            state_text = zlib.decompress(row["archived_state"]).decode()
+            state_version = row["archived_state_version"]
+        return _match(row, state_text, state_version)
+
+    async def unfinished(self, shards: Shards | None = None) -> list[Match]:
+        """Every unfinished match, or with ``shards`` only those in servers on its shards
+        (another process drives the rest, and must be the only one to)."""
+        # The literal list lets SQLite use the partial index (a bound parameter would not);
+        # the shard condition then filters the few unfinished rows that index yields.
+        owned = "" if shards is None or shards.everything else f" AND {shards.sql('m.guild_id')}"
+        rows = await self._backend.fetch_all(
+            "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version"
+            " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
+            f" WHERE m.status IN ('lobby', 'active'){owned} ORDER BY m.id")
+        # Decoding a thousand states is tens of milliseconds: off the event loop.
+        return await asyncio.to_thread(
+            lambda: [_match(row, row["live_state"], row["live_state_version"]) for row in rows])
+
+    async def actions(self, match_id: int) -> list[tuple[str | None, dict[str, Any]]]:
+        rows = await self._backend.fetch_all(
+            "SELECT player, action FROM actions WHERE match_id=? ORDER BY seq", (match_id,))
+        if rows:
+            return [(row["player"], json.loads(row["action"])) for row in rows]
+        archived = await self._backend.fetch_one(
+            "SELECT actions FROM archive WHERE match_id=?", (match_id,))
+        if archived is None:
+            return []
+        return [(player, action) for _seq, player, action, _cpu, _at
+                in json.loads(zlib.decompress(archived["actions"]))]
+
+    async def mark_shown(self, match_id: int, version: int) -> None:
+        """The table message now shows ``version`` (only ever moves forward)."""
+        def update() -> Job[None]:
+            yield execute("UPDATE matches SET table_version=? WHERE id=? AND"
+                          " (table_version IS NULL OR table_version < ?)",
+                          (version, match_id, version))
+        await self.run(update)
+
+    # -- the bot's own small values (e.g. the last synced command tree) -----------------
+
+    async def value(self, key: str) -> str | None:
+        row = await self._backend.fetch_one("SELECT value FROM kv WHERE key=?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def values_with_prefix(self, prefix: str) -> list[tuple[str, str]]:
+        """Every (key, value) whose key starts with ``prefix`` (e.g. all servers' settings)."""
+        if self._backend.dialect is POSTGRES:
+            rows = await self._backend.fetch_all(
+                "SELECT key, value FROM kv WHERE starts_with(key, ?)", (prefix,))
+        else:
+            # GLOB, not LIKE: the key's "_" or "%" would be wildcards to LIKE.
+            pattern = "".join(f"[{c}]" if c in "*?[" else c for c in prefix) + "*"
+            try:
+                rows = await self._backend.fetch_all(
+                    "SELECT key, value FROM kv WHERE key GLOB ?", (pattern,))
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):
+                    return []
+                raise
+        return [(str(r["key"]), str(r["value"])) for r in rows]
+
+    async def set_value(self, key: str, value: str) -> None:
+        def upsert() -> Job[None]:
+            yield execute("INSERT INTO kv(key, value) VALUES (?, ?)"
+                          " ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+        await self.run(upsert)
+
+    async def delete_values(self, keys: list[str]) -> None:
+        def delete() -> Job[None]:
+            yield execute_many("DELETE FROM kv WHERE key=?", [(k,) for k in keys])
+        if keys:
+            await self.run(delete)
+
+    # -- results ----------------------------------------------------------------------
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
+        return (await self.leaderboards(guild_id, [game], limit))[game]
+
+    async def leaderboards(self, guild_id: int, games: list[str],
+                           limit: int = 10) -> dict[str, list[LeaderboardRow]]:
+        """The top ``limit`` of each game in one read (``/stats`` shows four games at once),
+        at most ``limit`` rows a game through the board index: a small read."""
+        boards: dict[str, list[LeaderboardRow]] = {game: [] for game in games}
+        if not games:
+            return boards
+        rows = await self._backend.fetch_small(
+            "SELECT game, player_id, name, games, wins, best, extra FROM ("
+            " SELECT *, ROW_NUMBER() OVER (PARTITION BY game"
+            "  ORDER BY wins DESC, best DESC, games DESC) AS place"
+            " FROM player_totals WHERE guild_id=? AND game IN"
+            f" ({', '.join('?' * len(games))})) AS ranked"
+            " WHERE place <= ? ORDER BY game, place",
+            (guild_id, *games, limit),
+        )
+        for r in rows:
+            boards[r["game"]].append(LeaderboardRow(r["player_id"], r["name"], r["games"],
+                                                    r["wins"], r["best"],
+                                                    json.loads(r["extra"])))
+        return boards
+
+
+def _columns(match: Match) -> tuple[Any, ...]:
+    return (
+        match.guild_id,
+        match.channel_id,
+        match.game,
+        match.status,
+        match.host_id,
+        json.dumps([s.to_json() for s in match.seats]),
+        json.dumps(match.options),
+        match.seed,
+        None,  # the state is kept in match_states (or, finished, in archive)
+        match.version,
+        match.table_message_id,
+        match.turn_started_at,
+        json.dumps(match.extra),
+    )
+
+
+def _match(row: Any, state_text: str | None, state_version: int | None) -> Match:
+    return Match(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        status=row["status"],
+        host_id=row["host_id"],
+        seats=[Seat.from_json(s) for s in json.loads(row["seats"])],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        state=None if state_text is None else json.loads(state_text),
+        state_version=state_version or 1,
+        version=row["version"],
+        table_message_id=row["table_message_id"],
+        turn_started_at=row["turn_started_at"],
+        table_version=row["table_version"],
+        created_at=row["created_at"],
+        extra=json.loads(row["extra"]),
+    )
