@@ -42,11 +42,13 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}
 NOT_CHECKED = {None}
 
-# "bot.core.runtime.xǁRuntimeǁ_act__mutmut_12" or "bot.core.storage.x__columns__mutmut_3"
+# "bot.core.runtime.xǁRuntimeǁ_act__mutmut_12" or
+# "bot.core.storage.store.x__columns__mutmut_3"
 NAME = re.compile(r"^(?P<module>.+?)\.x(?:ǁ(?P<cls>[^ǁ]+)ǁ(?P<meth>.+)|_(?P<func>.+))__mutmut_\d+$")
 
 # Modules whose strings that look like SQL all go to a database (no sentence for a person).
-SQL_CASE_BLIND = {"bot/core/storage.py", "bot/core/postgres.py"}
+SQL_CASE_BLIND = {f"bot/core/storage/{name}.py" for name in (
+    "ops", "schema", "jobs", "writer", "sqlite", "store", "postgres")}
 SQL_WORD = re.compile(r"\b(select|insert|update|delete|from|where|and|order by|values|pragma|"
                       r"begin|commit|rollback|release|savepoint|create|join|limit|set)\b", re.I)
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")  # a value or a quoted name: case matters
@@ -93,20 +95,20 @@ _ONE_SWAP = ("the match's ping record is read and replaced with no await in betw
              "reminder at once still leave one message and one record, whichever lock they "
              "hold")
 EQUIVALENT: list[Equivalent] = [
-    Equivalent("bot/core/storage.py", "Storage.unfinished",
+    Equivalent("bot/core/storage/store.py", "Storage.unfinished",
                "owned = '' if shards is None or shards.everything else "
                "f\" AND {shards.sql('M.GUILD_ID')}\"",
                "an unquoted column name in SQL: SQLite and PostgreSQL both ignore its case"),
-    Equivalent("bot/core/storage.py", "Writer.__init__", "self.lost = None",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__", "self.lost = None",
                "lost is only read for its truth (`if self.lost or …`, `if not self.lost`): "
                "None is as false as False"),
-    Equivalent("bot/core/storage.py", "SQLiteBackend.open",
+    Equivalent("bot/core/storage/sqlite.py", "SQLiteBackend.open",
                "quick = sqlite3.connect(name, timeout=0.02)",
                "the small reads' connection only reads (query_only): Python's sqlite3 begins "
                "a transaction of its own only before a write, so its default isolation level "
                "behaves as autocommit here"),
 ] + [
-    Equivalent("bot/core/storage.py", "Writer.start", f"if self.path != {name!r}:",
+    Equivalent("bot/core/storage/writer.py", "Writer.start", f"if self.path != {name!r}:",
                "SQLite's quick_check of a new, empty in-memory database finds nothing wrong: "
                "checking it changes nothing",
                was="if self.path != ':memory:':")
@@ -132,71 +134,71 @@ EQUIVALENT: list[Equivalent] = [
                _EASY_NO_BUDGET),
     Equivalent("bot/core/runtime.py", "Runtime.step_computer",
                "action = decide(engine, match.state, seat.id, seat.level)", _EASY_NO_BUDGET),
-    Equivalent("bot/core/storage.py", "execute_many", "return Op(None, sql, rows)",
+    Equivalent("bot/core/storage/ops.py", "execute_many", "return Op(None, sql, rows)",
                "both backends run every kind but the four others (EXECUTE, ONE, ALL, "
                "INSERT_ID) as executemany: None is MANY to them"),
-    Equivalent("bot/core/storage.py", "_archive",
+    Equivalent("bot/core/storage/jobs.py", "_archive",
                "state_blob = None if state is None else zlib.compress(state[0].encode())",
                _SMALLER),
-    Equivalent("bot/core/storage.py", "_archive",
+    Equivalent("bot/core/storage/jobs.py", "_archive",
                "log_json = json.dumps(entries, separators=None)", _SMALLER),
-    Equivalent("bot/core/storage.py", "_archive", "log_json = json.dumps(entries)", _SMALLER),
-    Equivalent("bot/core/storage.py", "_archive",
+    Equivalent("bot/core/storage/jobs.py", "_archive", "log_json = json.dumps(entries)", _SMALLER),
+    Equivalent("bot/core/storage/jobs.py", "_archive",
                "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state) VALUES "
                "(?,?,?)', (match_id, zlib.compress(log_json.encode()), state_blob))", _SMALLER),
 ] + [
-    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+    Equivalent("bot/core/storage/schema.py", "_v2_archive_finished",
                "log_json = json.dumps([[seq, player, json.loads(action), by_computer, at] for "
                f"seq, player, action, by_computer, at in rows]{separators})", _SMALLER)
     for separators in (", separators=None", "")
 ] + [
-    Equivalent("bot/core/storage.py", "_v2_archive_finished",
+    Equivalent("bot/core/storage/schema.py", "_v2_archive_finished",
                "conn.execute('INSERT INTO archive (match_id, actions, state) VALUES (?,?,?)', "
                f"(match_id, zlib.compress(log_json.encode(){log}), None if state is None else "
                f"zlib.compress(state[0].encode(){state})))", _SMALLER)
     for log, state in (("", ", 9"), (", 9", ""))
 ] + [
-    Equivalent("bot/core/storage.py", "Storage.save",
+    Equivalent("bot/core/storage/store.py", "Storage.save",
                "state_json = None if match.state is None else json.dumps(match.state, "
                "separators=None)", _SMALLER),
-    Equivalent("bot/core/storage.py", "Storage.save",
+    Equivalent("bot/core/storage/store.py", "Storage.save",
                "state_json = None if match.state is None else json.dumps(match.state)", _SMALLER),
-    Equivalent("bot/core/storage.py", "Storage.save",
+    Equivalent("bot/core/storage/store.py", "Storage.save",
                "action_json = None if action is None else json.dumps(action, separators=None)",
                _SMALLER),
-    Equivalent("bot/core/storage.py", "Storage.save",
+    Equivalent("bot/core/storage/store.py", "Storage.save",
                "action_json = None if action is None else json.dumps(action)", _SMALLER),
-    Equivalent("bot/core/storage.py", "Storage.save",
+    Equivalent("bot/core/storage/store.py", "Storage.save",
                "again = rows or conn.execute('SELECT 1 FROM results WHERE match_id=? LIMIT 1', "
                "(match_id,)).fetchone() is not None", _RECOUNT),
-    Equivalent("bot/core/storage.py", "Storage.save", "if again or not row.cpu:", _RECOUNT),
-    Equivalent("bot/core/storage.py", "Writer._run", "return",
+    Equivalent("bot/core/storage/store.py", "Storage.save", "if again or not row.cpu:", _RECOUNT),
+    Equivalent("bot/core/storage/writer.py", "Writer._run", "return",
                "return for break out of the loop: the finally clause runs either way and "
                "nothing follows the loop"),
-    Equivalent("bot/core/storage.py", "Writer._run", "stop = None",
+    Equivalent("bot/core/storage/writer.py", "Writer._run", "stop = None",
                "None for False as the starting value: both are false", was="stop = False"),
-    Equivalent("bot/core/storage.py", "_statements",
+    Equivalent("bot/core/storage/schema.py", "_statements",
                "lines = [line for line in script.splitlines() if not line.strip()"
                ".startswith('XX--XX')]",
                "SQLite skips comments itself; dropping them first matters only for a comment "
                "holding a semicolon, and the schema has none"),
-    Equivalent("bot/core/storage.py", "Writer.__init__",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__",
                "self._conn: sqlite3.Connection | None = ''",
                "start() sets the connection before anything reads it"),
 ] + [
-    Equivalent("bot/core/storage.py", "Writer.__init__",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__",
                f"self._thread = threading.Thread(target=self._run, {arguments})",
                "the writer thread's name shows only in debuggers and thread dumps")
     for arguments in ("name=None, daemon=True", "daemon=True",
                       "name='XXcityhall-db-writerXX', daemon=True",
                       "name='CITYHALL-DB-WRITER', daemon=True")
 ] + [
-    Equivalent("bot/core/storage.py", "Writer.__init__",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__",
                "self.observe: Callable[[float, int], None] | None = ''",
                "a starting '' is called after each commit and fails inside the "
                "suppress(Exception) that guards the callback: nothing is observed, as with None"),
 ] + [
-    Equivalent("bot/core/storage.py", "Writer.__init__",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__",
                f"self._thread = threading.Thread(target=self._run, name='cityhall-db-writer'"
                f"{daemon})",
                "a daemon writer thread only matters at exit without Storage.close, and then the "
@@ -204,9 +206,9 @@ EQUIVALENT: list[Equivalent] = [
                "path that closes the readers closes the writer too")
     for daemon in ("", ", daemon=False", ", daemon=None")
 ] + [
-    Equivalent("bot/core/storage.py", "Writer.__init__", "self.closed = None",
+    Equivalent("bot/core/storage/writer.py", "Writer.__init__", "self.closed = None",
                "None for False as the starting value: both are false"),
-    Equivalent("bot/core/storage.py", "Writer.start",
+    Equivalent("bot/core/storage/writer.py", "Writer.start",
                "conn = sqlite3.connect(self.path, check_same_thread=False, "
                "timeout=min(OPEN_TIMEOUT, self.busy_timeout))",
                "Python's implicit transactions never start: the writer opens each one itself "
@@ -214,53 +216,53 @@ EQUIVALENT: list[Equivalent] = [
     # Not equivalent (dropped 29 Nov): "if version <= SCHEMA_VERSION:" in _prepare runs
     # migrate() on a current database, which copies the file and logs "Upgrading ... schema
     # 3 to 3" at every start; tests/test_upgrades.py (now in the selection) catches it.
-    Equivalent("bot/core/storage.py", "_prepare", "if version <= 1:",
+    Equivalent("bot/core/storage/schema.py", "_prepare", "if version <= 1:",
                "schema 1's statements are all IF NOT EXISTS: running them on a schema 1 "
                "database changes nothing"),
-    Equivalent("bot/core/storage.py", "_prepare", "if version < 2:",
+    Equivalent("bot/core/storage/schema.py", "_prepare", "if version < 2:",
                "schema 1's statements are all IF NOT EXISTS (as above)", was="if version < 1:"),
-    Equivalent("bot/core/storage.py", "_prepare", "if version <= 2:",
+    Equivalent("bot/core/storage/schema.py", "_prepare", "if version <= 2:",
                "only reached below schema 2, where the test is true either way"),
-    Equivalent("bot/core/storage.py", "_prepare", "if version < 3:",
+    Equivalent("bot/core/storage/schema.py", "_prepare", "if version < 3:",
                "only reached below schema 2, where the test is true either way"),
-    Equivalent("bot/core/storage.py", "_copy_before_upgrade", "with open(partial) as file:",
+    Equivalent("bot/core/storage/schema.py", "_copy_before_upgrade", "with open(partial) as file:",
                "the file is opened only for its descriptor, to fsync it: text or binary mode "
                "syncs the same bytes", was="with open(partial, 'rb') as file:"),
-    Equivalent("bot/core/storage.py", "_archive",
+    Equivalent("bot/core/storage/jobs.py", "_archive",
                "conn.execute('INSERT OR REPLACE INTO archive (match_id, actions, state, "
                "state_version) VALUES (?,?,?,?)', (match_id, zlib.compress(log_json.encode()), "
                "state_blob, state_version))", _SMALLER),
-    Equivalent("bot/core/storage.py", "_match", "state_version=state_version or 2",
+    Equivalent("bot/core/storage/store.py", "_match", "state_version=state_version or 2",
                "only a match with no state has no stored version, and the version of no state "
                "is never used: the runtime gives a lobby its engine's version on load, and a "
                "state its version when it is saved", fragment=True,
                was="state_version=state_version or 1"),
-    Equivalent("bot/core/storage.py", "_archive", "state_version = 2 if state is None else state[1]",
+    Equivalent("bot/core/storage/jobs.py", "_archive", "state_version = 2 if state is None else state[1]",
                "written only beside no state (a lobby ended before it started); the version of "
                "no state is never read"),
-    Equivalent("bot/core/storage.py", "Storage.values_with_prefix",
+    Equivalent("bot/core/storage/store.py", "Storage.values_with_prefix",
                "pattern = ''.join((f'[{c}]' if c in 'XX*?[XX' else c for c in prefix)) + '*'",
                "a letter in brackets matches that letter alone, as it does outside them"),
 ] + [
-    Equivalent("bot/core/storage.py", "Storage.values_with_prefix", line,
+    Equivalent("bot/core/storage/store.py", "Storage.values_with_prefix", line,
                "never reached: Storage.open brings every database to schema 3 or later, which "
                "has the kv table, before anything reads it", was="if 'no such table' in str(exc):")
     for line in ("if 'XXno such tableXX' in str(exc):", "if 'NO SUCH TABLE' in str(exc):",
                  "if 'no such table' not in str(exc):", "if 'no such table' in str(None):")
 ] + [
-    Equivalent("bot/core/storage.py", "check_file", "header = file.read(None)",
+    Equivalent("bot/core/storage/schema.py", "check_file", "header = file.read(None)",
                "reads on past the 100-byte header; only those 100 bytes are looked at"),
-    Equivalent("bot/core/storage.py", "check_file", "header = file.read(101)",
+    Equivalent("bot/core/storage/schema.py", "check_file", "header = file.read(101)",
                "reads on past the 100-byte header; only those 100 bytes are looked at"),
-    Equivalent("bot/core/storage.py", "check_file", "page_size = int.from_bytes(header[16:18])",
+    Equivalent("bot/core/storage/schema.py", "check_file", "page_size = int.from_bytes(header[16:18])",
                "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
                "requires"),
-    Equivalent("bot/core/storage.py", "check_file", "pages = int.from_bytes(header[28:32])",
+    Equivalent("bot/core/storage/schema.py", "check_file", "pages = int.from_bytes(header[28:32])",
                "int.from_bytes reads big-endian by default since Python 3.11, which Cityhall "
                "requires"),
-    Equivalent("bot/core/storage.py", "Storage.open", "if name != 'XX:memory:XX':",
+    Equivalent("bot/core/storage/store.py", "Storage.open", "if name != 'XX:memory:XX':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
-    Equivalent("bot/core/storage.py", "Storage.open", "if name != ':MEMORY:':",
+    Equivalent("bot/core/storage/store.py", "Storage.open", "if name != ':MEMORY:':",
                "Path(':memory:').parent is '.', which exists: making it is harmless"),
     Equivalent("bot/games/cityscape/skyline.py", "equal_height_points", "tallest = 1",
                "heights are whole numbers: h > 0 and h >= 1 is h > 0 and h >= 0",
@@ -428,10 +430,10 @@ EQUIVALENT: list[Equivalent] = [
     for line, was in (("if len(outcomes) >= 50:", None), ("if len(outcomes) > 51:", None),
                       ("return", "break"))
 ] + [
-    Equivalent("bot/core/storage.py", "Writer._run", "with contextlib.suppress(None):",
+    Equivalent("bot/core/storage/writer.py", "Writer._run", "with contextlib.suppress(None):",
                "only differs if the closing checkpoint raises; a checkpoint that cannot finish "
                "(a reader in the way) says so in its result row instead"),
-    Equivalent("bot/core/storage.py", "Writer._commit", "with contextlib.suppress(None):",
+    Equivalent("bot/core/storage/writer.py", "Writer._commit", "with contextlib.suppress(None):",
                "only differs if ROLLBACK of an open transaction fails, which nothing short of a "
                "broken disk brings about; a belt for that case"),
 ] + [
