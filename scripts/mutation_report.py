@@ -478,7 +478,7 @@ EQUIVALENT: list[Equivalent] = [
                "called only with a park or factory card from a hand, which is always in "
                "SPECIAL_CARDS: only an unknown card name would tell the two apart"),
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", function, f"_after_main(s, player, events, {kind}{placed})",
+    Equivalent("bot/games/bigcity/moves.py", function, f"_after_main(s, player, events, {kind}{placed})",
                _TURN_KIND)
     for function, word, placed in (("_build", "build", ", placed=True"),
                                    ("_special", "special", ", placed=True"),
@@ -487,20 +487,20 @@ EQUIVALENT: list[Equivalent] = [
                                    ("_trade_decision", "trade", ""))
     for kind in ("None", f"'XX{word}XX'", f"'{word.upper()}'")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_trade_decision",
+    Equivalent("bot/games/bigcity/moves.py", "_trade_decision",
                f"_after_main(s, player, events, 'pass' if passed else {kind})", _TURN_KIND)
     for kind in ("'XXtradeXX'", "'TRADE'")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_place_neighborhood",
+    Equivalent("bot/games/bigcity/moves.py", "_place_neighborhood",
                f"_after_main(s, player, events, {kind}, placed=True)", _TURN_KIND)
     for kind in ("None", "'XXplace_neighborhoodXX'", "'PLACE_NEIGHBORHOOD'")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_after_main", line,
+    Equivalent("bot/games/bigcity/moves.py", "_after_main", line,
                "turn['main'] is kept in the saved turn but read nowhere")
     for line in ("s['turn']['main'] = None", "s['turn']['XXmainXX'] = kind",
                  "s['turn']['MAIN'] = kind")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_place_neighborhood", line,
+    Equivalent("bot/games/bigcity/moves.py", "_place_neighborhood", line,
                "the turn record is still the fresh one new() made (starting neighbourhoods "
                "change nothing in it): the reset, or a stray key beside it, changes nothing")
     for line in ("s['XXturnXX'] = _fresh_turn()", "s['TURN'] = _fresh_turn()")
@@ -521,23 +521,23 @@ EQUIVALENT: list[Equivalent] = [
                       ("'first_player': 1", "'first_player': 0"),
                       ("'XXorderXX': []", "'order': []"), ("'ORDER': []", "'order': []"))
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_special", line,
+    Equivalent("bot/games/bigcity/moves.py", "_special", line,
                "a park or a factory scores nothing, whatever the city or the properties")
     for line in ("score = score_building(None, card, props)",
                  "score = score_building(city, card, None)")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_discard_useless", line,
+    Equivalent("bot/games/bigcity/moves.py", "_discard_useless", line,
                "turn['discarded'] is kept in the saved turn but read nowhere")
     for line in ("s['turn']['discarded'] = None", "s['turn']['discarded'] = False",
                  "s['turn']['XXdiscardedXX'] = True", "s['turn']['DISCARDED'] = True")
 ] + [
-    Equivalent("bot/games/bigcity/engine.py", "_draw",
+    Equivalent("bot/games/bigcity/moves.py", "_draw",
                "if s['turn']['drawn'].get(str(number), 1) >= 2:",
                "the default counts a stack not drawn from yet this turn: 0 and 1 are both "
                "under the limit of 2, and the count written back starts from the real 0"),
-    Equivalent("bot/games/bigcity/engine.py", "_trade_response", "trade['offers'][player] = ''",
+    Equivalent("bot/games/bigcity/moves.py", "_trade_response", "trade['offers'][player] = ''",
                _NO_OFFER),
-    Equivalent("bot/games/bigcity/engine.py", "_trade_decision",
+    Equivalent("bot/games/bigcity/moves.py", "_trade_decision",
                "trade['offers'][partner] = ''", _NO_OFFER),
 ] + [
     Equivalent("bot/games/bigcity/legality.py", "a_or_an",

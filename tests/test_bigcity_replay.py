@@ -6,9 +6,6 @@ import copy
 import json
 from typing import Any
 
-import pytest
-
-from bot.games import GAMES
 from bot.games.bigcity import ENGINE
 
 OPTIONS: dict[str, Any] = {
@@ -116,13 +113,10 @@ def test_the_public_table_after_the_game() -> None:
     assert "hand" not in ENGINE.view(state, "nobody")
 
 
-def test_the_shared_replay_and_simulate_runners_drive_big_city(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_shared_replay_and_simulate_runners_drive_big_city() -> None:
     from bot.tools.replay import replay as run_replay
     from bot.tools.simulate import simulate
 
-    monkeypatch.setitem(GAMES, "bigcity", ENGINE)
     spec = {
         "game": "bigcity",
         "players": ["ann", "bob"],
