@@ -20,7 +20,8 @@ from bot.games.cities.content import COLOURS
 from bot.games.cities.engine import ROWS, copy_json, workers_left
 from tests.test_levels import advance
 
-ENGINE = GAMES["cities"]
+ENGINE = GAMES["cities"].engine
+GAME = GAMES["cities"]
 NAMES = ["ann", "bob", "cy", "dee"]
 
 
@@ -32,7 +33,7 @@ def positions(players: int, seed: int, every: int) -> Iterator[JSON]:
         if state["phase"] == "play" and move % every == 0:
             yield state
         player = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, player, ENGINE.ai_action(state, player))
+        state, _ = ENGINE.apply(state, player, GAME.computer.normal(state, player))
         move += 1
 
 
@@ -40,7 +41,7 @@ def judgement(state: JSON, player: str) -> JSON:
     """Everything normal's valuation says of ``player``'s position, made fresh."""
     seen: JSON = {"worth": ai.Mind(state, player).worth()}
     if player in ENGINE.to_act(state):
-        seen["move"] = ENGINE.ai_action(state, player)
+        seen["move"] = GAME.computer.normal(state, player)
     rows = [row for row in ROWS if workers_left(state, player, row) > 0]
     seen["slots"] = {row: ai.Mind(state, player).slot_worths(row) for row in rows}
     mind = ai.Mind(state, player)
@@ -112,7 +113,7 @@ def test_hard_takes_the_same_space_without_the_memo(players: int, seed: int, mov
 def test_playing_on_leaves_the_given_state_alone() -> None:
     state = advance(ENGINE, ENGINE.new(NAMES, {}, 61), 25, lambda s: s["pending"] is None)
     me = ENGINE.to_act(state)[0]
-    taken, _ = ENGINE.apply(state, me, ENGINE.ai_action(state, me))
+    taken, _ = ENGINE.apply(state, me, GAME.computer.normal(state, me))
     before = copy_json(taken)
     finished = levels._finish_turn(taken, me)
     assert taken == before
@@ -127,7 +128,7 @@ def test_in_place_moves_are_the_engines() -> None:
     rng = random.Random(7)
     for state in positions(4, 71, 7):
         player = ENGINE.to_act(state)[0]
-        action = ENGINE.ai_action(state, player) if rng.random() < 0.5 else \
+        action = GAME.computer.normal(state, player) if rng.random() < 0.5 else \
             rng.choice(ENGINE.legal(state, player)).action
         expected, _ = ENGINE.apply(state, player, action)
         assert levels._step(copy_json(state), player, action) == expected

@@ -20,13 +20,13 @@ from bot.core.levels import LEVELS, Budget, decide
 from bot.games import ENGINES, GAMES, render_pool, renderer
 from bot.render.pool import (
     DEFAULT_JOB_S,
-    WORKER_NICE,
     PoolClosed,
     Priority,
     RenderPool,
     Superseded,
     WorkerDied,
 )
+from bot.render.worker import WORKER_NICE
 
 JOBS = {"testjobs": "tests.test_render_pool"}
 

@@ -18,7 +18,7 @@ from bot.tools import procs
 from bot.tools.report import Report
 
 if TYPE_CHECKING:
-    from bot.tools.loadtest import Config
+    from bot.tools.loadconfig import Config
     from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -10,7 +10,7 @@ from bot.tools import procs
 from bot.tools.players import Click
 
 if TYPE_CHECKING:
-    from bot.tools.loadtest import Config
+    from bot.tools.loadconfig import Config
 
 DISCORD_LIMIT_S = 3.0
 
@@ -41,7 +41,7 @@ class Report:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Report:
         """A saved ``--json`` report, to print as a table again."""
-        from bot.tools.loadtest import Config
+        from bot.tools.loadconfig import Config
 
         known = set(Config.__dataclass_fields__)
         report = cls(Config(**{k: v for k, v in data.get("config", {}).items() if k in known}))
