@@ -21,7 +21,8 @@ player's answer does not make the others' menus stale.
 The package keeps the sections the single module had: ``ids`` (custom ids, the kinds of
 action), ``words`` (sentences), ``screens`` (private replies, where a neighbourhood may go),
 ``sending``, ``adapter`` (the table), ``components`` (the DynamicItems) and ``commands``
-(slash commands). discord.py loads it as the extension ``cogs.bigcity`` through ``setup``.
+(slash commands); the private-screen kit it shares with Cities is ``bot/ui/screens.py``.
+discord.py loads it as the extension ``cogs.bigcity`` through ``setup``.
 """
 
 from __future__ import annotations

@@ -11,11 +11,12 @@ from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
+from bot.ui.items import wrap
 from bot.ui.words import join_words, mention, name, plural
 
+from .components import DYNAMIC_ITEMS
 from .ids import PLAYING_STEPS
 from .screens import hand_button, step_items
-from .sending import wrap
 from .words import (
     RULES,
     VARIANT_NAMES,
@@ -115,7 +116,7 @@ class BigCityAdapter(GameAdapter):
         current = turn[0] if turn and state["step"] != "trade_offers" else None
         items = step_items(match, current)
         items.append(hand_button(match))
-        return [wrap(item) for item in items]
+        return [wrap(item, DYNAMIC_ITEMS) for item in items]
 
     def options_text(self, match: Match) -> str:
         on = [VARIANT_NAMES[k] for k in VARIANT_NAMES if match.options.get(k)]

@@ -7,6 +7,8 @@ import copy
 import dataclasses
 from typing import Any, ClassVar
 
+import discord
+
 from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
@@ -14,6 +16,8 @@ from bot.games.bigcity.content import Card
 from bot.ui.components import offered_values
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import letters
+from bot.ui.replies import tell
+from bot.ui.screens import show_screen
 
 from .ids import CARD_CODES, CATEGORIES, MAP_CODES, STAMP, Stamp, board, of_kind
 from .screens import (
@@ -27,7 +31,7 @@ from .screens import (
     map_screen,
     offers_screen,
 )
-from .sending import guard_for, off_loop, reply, show
+from .sending import guard_for, off_loop, preview_of
 from .words import cards_words, parse_card, turn_refusal
 
 # -- components ------------------------------------------------------------------------
@@ -227,3 +231,20 @@ class ActionButton(Stamped, GameButton, template=":" + STAMP + ":a{index:[0-9]{1
 
 DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
     HandButton, OpenButton, PickSelect, GroupSelect, CardSelect, ActionButton)
+
+
+# -- sending a screen --------------------------------------------------------------------
+
+
+async def show(interaction: discord.Interaction, match: Match, screen: Screen) -> None:
+    """Show a screen privately: edit the private message it was asked from, or send one."""
+    await show_screen(interaction, match.id, screen, DYNAMIC_ITEMS,
+                      preview_of(interaction, match, screen))
+
+
+async def reply(interaction: discord.Interaction, match: Match, screen: Screen | str) -> None:
+    """A screen, or the sentence that says why there is none."""
+    if isinstance(screen, str):
+        await tell(interaction, screen)
+    else:
+        await show(interaction, match, screen)
