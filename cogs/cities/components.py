@@ -1,0 +1,217 @@
+"""The persistent components (DynamicItems) on the table and in private replies, and the
+private answer to a move."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, ClassVar
+
+import discord
+
+from bot.core.engine import JSON, Engine, LegalAction
+from bot.core.records import Match
+from bot.games.cities import ENGINE
+from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.state import hood_of
+from bot.ui.items import Click, GameButton, GameItem, GameSelect
+from bot.ui.paged import PAGE_SIZE, Choice, page_slice
+from bot.ui.screens import button, lettered_menu, show_screen
+
+from .screens import (
+    CitiesScreen,
+    action_key,
+    done_screen,
+    focus_keys,
+    focus_words,
+    hood_screen,
+    hoods_screen,
+    preview_choice,
+)
+from .sending import build
+from .words import did_words, item_words, spot_label, tile_bounds, turn_refusal
+
+# -- components ---------------------------------------------------------------------------
+
+
+class CitiesItem:
+    """What Cities' buttons and menus share: their ids' prefix, the engine, and why someone
+    may not act now."""
+
+    prefix: ClassVar[str] = "ch:ct"
+    engine: ClassVar[Engine] = ENGINE
+
+    def turn_refusal(self, match: Match, player: str) -> str:
+        return turn_refusal(match, player)
+
+
+class ActButton(CitiesItem, GameButton, template=":v{version}:a{index:[0-9]{1,4}}"):
+    """One legal move by its index: take an item, choose a starting tile, remove a thing."""
+
+    turn_only = True
+    version: int
+    index: int
+
+    async def on_click(self, click: Click) -> None:
+        legal = await click.legal()
+        if self.index >= len(legal):
+            await click.tell("That choice is not available any more.")
+            return
+        await apply_and_answer(click, legal[self.index].action)
+
+
+class OpenButton(CitiesItem, GameButton,
+                 template=":v{version}:o{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
+    """Opens (or pages, or switches) the private chooser of what the player is placing."""
+
+    turn_only = True
+    version: int
+    focus: int
+    page: int
+
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = build(click.interaction, chooser, click.match, click.player,
+                                 self.focus, self.page)
+        await show(click.interaction, click.match, screen, pictures)
+
+
+class PlaceSelect(CitiesItem, GameSelect,
+                  template=":v{version}:s{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
+    """The lettered menu of spots: a pick places the thing there."""
+
+    bad_pick = "Pick one of the lettered spots in the menu."
+    turn_only = True
+    version: int
+    focus: int
+    page: int
+
+    async def on_click(self, click: Click) -> None:
+        legal = await click.legal()
+        index, state = self.number, click.state
+        keys = focus_keys(state)
+        if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
+                or (state["pending"]["row"] != "tiles"
+                    and (self.focus >= len(keys)
+                         or action_key(legal[index].action) != keys[self.focus]))):
+            await click.tell(self.bad_pick)
+            return
+        await apply_and_answer(click, legal[index].action)
+
+
+class HoodButton(CitiesItem, GameButton, template=":hood"):
+    """Anyone seated: their own neighbourhood, privately, with their scoring cards."""
+
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = build(click.interaction, hood_screen, click.match, click.player)
+        await show(click.interaction, click.match, screen, pictures, edit=False)
+
+
+class HoodsButton(CitiesItem, GameButton, template=":hoods"):
+    """Anyone in the channel, seated or watching: every neighbourhood, privately."""
+
+    for_anyone = True
+
+    async def on_click(self, click: Click) -> None:
+        screen, pictures = build(click.interaction, hoods_screen, click.match)
+        await show(click.interaction, click.match, screen, pictures, edit=False)
+
+
+DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
+    ActButton, OpenButton, PlaceSelect, HoodButton, HoodsButton)
+
+
+# -- the chooser, and the private answers ------------------------------------------------
+
+
+def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | str:
+    """Where the thing being placed may go, lettered, with Remove it where allowed. Here,
+    beside the components whose ids its buttons and menu carry."""
+    state = match.state
+    assert state is not None
+    pending = state["pending"]
+    if state["phase"] != "play" or pending is None or pending["player"] != player:
+        return "You have nothing to place right now."
+    legal = ENGINE.legal(state, player)
+    keys = focus_keys(state)
+    row = pending["row"]
+    focus = min(max(focus, 0), len(keys) - 1)
+    key = keys[focus]
+    mine: list[tuple[int, LegalAction]] = []
+    discard: int | None = None
+    for i, la in enumerate(legal):
+        action = la.action
+        if row != "tiles" and action_key(action) != key:
+            continue
+        if action["type"].startswith("discard"):
+            discard = i
+        else:
+            mine.append((i, la))
+    items: list[discord.ui.Item[Any]] = []
+    preview: list[JSON] = []
+    rest = list(pending["items"])
+    rest.remove(key)
+    text = f"**Place {focus_words(row, key)}.**"
+    if rest:
+        text += f" Then: {', '.join(item_words(row, i) for i in rest)}."
+    if mine:
+        hood = hood_of(state, player)
+        tile_id = pending["items"][0] if row == "tiles" else None
+        labels = []
+        for pos, (_i, la) in enumerate(mine):
+            # a tile's spots widen the picture: its lot words follow the page's picture
+            on_page = page_slice(len(mine), pos // PAGE_SIZE)
+            extra = [(int(mine[k][1].action["at"][0]), int(mine[k][1].action["at"][1]))
+                     for k in on_page] if row == "tiles" else []
+            action = dict(la.action, tile=tile_id) if tile_id else la.action
+            labels.append(spot_label(hood, action, tile_bounds(hood, extra)))
+        choices = [Choice(str(i), label) for (i, _la), label in zip(mine, labels, strict=True)]
+        menu, preview = lettered_menu(
+            choices, [la.action for _i, la in mine], page, mark=preview_choice,
+            select_id=lambda p: PlaceSelect.on(match, focus=focus, page=p),
+            page_id=lambda p: OpenButton.on(match, focus=focus, page=p),
+            placeholder="Choose a lettered spot")
+        items.extend(menu)
+        text += (" The picture letters every spot it may go"
+                 + (" (each rotation of the tile has its own letter)" if row == "tiles" else "")
+                 + "; pick the same letter in the menu.")
+    else:
+        text += " It has no legal spot in your neighbourhood, so it can only be removed."
+    extra_row = 2
+    if discard is not None:
+        items.append(button("Remove it", ActButton.on(match, index=discard),
+                            style=discord.ButtonStyle.danger, emoji="🗑️", row=extra_row))
+    for k, other in enumerate(keys):
+        if k != focus:
+            label = (CONTENT.features[other].label if row == "features"
+                     else COLOUR_NAMES[other])
+            items.append(button(f"Place the {label} first", OpenButton.on(match, focus=k, page=0),
+                                row=extra_row))
+    return CitiesScreen(text, items, preview or None, hood_of=None if preview else player,
+                        player=player)
+
+
+async def show(interaction: discord.Interaction, match: Match, screen: CitiesScreen | str,
+               pictures: Awaitable[list[discord.File]] | None, *,
+               edit: bool | None = None) -> None:
+    """Show a screen privately: edit the private message it came from, or send a new one."""
+    if isinstance(screen, str):
+        screen = CitiesScreen(screen)
+    await show_screen(interaction, match.id, screen, DYNAMIC_ITEMS, pictures, edit=edit)
+
+
+async def apply_and_answer(click: Click, action: JSON) -> None:
+    outcome = await click.play(action)
+    if outcome is None:
+        return
+    interaction, player = click.interaction, click.player
+    after = outcome.match
+    state = after.state
+    assert state is not None
+    pending = state["pending"]
+    if state["phase"] == "play" and pending is not None and pending["player"] == player:
+        screen, pictures = build(interaction, chooser, after, player, 0, 0)
+        if isinstance(screen, CitiesScreen):
+            screen.text = " ".join([*did_words(player, outcome), screen.text])
+    else:
+        screen, pictures = build(interaction, done_screen, after, player, outcome)
+    await show(interaction, after, screen, pictures)
+

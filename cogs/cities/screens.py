@@ -1,0 +1,103 @@
+"""Screens: what a private reply shows — a player's neighbourhood, everyone's, what a
+finished turn did — and what the chooser (``components.chooser``) is placing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.engine import JSON
+from bot.core.records import Match
+from bot.core.runtime import Outcome
+from bot.games.cities import ENGINE
+from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.ui.screens import Screen
+from bot.ui.words import name
+
+from .words import cards_text, did_words
+
+# -- screens ----------------------------------------------------------------------------
+
+
+@dataclass
+class CitiesScreen(Screen):
+    """A private reply (``bot.ui.screens.Screen``) and the picture it shows: a preview of
+    ``player``'s neighbourhood with lettered choices, the neighbourhood of ``hood_of``, or
+    ``everyone``'s."""
+
+    hood_of: str | None = None
+    player: str = ""
+    everyone: bool = False
+
+
+def focus_keys(state: JSON) -> list[str]:
+    """The distinct things still to place (feature ids, piece colours, the tile id)."""
+    pending = state["pending"]
+    return list(dict.fromkeys(pending["items"])) if pending else []
+
+
+def action_key(action: JSON) -> str | None:
+    kind = action["type"]
+    if kind in ("place_feature", "discard_feature"):
+        return str(action["feature"])
+    if kind in ("place_piece", "discard_piece"):
+        return str(action["color"])
+    return None
+
+
+def focus_words(row: str, key: str) -> str:
+    if row == "tiles":
+        return f"your city tile {key} ({CONTENT.tiles[key].label()})"
+    if row == "features":
+        return f"your {CONTENT.features[key].label} feature tile"
+    return f"a {COLOUR_NAMES[key]} piece"
+
+
+def preview_choice(label: str, action: JSON) -> JSON:
+    if action["type"] == "place_tile":
+        return {"label": label, "tile_at": list(action["at"]), "rotation": action["rotation"]}
+    return {"label": label, "space": list(action["space"])}
+
+
+def hood_screen(match: Match, player: str) -> CitiesScreen:
+    state = match.state
+    assert state is not None
+    view = ENGINE.view(state, None)
+    score = view.get("scores", {}).get(player)
+    rings = [a["name"] + f" ({r['vp']} VP)" for a in view["city"]["achievements"]
+             for r in a["rings"] if r["player"] == player]
+    lines = ["**Your neighbourhood**" + (f" · {score} points if the game ended now"
+                                           if score is not None else "")]
+    if player not in state["neighbourhoods"]:
+        lines.append("You have not chosen a starting tile yet.")
+        return CitiesScreen("\n".join(lines))
+    lines.append("Achievements: " + (", ".join(rings) if rings else "none yet"))
+    lines.append("Scoring cards:\n" + cards_text(match, player))
+    return CitiesScreen("\n".join(lines), hood_of=player)
+
+
+def hoods_screen(match: Match) -> CitiesScreen:
+    """Every player's neighbourhood, score so far and scoring cards: all of it lies face up
+    at a real table, so anyone watching may look, at any time."""
+    state = match.state
+    assert state is not None
+    view = ENGINE.view(state, None)
+    scores = view.get("scores") or {}
+    lines = ["**Every neighbourhood** (the picture shows them all)"]
+    for player in view["players"]:
+        cards = [CONTENT.cards[c].name for c in state["cards_held"].get(player, [])]
+        score = scores.get(player)
+        lines.append(f"• **{name(match, player)}**"
+                     + (f" — {score} points so far" if score is not None else "")
+                     + (f" · cards: {', '.join(cards)}" if cards else " · no scoring cards")
+                     + ("" if player in state["neighbourhoods"] else " · no starting tile yet"))
+    return CitiesScreen("\n".join(lines)[:2000], everyone=True)
+
+
+def done_screen(match: Match, player: str, outcome: Outcome) -> CitiesScreen:
+    """What the player did, once their turn is over, with their neighbourhood."""
+    did = did_words(player, outcome)
+    did.append("Your turn is over." if (match.state or {}).get("phase") != "start_tiles"
+               else "Done.")
+    return CitiesScreen(" ".join(did), hood_of=player if player in (match.state or {}).get(
+        "neighbourhoods", {}) else None)
+
