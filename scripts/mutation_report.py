@@ -290,7 +290,7 @@ EQUIVALENT: list[Equivalent] = [
                "an area holds at most 4 different kinds (4 water and 4 park feature kinds), "
                "the last of the 5 area values: the cap never applies", was="top = len(vp) - 1"),
 ] + [
-    Equivalent("bot/games/bigcityz/engine.py", "_public_placement",
+    Equivalent("bot/games/bigcityz/view.py", "_public_placement",
                f"public = {{k: v for k, v in placement.items() if k not in ({name!r}, 'free')}}",
                "the next line sets public['city'] to the city's name either way")
     for name in ("XXcityXX", "CITY")
@@ -303,7 +303,7 @@ EQUIVALENT: list[Equivalent] = [
 ] + [
     Equivalent("bot/games/bigcityz/engine.py", "_reveal", "events.append({'type': 'reveal', **copy.copy(reveal)})",
                _READ_ONLY),
-    Equivalent("bot/games/bigcityz/engine.py", "BigCityzEngine.view", "'last_reveal': copy.copy(state['last_reveal'])",
+    Equivalent("bot/games/bigcityz/view.py", "public_view", "'last_reveal': copy.copy(state['last_reveal'])",
                _READ_ONLY, was="'last_reveal': copy.deepcopy(state['last_reveal'])",
                fragment=True),
 ] + [
