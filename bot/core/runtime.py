@@ -17,12 +17,13 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from .catalogue import GameRecord
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
 from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
+from .outcomes import Limits, Outcome, Refusal, StaleBoard
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
 from .shards import Shards
@@ -37,44 +38,10 @@ CPU_NAMES = ("Ada", "Babbage", "Colossus", "Deep Blue", "Eliza", "Fermi")
 Thinker = Callable[[str, JSON, str, str, Budget], Awaitable[JSON]]
 
 
-class Refusal(Exception):
-    """A request the runtime turns down; ``str(exc)`` is a sentence for the player."""
-
-
-class StaleBoard(Refusal):
-    """The click came from an earlier board than the current one."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one user or one server may hold open at once (abuse limits)."""
-
-    lobbies_per_user: int = 3          # open lobbies a user hosts in one server
-    matches_per_server: int = 100      # unfinished matches (lobbies included) in one server
-    # unfinished matches (lobbies and running games) a user hosts in one server: a game
-    # against computer players runs without anyone else, so lobbies alone cap nothing
-    matches_per_user: int = 10
-    lobby_seconds: float = 15 * 60     # a lobby nobody starts expires after this
-    restart_grace: float = 60.0        # after a restart, nobody is timed out sooner than this
-
-
-@dataclass
-class Outcome:
-    """One accepted move: the match as saved afterwards, and the engine's events."""
-
-    match: Match
-    player: str | None
-    action: JSON
-    events: list[JSON]
-    by_computer: bool = False
-    timed_out: bool = False
-    extra: JSON = field(default_factory=dict)
-
-
 class Runtime:
     def __init__(self, storage: Storage, games: Mapping[str, GameRecord], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
-                 limits: Limits = Limits(), servers: ServerSettingsStore | None = None,
+                 limits: Limits | None = None, servers: ServerSettingsStore | None = None,
                  thinker: Thinker | None = None, budget: Budget | None = None,
                  shards: Shards | None = None) -> None:
         self.storage = storage
@@ -87,7 +54,7 @@ class Runtime:
         self.thinker: Thinker = thinker or self._think_in_thread
         self.budget = budget or Budget.from_env()
         self.clock = clock
-        self.limits = limits
+        self.limits = limits or Limits()
         # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
         self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)
         self._matches: dict[int, Match] = {}
