@@ -8,7 +8,7 @@ import gc
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
@@ -26,6 +26,7 @@ from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
 from bot.core.storage import Storage
+from bot.core.tasks import tasks_started_by
 from bot.games import GAMES, render_pool
 from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
@@ -427,7 +428,7 @@ class CityhallBot(commands.Bot):
                 return
             trim_click(data)
             self._routed = None
-            tasks = _tasks_started_by(route, data)
+            tasks = tasks_started_by(route, data)
             interaction, self._routed = self._routed, None
             if tasks:
                 # One entry per interaction; handlers log their own failures.
@@ -583,26 +584,3 @@ class ShardedCityhallBot(CityhallBot, commands.AutoShardedBot):
 
 def _until(deadline: float) -> float:
     return max(0.0, deadline - time.monotonic())
-
-
-def _tasks_started_by(route: Callable[[Any], None], data: Any) -> list[asyncio.Task[Any]]:
-    """Run discord.py's routing of one interaction and return the tasks it started (the
-    command or component handler, and ``on_interaction`` listeners). Routing is
-    synchronous, so a task factory set around it sees exactly those tasks."""
-    loop = asyncio.get_running_loop()
-    previous = loop.get_task_factory()
-    started: list[asyncio.Task[Any]] = []
-
-    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
-        task = (previous(loop, coro, **kwargs) if previous is not None
-                else asyncio.Task(coro, loop=loop, **kwargs))
-        if isinstance(task, asyncio.Task):
-            started.append(task)
-        return task
-
-    loop.set_task_factory(factory)
-    try:
-        route(data)
-    finally:
-        loop.set_task_factory(previous)
-    return started
