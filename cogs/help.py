@@ -31,7 +31,7 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
         # minutes: how long a move takes depends on the people at the table).
         record = GAMES[name]
         line = (f"**{engine.title}** ({engine.min_players}–{engine.max_players} players): "
-                f"{record.summary}; {record.length}.")
+                f"{record.help.summary}; {record.help.length}.")
         games.append(f"{line} `/{name} new` · `/{name} rules`")
     embed.add_field(name="The games", value="\n".join(games)[:1024], inline=False)
     embed.add_field(name="Starting a game", value=(

@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape import render as cr
+from bot.games.cityscape.render import constants as layout
 from bot.games.cityscape.render import render_scoring, render_table
 from bot.render import kit
 from tests.pictures import colour_count, drawn, phone_picture, renamed
@@ -88,12 +89,12 @@ def test_two_player_table_gives_each_player_two_adjacent_edges(steps: int) -> No
     image = _check(render_table(view))
     ann, bob = kit.player_style(0).colour, kit.player_style(1).colour
     # Sample each owner band at its plain end, away from letters and names.
-    band = cr.GRID + 2 * cr.LABEL
-    left, top = cr.MARGIN, cr.BODY
-    south = (left + cr.STRIP + band - 40, top + cr.BOARD - cr.STRIP // 2)
-    north = (left + cr.STRIP + band - 40, top + cr.STRIP // 2)
-    west = (left + cr.STRIP // 2, top + cr.STRIP + 40)  # turned: its free end is on top
-    east = (left + cr.BOARD - cr.STRIP // 2, top + cr.STRIP + band - 40)
+    band = layout.GRID + 2 * layout.LABEL
+    left, top = layout.MARGIN, layout.BODY
+    south = (left + layout.STRIP + band - 40, top + layout.BOARD - layout.STRIP // 2)
+    north = (left + layout.STRIP + band - 40, top + layout.STRIP // 2)
+    west = (left + layout.STRIP // 2, top + layout.STRIP + 40)  # turned: its free end is on top
+    east = (left + layout.BOARD - layout.STRIP // 2, top + layout.STRIP + band - 40)
     assert image.getpixel(south) == ann
     assert image.getpixel(west) == ann
     assert image.getpixel(north) == bob
@@ -110,10 +111,10 @@ def test_four_player_table() -> None:
     assert _pair(said, view["turn"], "to build")
     assert "Round 1 of 4 · 9 of 25 blocks built · Dee builds first" in said
     # each player's colour marks their side of the board
-    band = cr.GRID + 2 * cr.LABEL
-    left, top = cr.MARGIN, cr.BODY
-    south = (left + cr.STRIP + band - 40, top + cr.BOARD - cr.STRIP // 2)
-    north = (left + cr.STRIP + band - 40, top + cr.STRIP // 2)
+    band = layout.GRID + 2 * layout.LABEL
+    left, top = layout.MARGIN, layout.BODY
+    south = (left + layout.STRIP + band - 40, top + layout.BOARD - layout.STRIP // 2)
+    north = (left + layout.STRIP + band - 40, top + layout.STRIP // 2)
     assert image.getpixel(south) == kit.player_style(0).colour
     assert image.getpixel(north) == kit.player_style(2).colour
 
@@ -122,7 +123,7 @@ def test_an_empty_side_is_drawn_as_nobody_s() -> None:
     view = _view(THREE, 5)
     assert "E" not in view["sides"]
     image = _check(render_table(view))
-    east = (cr.MARGIN + cr.BOARD - cr.STRIP // 2, cr.BODY + cr.STRIP + 30)
+    east = (layout.MARGIN + layout.BOARD - layout.STRIP // 2, layout.BODY + layout.STRIP + 30)
     assert image.getpixel(east) == kit.PANEL_ALT
 
 
@@ -183,10 +184,10 @@ def test_very_tall_buildings_fit_the_board() -> None:
     data, texts = drawn(cr, lambda: render_table(view))
     image = _check(data)
     tall = [t.box for t in texts if t.text == "75"]
-    grid = cr.MARGIN + cr.STRIP + cr.LABEL, cr.BODY + cr.STRIP + cr.LABEL
+    grid = layout.MARGIN + layout.STRIP + layout.LABEL, layout.BODY + layout.STRIP + layout.LABEL
     on_board = [(x0, y0, x1, y1) for x0, y0, x1, y1 in tall
-                if grid[0] <= x0 and x1 <= grid[0] + cr.GRID
-                and grid[1] <= y0 and y1 <= grid[1] + cr.GRID]
+                if grid[0] <= x0 and x1 <= grid[0] + layout.GRID
+                and grid[1] <= y0 and y1 <= grid[1] + layout.GRID]
     assert on_board, "the height of the tall building is written inside its lot"
     assert all(x0 >= 0 and x1 <= image.width and y0 >= 0 and y1 <= image.height
                for x0, y0, x1, y1 in tall)

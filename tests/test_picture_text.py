@@ -18,6 +18,8 @@ from bot.games.cities import ENGINE as CITIES
 from bot.games.cities import render as cir
 from bot.games.cityscape import ENGINE as CITYSCAPE
 from bot.games.cityscape import render as csr
+from bot.games.cityscape.render import board as cs_board
+from bot.games.cityscape.render import constants as cs_layout
 from bot.render import kit
 from tests.computer_games import states
 from tests.pictures import drawn, every_picture, too_small
@@ -135,8 +137,8 @@ def test_cityscape_marks_the_tallest_building() -> None:
     # each mark sits on a lot of the tallest height
     for mark in marks:
         lot = next(lot for lot, h in heights.items() if h == tallest
-                   and csr._lot_xy(lot)[0] <= mark.box[0] < csr._lot_xy(lot)[0] + csr.CELL
-                   and csr._lot_xy(lot)[1] <= mark.box[1] < csr._lot_xy(lot)[1] + csr.CELL)
+                   and cs_board._lot_xy(lot)[0] <= mark.box[0] < cs_board._lot_xy(lot)[0] + cs_layout.CELL
+                   and cs_board._lot_xy(lot)[1] <= mark.box[1] < cs_board._lot_xy(lot)[1] + cs_layout.CELL)
         assert lot
 
 

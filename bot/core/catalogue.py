@@ -10,9 +10,10 @@ This module imports no game, no discord and no Pillow.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from bot.core.engine import JSON, Engine
 from bot.core.levels import Computer
@@ -33,6 +34,17 @@ class Pictures(Protocol):
         ...
 
 
+def pictures_in(package: str, module: str = "render") -> Callable[[], Pictures]:
+    """A game's ``pictures``: its ``<package>.<module>`` (``render`` unless it says), imported
+    on first use, so that only the processes that draw import Pillow. The tests check that
+    every catalogued game's module draws its table."""
+
+    def load() -> Pictures:
+        return cast(Pictures, importlib.import_module(f"{package}.{module}"))
+
+    return load
+
+
 @dataclass(frozen=True)
 class Scenario:
     """How the benchmark and the load test play a game: ``players`` seats and the ``/new``
@@ -40,6 +52,15 @@ class Scenario:
 
     players: int
     options: JSON = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Help:
+    """The game's line in /help: what it is about, and how long a game lasts in its own
+    terms (turns, rounds), in a few words each."""
+
+    summary: str
+    length: str
 
 
 @dataclass(frozen=True)
@@ -52,9 +73,7 @@ class GameRecord:
     pictures: Callable[[], Pictures]
     # The discord.py extension (a module with ``async def setup(bot)``) holding the cog.
     cog: str
-    # The game's line in /help: what it is about, and how long a game is, in a few words.
-    summary: str
-    length: str
+    help: Help
     # Its buttons' and menus' custom ids start with this (``ch:cs``): the load test's
     # players find the game's table by it.
     prefix: str

@@ -4,26 +4,13 @@ catalogue; no shared file names it."""
 
 from __future__ import annotations
 
-from bot.core.catalogue import GameRecord, Pictures, Scenario
+from bot.core.catalogue import GameRecord, Help, Scenario, pictures_in
 from bot.core.levels import Computer
 
 from . import ai
 from .engine import ENGINE
 
-
-def pictures() -> Pictures:
-    from . import render
-
-    return render
-
-
-GAME = GameRecord(
-    engine=ENGINE,
-    computer=Computer(normal=ai.choose),
-    pictures=pictures,
-    cog="tests.noughts.cog",
-    summary="three in a row on a 3×3 grid",
-    length="at most nine moves",
-    prefix="ch:nx",
-    scenario=Scenario(players=2),
-)
+GAME = GameRecord(ENGINE, Computer(normal=ai.choose), pictures_in(__name__),
+                  cog="tests.noughts.cog", prefix="ch:nx",
+                  help=Help("three in a row on a 3×3 grid", "at most nine moves"),
+                  scenario=Scenario(players=2))

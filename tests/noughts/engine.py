@@ -25,11 +25,9 @@ def line_of(board: list[str]) -> tuple[int, int, int] | None:
 
 
 class NoughtsEngine:
-    name = "noughts"
-    title = "Noughts and Crosses"
-    min_players = 2
-    max_players = 2
-    state_version = 1
+    name, title = "noughts", "Noughts and Crosses"
+    min_players, max_players = 2, 2
+    state_version = 1  # the saved state's shape: raise it with an upgrade step (docs/upgrades.md)
 
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
         check_seats(self, players, options, ())

@@ -459,13 +459,9 @@ def timeout_action(state: JSON) -> tuple[str | None, JSON] | None:
 class BigCityEngine:
     """The Big City engine: the functions above as the runtime's ``Engine``."""
 
-    name = "bigcity"
-    title = "Big City"
-    min_players = 2
-    max_players = 5
-    # The shape of the saved state; raise it with an upgrade_state step when that shape
-    # changes (docs/upgrades.md).
-    state_version = 1
+    name, title = "bigcity", "Big City"
+    min_players, max_players = 2, 5
+    state_version = 1  # the saved state's shape: raise it with an upgrade step (docs/upgrades.md)
     # Listing the placements of a neighbourhood takes ~20 ms: the bot does it off the loop.
     slow_legal = True
 

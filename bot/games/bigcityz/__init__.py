@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-from bot.core.catalogue import GameRecord, Pictures, Scenario
+from bot.core.catalogue import GameRecord, Help, Scenario, pictures_in
 from bot.core.levels import Computer
 
 from . import ai, levels
 from .engine import ENGINE
 
-
-def pictures() -> Pictures:
-    from . import render
-
-    return render
-
-
-GAME = GameRecord(
-    engine=ENGINE,
-    computer=Computer(normal=ai.choose_action, levels=levels.level_action),
-    pictures=pictures,
-    cog="cogs.bigcityz",
-    summary="city trivia: bet where 200 real cities belong, object to others' bets",
-    length="until someone reaches 36 points",
-    prefix="ch:bz",
-    scenario=Scenario(players=4),
-)
+GAME = GameRecord(ENGINE, Computer(normal=ai.choose_action, levels=levels.level_action),
+                  pictures_in(__name__), cog="cogs.bigcityz", prefix="ch:bz",
+                  help=Help("city trivia: bet where 200 real cities belong, object to others' bets",
+                            "until someone reaches 36 points"),
+                  scenario=Scenario(players=4))
 
 __all__ = ["ENGINE", "GAME"]

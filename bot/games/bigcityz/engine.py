@@ -73,13 +73,9 @@ def target_label(state: JSON, target: JSON) -> str:
 
 
 class BigCityzEngine:
-    name = "bigcityz"
-    title = "Big Cityz"
-    min_players = 2
-    max_players = 6
-    # The shape of the saved state; raise it with an upgrade_state step when that shape
-    # changes (docs/upgrades.md).
-    state_version = 1
+    name, title = "bigcityz", "Big Cityz"
+    min_players, max_players = 2, 6
+    state_version = 1  # the saved state's shape: raise it with an upgrade step (docs/upgrades.md)
 
     # -- set-up -----------------------------------------------------------------------
 

@@ -68,13 +68,9 @@ def _space_label(space: tuple[int, int] | list[int]) -> str:
 class CitiesEngine:
     """Cities (Steve Finn & Phil Walker-Harding) with Cityhall's own content."""
 
-    name = "cities"
-    title = "Cities"
-    min_players = 2
-    max_players = 4
-    # The shape of the saved state; raise it with an upgrade_state step when that shape
-    # changes (docs/upgrades.md).
-    state_version = 1
+    name, title = "cities", "Cities"
+    min_players, max_players = 2, 4
+    state_version = 1  # the saved state's shape: raise it with an upgrade step (docs/upgrades.md)
 
     # ------------------------------------------------------------------ setup ---
 

@@ -33,13 +33,9 @@ def heights(state: JSON) -> dict[str, int]:
 
 
 class CityscapeEngine:
-    name = "cityscape"
-    title = "Cityscape"
-    min_players = 2
-    max_players = 4
-    # The shape of the saved state; raise it with an upgrade_state step when that shape
-    # changes (docs/upgrades.md).
-    state_version = 1
+    name, title = "cityscape", "Cityscape"
+    min_players, max_players = 2, 4
+    state_version = 1  # the saved state's shape: raise it with an upgrade step (docs/upgrades.md)
 
     # -- set-up -----------------------------------------------------------------------
 

@@ -6,20 +6,6 @@ from PIL import Image
 
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
-from bot.render.kit import (
-    BAD,
-    GOOD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PANEL,
-    PANEL_ALT,
-    PAPER,
-    RULE,
-    WHITE,
-    Box,
-    Canvas,
-)
 
 from .cast import _city_name
 from .constants import BAD_TINT, GOOD_TINT, SMALL, TEXT, View
@@ -31,29 +17,29 @@ from .text import draw_fitted, wrap
 # -- one statement board ----------------------------------------------------------------
 
 
-def _square_boxes() -> list[Box]:
+def _square_boxes() -> list[kit.Box]:
     top = BOARD_HEAD
     return [(10, top + i * (SQUARE_H + SQUARE_GAP), BW - 10, top + i * (SQUARE_H + SQUARE_GAP)
              + SQUARE_H) for i in range(4)]
 
 
-def _badge(c: Canvas, box: Box, colour: str, points: str, size: int = TEXT) -> None:
+def _badge(c: kit.Canvas, box: kit.Box, colour: str, points: str, size: int = TEXT) -> None:
     """A point square's coloured badge: ✓ or ✗ and the points, white on green or red."""
-    fill = GOOD if colour == "green" else BAD
+    fill = kit.GOOD if colour == "green" else kit.BAD
     c.panel(box, fill, radius=10)
     mark = "✓" if colour == "green" else "✗"
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    c.text((cx, cy + 1), f"{mark} {points}", size, bold=True, fill=WHITE, anchor="mm")
+    c.text((cx, cy + 1), f"{mark} {points}", size, bold=True, fill=kit.WHITE, anchor="mm")
 
 
-def _square(c: Canvas, box: Box, colour: str, points: int, city: str | None,
+def _square(c: kit.Canvas, box: kit.Box, colour: str, points: int, city: str | None,
             highlight: bool = False) -> None:
     """One point square: badge, then the city on it or what it asks for."""
     x0, y0, x1, y1 = box
     free_bg = GOOD_TINT if colour == "green" else BAD_TINT
-    edge = GOOD if colour == "green" else BAD
-    bg = HIGHLIGHT if highlight else (PANEL if city else free_bg)
-    c.panel((x0, y0, x1 - 1, y1 - 1), bg, radius=10, outline=INK if highlight else edge,
+    edge = kit.GOOD if colour == "green" else kit.BAD
+    bg = kit.HIGHLIGHT if highlight else (kit.PANEL if city else free_bg)
+    c.panel((x0, y0, x1 - 1, y1 - 1), bg, radius=10, outline=kit.INK if highlight else edge,
             width=3 if highlight else 2)
     _badge(c, (x0 + 4, y0 + 4, x0 + BADGE_W, y1 - 5), colour, str(points))
     text_x = x0 + BADGE_W + 14
@@ -63,7 +49,7 @@ def _square(c: Canvas, box: Box, colour: str, points: int, city: str | None,
         draw_fitted(c, (text_x, cy), city, room, align="l", secondary=True)
     else:
         word = "if TRUE" if colour == "green" else "if FALSE"
-        c.text((text_x, cy), f"free · {word}", SMALL + 2, fill=MUTED, anchor="lm",
+        c.text((text_x, cy), f"free · {word}", SMALL + 2, fill=kit.MUTED, anchor="lm",
                secondary=True)
 
 
@@ -74,13 +60,13 @@ Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just p
 def _board_tile(slot: int, statement: str, text: str, symbol: str,
                 squares: tuple[Square, ...], tag: str | None) -> Image.Image:
     """A statement board: slot number, symbol, statement, its point squares."""
-    c = Canvas.new(BW, HB, PAPER)
+    c = kit.Canvas.new(BW, HB, kit.PAPER)
     new = tag == "NEW"
-    c.panel((0, 0, BW - 1, HB - 1), PANEL, radius=16, outline=INK if new else RULE,
+    c.panel((0, 0, BW - 1, HB - 1), kit.PANEL, radius=16, outline=kit.INK if new else kit.RULE,
             width=4 if new else 2)
     # Top row: the slot number, the board's short name (the buttons use it) and a tag.
-    c.panel((10, 10, 48, 48), INK, radius=8)
-    c.text((29, 30), str(slot), TEXT, bold=True, fill=WHITE, anchor="mm")
+    c.panel((10, 10, 48, 48), kit.INK, radius=8)
+    c.text((29, 30), str(slot), TEXT, bold=True, fill=kit.WHITE, anchor="mm")
     name = short_name(statement)
     name_w = kit.text_width(name, TEXT, True)
     sym_top = 62  # the symbol row sits in the middle of the head, or above the tag
@@ -90,12 +76,12 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
         tag_w = kit.text_width(tag, SMALL, True) + 12
         beside = 58 + name_w + 12 + tag_w <= BW - 10
         at = (BW - 10, 14) if beside else (BW - 10, BOARD_HEAD - 34)
-        c.label(at, tag, SMALL, fg=INK, bg=HIGHLIGHT if new else PANEL_ALT, anchor="rt",
-                outline=INK if new else RULE, secondary=True, pad=6)
+        c.label(at, tag, SMALL, fg=kit.INK, bg=kit.HIGHLIGHT if new else kit.PANEL_ALT, anchor="rt",
+                outline=kit.INK if new else kit.RULE, secondary=True, pad=6)
         sym_top = 62 if beside else 52
     draw_fitted(c, (58, 30), name, BW - 70, ((TEXT, 1),), align="l")
     # Then the symbol and the whole statement beside it.
-    c.panel((12, sym_top, 66, sym_top + 54), PANEL_ALT, radius=10)
+    c.panel((12, sym_top, 66, sym_top + 54), kit.PANEL_ALT, radius=10)
     draw_symbol(c, (17, sym_top + 5), symbol, 44)
     room = BW - 78 - 12
     # The statement's full wording: the rules text of the board its short name stands for.

@@ -16,47 +16,7 @@ captions, keys and the skylines (which only restate the board) at 20 px or more
 
 from __future__ import annotations
 
-from .board import _lot_xy
-from .constants import (
-    BLOCKS_Y,
-    BOARD,
-    BODY,
-    CAPTION_Y,
-    CELL,
-    GRID,
-    GROUND,
-    HEADER,
-    LABEL,
-    LOT,
-    MARGIN,
-    PALETTE,
-    RIGHT_W,
-    RIGHT_X,
-    SHADE_DARK,
-    SHADE_LIGHT,
-    SHADE_STEPS,
-    SHADES,
-    SIDE_PANEL_H,
-    SKY,
-    SKY_COL,
-    SKY_GAP,
-    SKY_H,
-    SMALL,
-    STRIP,
-    TEXT,
-    WIDTH,
-    View,
-    shade,
-)
-from .scoring import (
-    GOAL_SHORT,
-    ROW_H,
-    SCORE_PANEL_H,
-    SCORE_PANEL_W,
-    TOTAL_ROW_H,
-    render_extras,
-    render_scoring,
-)
+from .scoring import render_extras, render_scoring
 from .table import render_table
 
 __all__ = ["render_extras", "render_scoring", "render_table"]

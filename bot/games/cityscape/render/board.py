@@ -13,31 +13,17 @@ from bot.render.cast import Cast
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, RGB, RULE, Box, Canvas
 
 from ..skyline import COLUMNS, ROWS, SIDE_NAMES
-from .constants import (
-    BOARD,
-    BODY,
-    CAPTION_Y,
-    CELL,
-    GRID,
-    LABEL,
-    LOT,
-    MARGIN,
-    SMALL,
-    STRIP,
-    TEXT,
-    View,
-    shade,
-)
+from . import constants as layout
 from .header import _inline
 
 
-def _blocks_left(c: Canvas, view: View, box: Box) -> None:
+def _blocks_left(c: Canvas, view: layout.View, box: Box) -> None:
     """The blocks still to build with: a block of each height and how many are left."""
     left = view.get("blocks_left") or {}
     x0, y0, x1, y1 = box
     c.panel(box, PANEL, radius=14)
     cy = (y0 + y1) / 2
-    title = c.text_lines((x0 + 16, cy - SMALL * 1.25), ["Blocks", "left"], SMALL + 2,
+    title = c.text_lines((x0 + 16, cy - layout.SMALL * 1.25), ["Blocks", "left"], layout.SMALL + 2,
                          bold=True, fill=MUTED, secondary=True)
     step = (x1 - 8 - title[2] - 12) / 5
     for i, h in enumerate(range(1, 6)):
@@ -45,49 +31,49 @@ def _blocks_left(c: Canvas, view: View, box: Box) -> None:
         bx = title[2] + 12 + step * i
         half = 17 + 3 * h  # a taller block for a taller height, as on the table
         block = (round(bx), round(cy - half), round(bx + 38), round(cy + half))
-        fill = shade(h * 3)
+        fill = layout.shade(h * 3)
         if n:
             c.draw.rectangle(block, fill=fill, outline=INK, width=2)
-            c.text((bx + 19, cy + 1), str(h), TEXT, bold=True, fill=kit.ink_on(fill),
+            c.text((bx + 19, cy + 1), str(h), layout.TEXT, bold=True, fill=kit.ink_on(fill),
                    anchor="mm")
         else:
             c.draw.rectangle(block, fill=PANEL, outline=RULE, width=2)
-            c.text((bx + 19, cy + 1), str(h), TEXT, bold=True, fill=RULE, anchor="mm")
-        c.text((bx + 43, cy), f"×{n}", TEXT, bold=n > 0, fill=INK if n else MUTED, anchor="lm")
+            c.text((bx + 19, cy + 1), str(h), layout.TEXT, bold=True, fill=RULE, anchor="mm")
+        c.text((bx + 43, cy), f"×{n}", layout.TEXT, bold=n > 0, fill=INK if n else MUTED, anchor="lm")
 
 
 
 def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
                  length: int) -> Canvas:
     """An owner's band for one board edge, drawn upright as for the south edge."""
-    c = Canvas.new(length, STRIP, PANEL)
+    c = Canvas.new(length, layout.STRIP, PANEL)
     word = SIDE_NAMES[side]
     if owner is None:
-        c.panel((0, 0, length - 1, STRIP - 1), PANEL_ALT, radius=STRIP // 2)
-        c.text((length / 2, STRIP / 2), f"{word} · no player", SMALL + 2, fill=MUTED,
+        c.panel((0, 0, length - 1, layout.STRIP - 1), PANEL_ALT, radius=layout.STRIP // 2)
+        c.text((length / 2, layout.STRIP / 2), f"{word} · no player", layout.SMALL + 2, fill=MUTED,
                anchor="mm", secondary=True)
         return c
     style = kit.player_style(style_index)
-    c.panel((0, 0, length - 1, STRIP - 1), style.colour, radius=STRIP // 2)
+    c.panel((0, 0, length - 1, layout.STRIP - 1), style.colour, radius=layout.STRIP // 2)
     # The side letter sits in a white disc so it reads whatever the player colour.
-    c.marker((STRIP / 2, STRIP / 2), "circle", STRIP - 10, PANEL)
-    c.text((STRIP / 2, STRIP / 2 + 1), side, 24, bold=True, fill=INK, anchor="mm",
+    c.marker((layout.STRIP / 2, layout.STRIP / 2), "circle", layout.STRIP - 10, PANEL)
+    c.text((layout.STRIP / 2, layout.STRIP / 2 + 1), side, 24, bold=True, fill=INK, anchor="mm",
            secondary=True)
-    x = STRIP + 6
-    c.marker((x + 14, STRIP / 2), style.marker, 28, style.ink)
+    x = layout.STRIP + 6
+    c.marker((x + 14, layout.STRIP / 2), style.marker, 28, style.ink)
     tail = f" · {word}"
-    tail_w = kit.text_width(tail, SMALL + 2)
-    name_box = c.text((x + 38, STRIP / 2), owner, TEXT, bold=True, fill=style.ink,
-                      anchor="lm", max_width=length - x - 38 - tail_w - STRIP // 2,
+    tail_w = kit.text_width(tail, layout.SMALL + 2)
+    name_box = c.text((x + 38, layout.STRIP / 2), owner, layout.TEXT, bold=True, fill=style.ink,
+                      anchor="lm", max_width=length - x - 38 - tail_w - layout.STRIP // 2,
                       fallback=fallback)
-    c.text((name_box[2], STRIP / 2), tail, SMALL + 2, fill=style.ink, anchor="lm",
+    c.text((name_box[2], layout.STRIP / 2), tail, layout.SMALL + 2, fill=style.ink, anchor="lm",
            secondary=True)
     return c
 
 
 @byte_cache(1 * MB)
 def _strip(side: str, owner: str | None, style_index: int, fallback: str) -> Image.Image:
-    length = GRID + 2 * LABEL
+    length = layout.GRID + 2 * layout.LABEL
     image = _strip_image(side, owner, style_index, fallback, length).image
     # West and east bands are turned so their owner reads them from their own seat.
     if side == "W":
@@ -97,13 +83,13 @@ def _strip(side: str, owner: str | None, style_index: int, fallback: str) -> Ima
     return image
 
 
-def _draw_strips(c: Canvas, view: View, cast: Cast) -> None:
+def _draw_strips(c: Canvas, view: layout.View, cast: Cast) -> None:
     sides = view.get("sides") or {}
     places = {
-        "N": (MARGIN + STRIP, BODY),
-        "S": (MARGIN + STRIP, BODY + BOARD - STRIP),
-        "W": (MARGIN, BODY + STRIP),
-        "E": (MARGIN + BOARD - STRIP, BODY + STRIP),
+        "N": (layout.MARGIN + layout.STRIP, layout.BODY),
+        "S": (layout.MARGIN + layout.STRIP, layout.BODY + layout.BOARD - layout.STRIP),
+        "W": (layout.MARGIN, layout.BODY + layout.STRIP),
+        "E": (layout.MARGIN + layout.BOARD - layout.STRIP, layout.BODY + layout.STRIP),
     }
     for side, xy in places.items():
         owner = sides.get(side)
@@ -114,42 +100,42 @@ def _draw_strips(c: Canvas, view: View, cast: Cast) -> None:
 
 def _lot_xy(lot: str) -> tuple[int, int]:
     col, row = COLUMNS.index(lot[0]), ROWS.index(lot[1])
-    return MARGIN + STRIP + LABEL + col * CELL, BODY + STRIP + LABEL + (3 - row) * CELL
+    return layout.MARGIN + layout.STRIP + layout.LABEL + col * layout.CELL, layout.BODY + layout.STRIP + layout.LABEL + (3 - row) * layout.CELL
 
 
-def _draw_board(c: Canvas, view: View) -> None:
+def _draw_board(c: Canvas, view: layout.View) -> None:
     lots: dict[str, list[int]] = view.get("lots") or {}
     heights: dict[str, int] = view.get("heights") or {}
     last = view.get("last_build") or {}
     tallest = max([int(h) for h in heights.values()] + [1])
     # One scale for every stack so stacks compare across the board.
-    unit = min(6.0, (CELL - 26) / max(tallest, 1))
+    unit = min(6.0, (layout.CELL - 26) / max(tallest, 1))
     for r in ROWS:
         for col in COLUMNS:
             lot = col + r
             x, y = _lot_xy(lot)
             h = int(heights.get(lot, 0))
-            box = (x + 3, y + 3, x + CELL - 3, y + CELL - 3)
+            box = (x + 3, y + 3, x + layout.CELL - 3, y + layout.CELL - 3)
             if h <= 0:
-                c.draw.rectangle(box, fill=LOT, outline=RULE, width=2)
-                c.text((x + CELL / 2, y + CELL / 2), lot, TEXT, fill=MUTED, anchor="mm")
+                c.draw.rectangle(box, fill=layout.LOT, outline=RULE, width=2)
+                c.text((x + layout.CELL / 2, y + layout.CELL / 2), lot, layout.TEXT, fill=MUTED, anchor="mm")
                 continue
-            fill = shade(h)
+            fill = layout.shade(h)
             ink = kit.ink_on(fill)
             c.draw.rectangle(box, fill=fill, outline=INK, width=2)
-            c.text((x + CELL / 2 - 10, y + CELL / 2 + 2), str(h), 46, bold=True, fill=ink,
+            c.text((x + layout.CELL / 2 - 10, y + layout.CELL / 2 + 2), str(h), 46, bold=True, fill=ink,
                    anchor="mm")
-            _draw_stack(c, lots.get(lot, []), x + CELL - 26, y + CELL - 11, unit, fill,
+            _draw_stack(c, lots.get(lot, []), x + layout.CELL - 26, y + layout.CELL - 11, unit, fill,
                         highlight_top=last.get("lot") == lot)
             if h == tallest:  # the "tallest" goal scores lines that see this building
                 c.label((x + 7, y + 7), "★ tallest", 20, fg=INK, bg=kit.HIGHLIGHT,
                         outline=INK, pad=5, secondary=True)
     if last.get("lot") in heights:
         x, y = _lot_xy(last["lot"])
-        c.draw.rectangle((x - 1, y - 1, x + CELL + 1, y + CELL + 1), outline=INK, width=2)
-        c.draw.rectangle((x + 1, y + 1, x + CELL - 1, y + CELL - 1), outline=kit.HIGHLIGHT,
+        c.draw.rectangle((x - 1, y - 1, x + layout.CELL + 1, y + layout.CELL + 1), outline=INK, width=2)
+        c.draw.rectangle((x + 1, y + 1, x + layout.CELL - 1, y + layout.CELL - 1), outline=kit.HIGHLIGHT,
                          width=6)
-        c.draw.rectangle((x + 7, y + 7, x + CELL - 7, y + CELL - 7), outline=INK, width=1)
+        c.draw.rectangle((x + 7, y + 7, x + layout.CELL - 7, y + layout.CELL - 7), outline=INK, width=1)
 
 
 def _draw_stack(c: Canvas, blocks: Sequence[int], x: int, bottom: int, unit: float,
@@ -165,17 +151,17 @@ def _draw_stack(c: Canvas, blocks: Sequence[int], x: int, bottom: int, unit: flo
         y = top
 
 
-def _last_caption(c: Canvas, view: View, cast: Cast) -> None:
+def _last_caption(c: Canvas, view: layout.View, cast: Cast) -> None:
     last = view.get("last_build")
-    y = CAPTION_Y
+    y = layout.CAPTION_Y
     if not last:
         return
-    c.draw.rectangle((MARGIN + 4, y - 13, MARGIN + 30, y + 13), fill=kit.HIGHLIGHT, outline=INK,
+    c.draw.rectangle((layout.MARGIN + 4, y - 13, layout.MARGIN + 30, y + 13), fill=kit.HIGHLIGHT, outline=INK,
                      width=2)
     player = str(last.get("player", ""))
-    _inline(c, MARGIN + 42, y, [
+    _inline(c, layout.MARGIN + 42, y, [
         ("text", "Last: "),
         cast.chip(player),
         ("text", f"put a {last.get('height')} on {last.get('lot')}, now {last.get('building')}"),
-    ], TEXT, MARGIN + BOARD)
+    ], layout.TEXT, layout.MARGIN + layout.BOARD)
 
