@@ -3,29 +3,15 @@ of objections: what the figures in docs/computer-players.md rest on."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 import pytest
 
 from bot.core.levels import Budget, decide
 from bot.games.bigcityz import ENGINE, GAME, ai, levels, playout
 from bot.tools.arena import arena
+from tests.scripts import load_script
 from tests.test_levels import advance
 
-
-def _script() -> Any:
-    # Loaded from its file: scripts/ is not a package, and mypy checks the script itself.
-    path = Path(__file__).parent.parent / "scripts" / "bigcityz_ceiling.py"
-    spec = importlib.util.spec_from_file_location("bigcityz_ceiling", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ceiling = _script()
+ceiling = load_script("bigcityz_ceiling")
 BUDGET = Budget(iterations=16, seconds=None)
 
 

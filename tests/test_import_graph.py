@@ -4,22 +4,11 @@ that reach their computer player; and it leaves imports that never run alone."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any
 
+from tests.scripts import load_script
 
-def _script() -> Any:
-    # Loaded from its file: scripts/ is not a package, and mypy checks the script itself.
-    path = Path(__file__).parent.parent / "scripts" / "check_imports.py"
-    spec = importlib.util.spec_from_file_location("check_imports", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-problems = _script().problems
+problems = load_script("check_imports").problems
 
 
 def project(tmp_path: Path, files: dict[str, str]) -> dict[str, Path]:
