@@ -59,14 +59,19 @@ class ActButton(CitiesItem, GameButton, template=":v{version}:a{index:[0-9]{1,4}
         await apply_and_answer(click, legal[self.index].action)
 
 
-class OpenButton(CitiesItem, GameButton,
-                 template=":v{version}:o{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
-    """Opens (or pages, or switches) the private chooser of what the player is placing."""
+class ChooserItem(CitiesItem):
+    """What the chooser's buttons and menu carry: the board, which of the things still to
+    place they are for (``focus``, ``screens.focus_keys``) and the menu's page."""
 
     turn_only = True
     version: int
     focus: int
     page: int
+
+
+class OpenButton(ChooserItem, GameButton,
+                 template=":v{version}:o{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
+    """Opens (or pages, or switches) the private chooser of what the player is placing."""
 
     async def on_click(self, click: Click) -> None:
         screen, pictures = build(click.interaction, chooser, click.match, click.player,
@@ -74,15 +79,11 @@ class OpenButton(CitiesItem, GameButton,
         await show(click.interaction, click.match, screen, pictures)
 
 
-class PlaceSelect(CitiesItem, GameSelect,
+class PlaceSelect(ChooserItem, GameSelect,
                   template=":v{version}:s{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
     """The lettered menu of spots: a pick places the thing there."""
 
     bad_pick = "Pick one of the lettered spots in the menu."
-    turn_only = True
-    version: int
-    focus: int
-    page: int
 
     async def on_click(self, click: Click) -> None:
         legal = await click.legal()
