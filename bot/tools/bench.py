@@ -71,8 +71,8 @@ def bench_images(game: str, repeats: int) -> dict[str, JSON]:
 
 def bench_clicks(game: str, clicks: int) -> JSON | None:
     """Click to interaction response through the Discord harness (fakediscord)."""
-    try:  # the harness is in the repository's tests/, run from its folder
-        from tests.harness import click_benchmark
+    try:  # the fake Discord is in the repository's fakediscord/, run from its folder
+        from bot.tools.clickbench import click_benchmark
     except ImportError:
         return None
     result: JSON | None = asyncio.run(click_benchmark(game, clicks))
