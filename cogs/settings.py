@@ -23,9 +23,6 @@ from bot.core.server_settings import ServerSettings, SettingsError, describe_sec
 from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
-from cogs.bigcity import new_options as bigcity_options
-from cogs.cities import CITY_ORDER
-from cogs.cities import new_options as cities_options
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -121,31 +118,6 @@ class Settings(commands.Cog):
         assert isinstance(defaults, app_commands.Group), "the Settings cog is not loaded"
         command.add_check(_may_change_settings)
         defaults.add_command(command)
-
-    @defaults.command(name="bigcity", description="Default variants for /bigcity new")
-    @app_commands.describe(
-        trade_cards="Variant: trade cards with the other players",
-        must_exchange_useless="Variant: useless cards can only be exchanged",
-        single_streetcar_line="Variant: one streetcar line without branches or loops",
-        limited_streetcar_line="Variant: streetcars only along properties with a building",
-        limited_card_drawing="Variant: draw only from the stacks of placed neighborhoods")
-    async def bigcity(self, interaction: discord.Interaction, trade_cards: bool = False,
-                      must_exchange_useless: bool = False, single_streetcar_line: bool = False,
-                      limited_streetcar_line: bool = False,
-                      limited_card_drawing: bool = False) -> None:
-        await self.save_defaults(interaction, "bigcity", bigcity_options(
-            trade_cards=trade_cards, must_exchange_useless=must_exchange_useless,
-            single_streetcar_line=single_streetcar_line,
-            limited_streetcar_line=limited_streetcar_line,
-            limited_card_drawing=limited_card_drawing))
-
-    @defaults.command(name="cities", description="Default options for /cities new")
-    @app_commands.describe(city="The city board (empty: at random)",
-                           long_variant="Two players: 7 rounds on a 3×5 neighbourhood")
-    @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
-    async def cities(self, interaction: discord.Interaction, city: str | None = None,
-                     long_variant: bool = False) -> None:
-        await self.save_defaults(interaction, "cities", cities_options(city, long_variant))
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from bot.games.bigcity import ENGINE
 
 from .adapter import BigCityAdapter
-from .commands import BigCity, new_options
+from .commands import BigCity, defaults, new_options
 from .components import DYNAMIC_ITEMS, cards_confirm, open_screen, pick_screen
 from .ids import CATEGORIES, Stamp, board, of_kind, trade_stamp
 from .screens import Screen, cards_screen, hand_screen, map_screen, neighborhood_groups, step_items
@@ -51,4 +51,4 @@ __all__ = [
 
 
 async def setup(bot: CityhallBot) -> None:
-    await bot.add_game(BigCityAdapter(ENGINE), DYNAMIC_ITEMS, BigCity)
+    await bot.add_game(BigCityAdapter(ENGINE), DYNAMIC_ITEMS, BigCity, defaults)

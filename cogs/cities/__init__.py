@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from bot.games.cities import ENGINE
 
 from .adapter import CitiesAdapter
-from .commands import CITY_ORDER, Cities, new_options
+from .commands import CITY_ORDER, Cities, defaults, new_options
 from .components import DYNAMIC_ITEMS, ActButton, HoodButton, HoodsButton, OpenButton, PlaceSelect
 from .words import RULES, final_line
 
@@ -49,4 +49,4 @@ __all__ = [
 
 
 async def setup(bot: CityhallBot) -> None:
-    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities)
+    await bot.add_game(CitiesAdapter(ENGINE), DYNAMIC_ITEMS, Cities, defaults)

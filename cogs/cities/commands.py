@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import discord
 from discord import app_commands
 
@@ -9,6 +12,7 @@ from bot.core.engine import JSON
 from bot.games.cities.content import CONTENT
 from bot.ui.lobby import GameCommands, given
 from bot.ui.replies import tell
+from cogs.settings import save_defaults
 
 # New York City and Rio de Janeiro first: the rulebook suggests them for a first game.
 FIRST_CITIES = ("New York City", "Rio de Janeiro")
@@ -23,14 +27,24 @@ def new_options(city: str | None, long_variant: bool) -> JSON:
     return given(city=city, variant="3x5" if long_variant else None)
 
 
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def described(command: F) -> F:
+    """The options' words, the same for ``/cities new`` and ``/settings defaults cities``."""
+    command = app_commands.describe(
+        city="The city board with its achievements (default: at random)",
+        long_variant="Two players only: 7 rounds on a 3×5 neighbourhood")(command)
+    return app_commands.choices(
+        city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])(command)
+
+
 class Cities(GameCommands):
     cities = app_commands.Group(name="cities", description="Cities: draft tiles, features and "
                                 "buildings into your neighbourhood", guild_only=True)
 
     @cities.command(name="new", description="Open a Cities lobby in this channel")
-    @app_commands.describe(city="The city board with its achievements (default: at random)",
-                           long_variant="Two players only: 7 rounds on a 3×5 neighbourhood")
-    @app_commands.choices(city=[app_commands.Choice(name=n, value=n) for n in CITY_ORDER])
+    @described
     async def new(self, interaction: discord.Interaction, city: str | None = None,
                   long_variant: bool = False) -> None:
         if city is not None and city not in CONTENT.cities:
@@ -42,3 +56,9 @@ class Cities(GameCommands):
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.show_rules(interaction)
 
+
+@app_commands.command(name="cities", description="Default options for /cities new")
+@described
+async def defaults(interaction: discord.Interaction, city: str | None = None,
+                   long_variant: bool = False) -> None:
+    await save_defaults(interaction, "cities", new_options(city, long_variant))
