@@ -27,12 +27,12 @@ def game_items() -> list[type[GameItem[Any]]]:
 
 # Ids as the cogs wrote them before the shared base, with what each carries.
 EARLIER_IDS = [
-    ("ch:cs:7:v12:h3", "cogs.cityscape.HeightButton", {"version": 12, "height": 3}),
-    ("ch:cs:7:v12:b3B2", "cogs.cityscape.LotButton", {"height": 3, "lot": "B2"}),
-    ("ch:cs:7:goals", "cogs.cityscape.GoalsButton", {}),
-    ("ch:cs:7:r2:sN15_3_", "cogs.cityscape.GoalSelect",
+    ("ch:cs:7:v12:h3", "cogs.cityscape.components.HeightButton", {"version": 12, "height": 3}),
+    ("ch:cs:7:v12:b3B2", "cogs.cityscape.components.LotButton", {"height": 3, "lot": "B2"}),
+    ("ch:cs:7:goals", "cogs.cityscape.components.GoalsButton", {}),
+    ("ch:cs:7:r2:sN15_3_", "cogs.cityscape.components.GoalSelect",
      {"round": 2, "side": "N", "line": 1, "draft": "5_3_"}),
-    ("ch:cs:7:r2:gW1234", "cogs.cityscape.GoalConfirm", {"side": "W", "draft": "1234"}),
+    ("ch:cs:7:r2:gW1234", "cogs.cityscape.components.GoalConfirm", {"side": "W", "draft": "1234"}),
     ("ch:bz:7:v40:place", "cogs.bigcityz.PlaceButton", {"version": 40}),
     ("ch:bz:7:v40:pick", "cogs.bigcityz.PlaceSelect", {"version": 40}),
     ("ch:bz:7:v40:a17", "cogs.bigcityz.ActionButton", {"index": 17}),

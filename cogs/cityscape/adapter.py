@@ -1,0 +1,74 @@
+"""The table: what the shared table code shows for a Cityscape match — its text, alt text,
+block-height buttons and "My goals" — and the notices of a timeout or a round's scoring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.core.records import Match
+from bot.core.runtime import Outcome
+from bot.ui.game import GameAdapter, Notice, Picture
+from bot.ui.words import final_line, mention, plural
+
+from .components import GoalsButton, HeightButton
+from .words import RULES, built_words, scored_words, timed_out_words
+
+
+class CityscapeAdapter(GameAdapter):
+    colour = discord.Colour.from_rgb(64, 120, 200)
+    rules_summary = RULES
+
+    def table_content(self, match: Match) -> str:
+        view = self.public_view(match)
+        head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
+        if view["phase"] == "goals":
+            waiting = ", ".join(mention(match, p) for p in view["to_act"])
+            return (f"{head} · secret goals\nPress **My goals** to choose yours privately. "
+                    f"Waiting for: {waiting}.")
+        if view["phase"] == "building":
+            turn = view["turn"]
+            return (f"{head} · block {view['placed'] + 1} of 25\n"
+                    f"{mention(match, turn)}, it's your turn: pick a block height below.")
+        return f"**Cityscape** · final\n{final_line(match, view)}"
+
+    def picture_description(self, match: Match) -> str:
+        view = self.public_view(match)
+        what = (f"Cityscape city, round {view.get('round')} of {view.get('rounds')}: "
+                f"{view.get('placed', 0)} of 25 blocks built")
+        built = view.get("last_build")
+        last = f"{match.name_of(built['player'])} {built_words(built)}" if built else ""
+        return self.board_words(match, what, last)
+
+    def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
+        assert match.state is not None
+        state = match.state
+        items: list[discord.ui.Item[Any]] = []
+        if state["phase"] == "building":
+            for h in (1, 2, 3, 4, 5):
+                items.append(HeightButton.make(match.id, match.version, h,
+                                               left=state["blocks_left"][str(h)], row=0))
+        items.append(GoalsButton.make(match.id, row=1))
+        return items
+
+    def options_text(self, match: Match) -> str:
+        rounds = match.options.get("rounds")
+        return (plural(rounds, "round") if rounds
+                else "Rounds: one per player (four with two players)")
+
+    def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
+        notices: list[Notice] = []
+        if outcome.timed_out and outcome.player is not None:
+            notices.append(Notice(timed_out_words(match, outcome.player, outcome.action),
+                                  fold=True))
+        for event in outcome.events:
+            if event["type"] != "round_scored":
+                continue
+            assert match.state is not None
+            view = self.engine.view(match.state, None)
+            over = match.state["phase"] == "over"
+            notices.append(Notice(scored_words(match, event, view, over), [Picture(
+                f"round-{event['round']}.png", "render_scoring",
+                (self.named_view(match, view), event["round"]))]))
+        return notices

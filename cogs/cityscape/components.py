@@ -1,0 +1,237 @@
+"""The persistent components (DynamicItems) on the table and in private replies, with the two
+pickers whose ids they carry: the lot picker (a 4×4 grid laid out like the board, north at
+the top) and the goal picker (a menu per line, then Confirm; the codes chosen so far ride in
+the ids, so a half-made choice survives a restart)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+
+from bot.core.engine import Engine
+from bot.core.records import Match
+from bot.games.cityscape import ENGINE
+from bot.games.cityscape.skyline import CODE_GOALS, SIDE_NAMES
+from bot.ui.components import offered_values
+from bot.ui.items import Click, GameButton, GameItem, GameSelect
+from bot.ui.screens import Screen, show_screen
+from bot.ui.words import name
+
+from .screens import my_goals_text
+from .words import CODE_POINTS, line_name
+
+
+class CityscapeItem:
+    """What Cityscape's buttons and menus share: their ids' prefix and the engine."""
+
+    prefix: ClassVar[str] = "ch:cs"
+    engine: ClassVar[Engine] = ENGINE
+
+
+# -- building -------------------------------------------------------------------------
+
+
+class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-5]}"):
+    """A block height on the table; opens the private lot picker for the builder."""
+
+    # It only opens the picker, and the picker is drawn from the board as it is now, so a
+    # table a frame behind (skipped under load) still serves; the move itself is tied to
+    # the picker's board.
+    stale = None
+    turn_only = True
+    version: int
+    height: int
+
+    @classmethod
+    def make(cls, match_id: int, version: int, height: int, *, left: int = 1,
+             row: int | None = None, chosen: bool = False) -> HeightButton:
+        label = f"{height}-high · {left} left" if not chosen else f"{height}-high ✓"
+        return cls.create(discord.ui.Button(
+            label=label, row=row, disabled=left == 0,
+            style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary),
+            match_id=match_id, version=version, height=height)
+
+    def due(self, match: Match, player: str) -> str | None:
+        assert match.state is not None
+        turn = ENGINE.to_act(match.state)
+        if match.state["phase"] != "building":
+            return "Building has not started yet."
+        if player in turn:
+            return None
+        return f"It's {name(match, turn[0]) if turn else 'nobody'}'s turn to build, not yours."
+
+    async def on_click(self, click: Click) -> None:
+        if click.state["blocks_left"][str(self.height)] == 0:
+            await click.tell(f"There are no {self.height}-high blocks left.")
+            return
+        screen = lot_picker(click.match, self.height)
+        if self.version != click.match.version:
+            screen.text = f"(The table was behind; this is the board as it is now.)\n{screen.text}"
+        # from the table a new private reply; from the picker's own height row, that reply
+        await show(click, screen)
+
+
+def lot_picker(match: Match, height: int) -> Screen:
+    assert match.state is not None
+    heights = {lot: sum(blocks) for lot, blocks in match.state["lots"].items()}
+    items: list[discord.ui.Item[Any]] = []
+    for row, digit in enumerate("4321"):
+        for column in "ABCD":
+            lot = column + digit
+            items.append(LotButton.make(match.id, match.version, height, lot, heights[lot],
+                                        row=row))
+    for h in (1, 2, 3, 4, 5):
+        left = match.state["blocks_left"][str(h)]
+        items.append(HeightButton.make(match.id, match.version, h, left=left, row=4,
+                                       chosen=h == height))
+    text = (f"Where does your **{height}-high** block go? The lots are laid out like the "
+            "board, north at the top; a number is the building's height now. "
+            "Another height? Pick it in the bottom row.")
+    return Screen(text, items)
+
+
+class LotButton(CityscapeItem, GameButton,
+                template=":v{version}:b{height:[1-5]}{lot:[A-D][1-4]}"):
+    version: int
+    height: int
+    lot: str
+
+    @classmethod
+    def make(cls, match_id: int, version: int, height: int, lot: str, current: int = 0,
+             row: int | None = None) -> LotButton:
+        return cls.create(discord.ui.Button(
+            label=f"{lot} · {current}" if current else lot, row=row,
+            style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary),
+            match_id=match_id, version=version, height=height, lot=lot)
+
+    async def on_click(self, click: Click) -> None:
+        outcome = await click.play({"type": "build", "height": self.height, "lot": self.lot})
+        if outcome is None:
+            return
+        built = outcome.events[0]
+        await show(click, Screen(f"You built a {self.height}-high block on {self.lot}; that "
+                                 f"building is now {built['building']} high."), edit=True)
+
+
+# -- secret goals ---------------------------------------------------------------------
+
+
+class GoalsButton(CityscapeItem, GameButton, template=":goals"):
+    """Opens the player's private goal picker, or shows their goals once set."""
+
+    @classmethod
+    def make(cls, match_id: int, row: int | None = None) -> GoalsButton:
+        return cls.create(discord.ui.Button(label="My goals", emoji="🎯", row=row,
+                                            style=discord.ButtonStyle.success),
+                          match_id=match_id)
+
+    async def on_click(self, click: Click) -> None:
+        state = click.state
+        open_sides = [s for s, owner in state["sides"].items()
+                      if owner == click.player and s not in state["goals"]]
+        if state["phase"] == "goals" and open_sides:
+            await show(click, goal_picker(click.match, open_sides[0], "____"), edit=False)
+        else:
+            await click.tell(my_goals_text(click.match, click.player))
+
+
+def goal_picker(match: Match, side: str, draft: str) -> Screen:
+    assert match.state is not None
+    round_ = match.state["round"]
+    items: list[discord.ui.Item[Any]] = [
+        GoalSelect.make(match.id, round_, side, line, draft) for line in range(4)]
+    items.append(GoalConfirm.make(match.id, round_, side, draft))
+    text = (f"**Your secret goals for the {SIDE_NAMES[side]} side ({side})** — round {round_}. "
+            "Choose a code for each line, left to right as you look at the city from your "
+            "side, then press Confirm. Only you can see this.")
+    return Screen(text, items)
+
+
+class GoalItem(CityscapeItem):
+    """Goals are chosen by everyone at once, so a goal menu is tied to its round's goal
+    setting, not to a board version that others' choices change."""
+
+    round: int
+    side: str
+    draft: str
+
+    def current(self, match: Match) -> bool:
+        return bool(match.state and match.state["round"] == self.round
+                    and match.state["phase"] == "goals")
+
+
+class GoalSelect(GoalItem, GameSelect,
+                 template=":r{round:[0-9]{1,3}}:s{side:[SWNE]}{line:[0-3]}{draft:[1-6_]{4}}"):
+    bad_pick = "Pick one code from 1 to 6."
+    stale = "Goal setting for that round is over."
+    line: int
+    code: str
+
+    @classmethod
+    def make(cls, match_id: int, round_: int, side: str, line: int, draft: str) -> GoalSelect:
+        chosen = draft[line]
+        options = [
+            discord.SelectOption(label=f"{code} · {CODE_GOALS[code]}", value=str(code),
+                                 description=CODE_POINTS[code], default=chosen == str(code))
+            for code in range(1, 7)
+        ]
+        return cls.create(discord.ui.Select(
+            placeholder=f"Line {line + 1}: {line_name(side, line)}", options=options, row=line,
+            min_values=1, max_values=1),
+            match_id=match_id, round=round_, side=side, line=line, draft=draft)
+
+    def read_pick(self) -> bool:
+        values = offered_values(self.item) or []
+        if len(values) != 1 or values[0] not in ("1", "2", "3", "4", "5", "6"):
+            return False
+        self.code = values[0]
+        return True
+
+    async def on_click(self, click: Click) -> None:
+        draft = self.draft[: self.line] + self.code + self.draft[self.line + 1:]
+        await show(click, goal_picker(click.match, self.side, draft), edit=True)
+
+
+class GoalConfirm(GoalItem, GameButton,
+                  template=":r{round:[0-9]{1,3}}:g{side:[SWNE]}{draft:[1-6_]{4}}"):
+    stale = "That choice belongs to an earlier stage of the game."
+
+    @classmethod
+    def make(cls, match_id: int, round_: int, side: str, draft: str) -> GoalConfirm:
+        complete = "_" not in draft
+        return cls.create(discord.ui.Button(
+            label=f"Confirm {'-'.join(draft)}" if complete else "Confirm (choose all four)",
+            style=discord.ButtonStyle.success, disabled=not complete, row=4),
+            match_id=match_id, round=round_, side=side, draft=draft)
+
+    def invalid(self) -> str | None:
+        return "Choose a code for all four lines first." if "_" in self.draft else None
+
+    async def on_click(self, click: Click) -> None:
+        codes = [int(c) for c in self.draft]
+        outcome = await click.play({"type": "set_goals", "side": self.side, "codes": codes})
+        if outcome is None:
+            return
+        saved = f"Goals for the {SIDE_NAMES[self.side]} side saved: **{'-'.join(self.draft)}**."
+        state = outcome.match.state
+        assert state is not None
+        more = [s for s, owner in state["sides"].items()
+                if owner == click.player and s not in state["goals"]]
+        if more and state["phase"] == "goals":
+            screen = goal_picker(outcome.match, more[0], "____")
+            screen.text = f"{saved}\n\n{screen.text}"
+        else:
+            screen = Screen(f"{saved} They stay secret until the round is scored; "
+                            "**My goals** shows them again.")
+        await show(click, screen, edit=True)
+
+
+DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
+    HeightButton, LotButton, GoalsButton, GoalSelect, GoalConfirm)
+
+
+async def show(click: Click, screen: Screen, *, edit: bool | None = None) -> None:
+    """Answer the click with a private screen (``bot.ui.screens.show_screen``): ``edit`` the
+    private message it came from, or send a new one; by default, whichever it came from."""
+    await show_screen(click.interaction, click.match.id, screen, DYNAMIC_ITEMS, None, edit=edit)
