@@ -1,0 +1,175 @@
+"""The persistent components (DynamicItems): **Place** on the table and the private chooser
+it opens, whose ids its menu and buttons carry (a move by its index in ``legal``), and
+**Objection** / **No objection**, tied to the city card in play."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import discord
+
+from bot.core.engine import Engine
+from bot.core.records import Match
+from bot.games.bigcityz import ENGINE
+from bot.ui.items import Click, GameButton, GameItem, GameSelect
+from bot.ui.screens import Screen, show_screen
+from bot.ui.words import name, plural
+
+from .words import action_label, placement_text, target_option
+
+
+def card_stamp(state: dict[str, Any]) -> int:
+    """Changes with every city drawn: ties an objection to the card it was meant for."""
+    return len(state["city_pile"])
+
+
+class BigCityzItem:
+    """What Big Cityz's buttons and menus share: their ids' prefix and the engine."""
+
+    prefix: ClassVar[str] = "ch:bz"
+    engine: ClassVar[Engine] = ENGINE
+
+
+# -- placing --------------------------------------------------------------------------
+
+
+class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
+    stale = "That board is out of date."
+    turn_only = True
+    version: int
+
+    @classmethod
+    def make(cls, match_id: int, version: int) -> PlaceButton:
+        return cls.create(discord.ui.Button(label="Place", emoji="📍",
+                                            style=discord.ButtonStyle.primary),
+                          match_id=match_id, version=version)
+
+    def due(self, match: Match, player: str) -> str | None:
+        assert match.state is not None
+        turn = ENGINE.to_act(match.state)
+        placing = match.state["phase"] == "place"
+        if placing and player in turn:
+            return None
+        return (f"It's {name(match, turn[0])}'s turn to place, not yours." if turn and placing
+                else "Nobody is placing right now.")
+
+    async def on_click(self, click: Click) -> None:
+        await show(click, chooser(click.match, click.player), edit=False)
+
+
+def chooser(match: Match, player: str) -> Screen:
+    """The private choice: a menu of every free square, and Replace / No free square."""
+    assert match.state is not None
+    legal = ENGINE.legal(match.state, player)
+    items: list[discord.ui.Item[Any]] = []
+    places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
+    if places:
+        items.append(PlaceSelect.make(match.id, match.version, [
+            (i, target_option(match.state, a.action)) for i, a in places]))
+    for i, a in enumerate(legal):
+        if a.action["type"] != "place":
+            items.append(ActionButton.make(match.id, match.version, i,
+                                           action_label(match.state, a.action, a.label)))
+    city = (ENGINE.view(match.state, None).get("city") or {}).get("name", "the city")
+    note = (" You replaced a board, so it goes on the new one." if match.state.get("replaced_slot")
+            else "")
+    return Screen(f"Where does **{city}** go?{note}", items)
+
+
+class ChoiceItem(BigCityzItem):
+    """The private chooser's menu and buttons: a move by its index in ``legal``."""
+
+    stale: ClassVar[str | None] = "That choice belongs to an earlier board."
+    version: int
+
+    async def choose(self, click: Click, index: int) -> None:
+        legal = await click.legal()
+        if not 0 <= index < len(legal):
+            await click.tell("That isn't one of your choices right now.")
+            return
+        action = legal[index].action
+        outcome = await click.play(action)
+        if outcome is None:
+            return
+        assert outcome.match.state is not None
+        if action["type"] == "replace":
+            screen = chooser(outcome.match, click.player)
+            screen.text = f"Board {action['slot']} replaced.\n{screen.text}"
+        else:
+            screen = Screen(f"You {placement_text(outcome.match.state, action)}.")
+        await show(click, screen, edit=True)
+
+
+class PlaceSelect(ChoiceItem, GameSelect, template=":v{version}:pick"):
+    @classmethod
+    def make(cls, match_id: int, version: int,
+             places: list[tuple[int, tuple[str, str]]]) -> PlaceSelect:
+        # At most 16 squares and 8 risk fields are ever free, within Discord's 25.
+        options = [discord.SelectOption(label=label[:100], value=str(i),
+                                        description=description[:100] or None)
+                   for i, (label, description) in places[:25]]
+        return cls.create(discord.ui.Select(placeholder="Put it on…", options=options, row=0),
+                          match_id=match_id, version=version)
+
+    async def on_click(self, click: Click) -> None:
+        await self.choose(click, self.number)
+
+
+class ActionButton(ChoiceItem, GameButton, template=":v{version}:a{index:[0-9]{1,3}}"):
+    """Replace board N / There's no free square: the index of the move in ``legal``."""
+
+    index: int
+
+    @classmethod
+    def make(cls, match_id: int, version: int, index: int, label: str) -> ActionButton:
+        return cls.create(discord.ui.Button(label=label[:80], row=1,
+                                            style=discord.ButtonStyle.secondary),
+                          match_id=match_id, version=version, index=index)
+
+    async def on_click(self, click: Click) -> None:
+        await self.choose(click, self.index)
+
+
+# -- objections -----------------------------------------------------------------------
+
+
+class VetoButton(BigCityzItem, GameButton,
+                 template=":c{stamp:[0-9]{1,4}}:{answer:veto|noveto}"):
+    """Objection / No objection. Tied to the city card, not the board version, so one
+    player's answer does not make the others' buttons outdated."""
+
+    stale = "The objections for that city are closed."
+    stale_shows_board = False
+    stamp: int
+    answer: str
+
+    @classmethod
+    def make(cls, match_id: int, stamp: int, answer: str) -> VetoButton:
+        label, style = (("Objection", discord.ButtonStyle.danger) if answer == "veto"
+                        else ("No objection", discord.ButtonStyle.secondary))
+        return cls.create(discord.ui.Button(label=label, style=style,
+                                            emoji="✋" if answer == "veto" else "👍"),
+                          match_id=match_id, stamp=stamp, answer=answer)
+
+    def current(self, match: Match) -> bool:
+        return bool(match.state and match.state["phase"] == "veto"
+                    and card_stamp(match.state) == self.stamp)
+
+    async def on_click(self, click: Click) -> None:
+        outcome = await click.play({"type": "veto" if self.answer == "veto" else "no_veto"})
+        if outcome is None:
+            return
+        left = outcome.match.state["vetoes"][click.player] if outcome.match.state else 0
+        await click.tell(f"Objection raised. You have {plural(left, 'veto marker')} left."
+                         if self.answer == "veto"
+                         else "No objection from you this time; your markers are kept.")
+
+
+DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
+    PlaceButton, PlaceSelect, ActionButton, VetoButton)
+
+
+async def show(click: Click, screen: Screen, *, edit: bool) -> None:
+    """Answer the click with the private screen (``bot.ui.screens.show_screen``): ``edit``
+    the chooser it came from, or send a new one."""
+    await show_screen(click.interaction, click.match.id, screen, DYNAMIC_ITEMS, None, edit=edit)
