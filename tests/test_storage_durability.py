@@ -198,11 +198,28 @@ async def test_kill_9_under_load_loses_no_acknowledged_move(
         stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert process.stdout is not None
     assert (await asyncio.wait_for(process.stdout.readline(), 30)).strip() == b"started"
-    # (PostgreSQL: each move a transaction of its own through a pool of 10 connections, so
-    # the first refusals come later than with SQLite's group commit)
-    await asyncio.sleep(random.Random(seed).uniform(0.3, 1.2) + (2 if backend != "sqlite" else 0))
+    # The kill comes at a random moment once the child has both acknowledged moves and
+    # refused a /new, however slowly a busy machine lets it get there (PostgreSQL: each move
+    # a transaction of its own through a pool of 10 connections, so the first refusals come
+    # later than with SQLite's group commit).
+    before: list[str] = []
+
+    async def until_both_seen() -> None:
+        assert process.stdout is not None
+        while not (any(x.startswith("ack ") for x in before) and "refused" in before):
+            line = await process.stdout.readline()
+            if not line:
+                return
+            before.append(line.decode().strip())
+
+    try:
+        await asyncio.wait_for(until_both_seen(), 45)
+    except TimeoutError:
+        pytest.fail(f"in 45 s the child did not both acknowledge a move and refuse a /new: "
+                    f"{before[-3:]}")
+    await asyncio.sleep(random.Random(seed).uniform(0.05, 0.9))
     process.send_signal(signal.SIGKILL)
-    rest = (await process.stdout.read()).decode().splitlines()
+    rest = before + (await process.stdout.read()).decode().splitlines()
     await process.wait()
     acked: dict[int, int] = {}
     refusals = 0
