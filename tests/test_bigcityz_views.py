@@ -1,0 +1,253 @@
+"""The typed views of Big Cityz (bot/games/bigcityz/views.py) say exactly what the engine
+builds: seeded games, checked at every step for the table and every player, with the moves
+offered and played and the reveals reported, so an engine change the types miss fails here."""
+
+from __future__ import annotations
+
+import functools
+import random
+import types
+from collections.abc import Iterator
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import pytest
+
+from bot.games.bigcityz import ENGINE, GAME
+from bot.games.bigcityz import views as bz
+from tests.computer_games import played
+
+JSON = dict[str, Any]
+
+COMPUTER_GAMES: list[tuple[list[str], int, JSON]] = [  # players, seed, options: two to six players
+    (["a", "b"], 1, {}),
+    (["a", "b", "c"], 2, {"veto_seconds": 30}),
+    (["a", "b", "c", "d"], 3, {"ai_level": "hard"}),
+    (["a", "b", "c", "d", "e", "f"], 4, {"ai_level": "easy"}),
+]
+# The computer player seldom replaces a board or says "There's no free square", and never
+# wrongly: these games mix in random legal moves, so that every kind of placement, answer and
+# reveal happens too.
+MIXED_GAMES: list[tuple[list[str], int, JSON]] = [
+    (["a", "b", "c"], 5, {}),
+    (["a", "b", "c", "d"], 6, {}),
+    (["a", "b", "c", "d", "e"], 7, {}),
+]
+
+
+@functools.cache
+def type_hints(hint: Any) -> dict[str, Any]:
+    return get_type_hints(hint)
+
+
+def mismatches(value: Any, hint: Any, where: str = "view") -> list[str]:
+    """Where ``value`` is not what ``hint`` declares: a TypedDict's keys (required and
+    optional) exactly, and every value's type, down to the leaves."""
+    origin = get_origin(hint)
+    if is_typeddict(hint):
+        if not isinstance(value, dict):
+            return [f"{where}: {type(value).__name__}, not a {hint.__name__}"]
+        hints = type_hints(hint)
+        required, optional = hint.__required_keys__, hint.__optional_keys__
+        found = [f"{where}: {hint.__name__} lacks {key!r}" for key in sorted(required - set(value))]
+        found += [f"{where}: {hint.__name__} has no key {key!r}"
+                  for key in sorted(set(value) - required - optional)]
+        for key in sorted(set(value) & set(hints)):
+            found += mismatches(value[key], hints[key], f"{where}.{key}")
+        return found
+    if origin in (Union, types.UnionType):
+        tries = [mismatches(value, member, where) for member in get_args(hint)]
+        return [] if any(not t for t in tries) else [
+            f"{where}: {value!r:.80} is none of {hint}", *min(tries, key=len)]
+    if origin is Literal:
+        ok = any(type(value) is type(a) and value == a for a in get_args(hint))
+        return [] if ok else [f"{where}: {value!r} is not one of {get_args(hint)}"]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: {type(value).__name__}, not a list"]
+        (item,) = get_args(hint)
+        return [m for i, v in enumerate(value) for m in mismatches(v, item, f"{where}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{where}: {type(value).__name__}, not a dict"]
+        key_hint, value_hint = get_args(hint)
+        return [m for k, v in value.items()
+                for m in mismatches(k, key_hint, f"{where} key") + mismatches(
+                    v, value_hint, f"{where}[{k!r}]")]
+    if hint is type(None):
+        return [] if value is None else [f"{where}: {value!r:.80} is not None"]
+    if hint in (str, int, float, bool):
+        # exactly: a bool is no int and an int no float here, as JSON tells true from 1
+        # and the deck writes every float with its point
+        return [] if type(value) is hint else [
+            f"{where}: {value!r:.80} is a {type(value).__name__}, not a {hint.__name__}"]
+    raise AssertionError(f"{where}: the test cannot check {hint!r}")
+
+
+@functools.cache
+def tags(hint: Any) -> dict[str, Any]:
+    """Each member of a union of TypedDicts by its class name."""
+    return {member.__name__: member for member in get_args(hint)}
+
+
+def kind(value: Any, hint: Any) -> str:
+    """Which member of the union ``hint`` ``value`` is (exactly one must fit)."""
+    fits = [name for name, member in tags(hint).items() if not mismatches(value, member)]
+    assert len(fits) == 1, (value, fits)
+    return fits[0]
+
+
+def mixed(players: list[str], seed: int, options: JSON,
+          share: float = 0.5) -> Iterator[tuple[JSON, JSON | None, list[JSON]]]:
+    """Every (state, move, events) of a seeded game in which the player due makes a random
+    legal move (of a random kind) ``share`` of the time, else the computer's move; the veto
+    timer closes a window nobody answers."""
+    rng = random.Random(seed)
+    state = ENGINE.new(players, options, seed)
+    yield state, None, []
+    for _ in range(2000):
+        if ENGINE.result(state) is not None:
+            return
+        due = ENGINE.to_act(state)
+        player = due[0] if due else None
+        if player is None:
+            action: JSON = {"type": "close_vetoes"}
+        elif rng.random() < share:
+            legal = [la.action for la in ENGINE.legal(state, player)]
+            move_kind = rng.choice(sorted({a["type"] for a in legal}))
+            action = rng.choice([a for a in legal if a["type"] == move_kind])
+        else:
+            action = GAME.computer.normal(state, player)
+        state, events = ENGINE.apply(state, player, action)
+        yield state, action, events
+    raise AssertionError("the mixed game did not end")
+
+
+def test_the_checker_catches_a_missing_an_extra_and_a_wrong_key() -> None:
+    square = {"type": "place", "slot": 2, "color": "green", "points": 5}
+    assert mismatches(square, bz.PlaceSquare) == []
+    assert kind(square, bz.Move) == "PlaceSquare"
+    assert mismatches({**square, "risk": "1-2"}, bz.PlaceSquare) == [
+        "view: PlaceSquare has no key 'risk'"]
+    assert mismatches({k: v for k, v in square.items() if k != "points"}, bz.PlaceSquare) == [
+        "view: PlaceSquare lacks 'points'"]
+    assert mismatches({**square, "points": True}, bz.PlaceSquare) == [
+        "view.points: True is a bool, not a int"]
+    assert mismatches({**square, "slot": 5}, bz.PlaceSquare) == [
+        "view.slot: 5 is not one of (1, 2, 3, 4)"]
+    assert mismatches({"value": 3, "true": True}, bz.FactView) == []
+    assert mismatches({"value": [3], "true": True}, bz.FactView)
+    assert mismatches({"id": "x", "name": "X", "country": "Y", "country_code": "YY",
+                       "continent": "Europe", "latitude": 1, "longitude": 2.0, "facts": {}},
+                      bz.CityFacts) == ["view.latitude: 1 is a int, not a float"]
+
+
+PUBLIC_KEYS = bz.BigCityzView.__required_keys__ | bz.BigCityzView.__optional_keys__
+PLAYER_KEYS = {key: hint for key, hint in type_hints(bz.BigCityzPlayerView).items()
+               if key not in PUBLIC_KEYS}
+"""What a player's view adds: its other keys are the public view's, checked on their own."""
+
+
+def test_a_player_view_adds_its_keys_to_the_public_ones() -> None:
+    assert {"me": str, "is_my_turn": bool, "can_object": bool} == PLAYER_KEYS
+    assert bz.BigCityzView.__optional_keys__ == {"winners"}
+    assert bz.BigCityzPlayerView.__required_keys__ == (
+        bz.BigCityzView.__required_keys__ | set(PLAYER_KEYS))
+    assert bz.BigCityzPlayerView.__optional_keys__ == {"winners"}
+    assert type_hints(bz.RevealEvent) == {**type_hints(bz.RevealView),
+                                          "type": Literal["reveal"]}
+
+
+def check_step(number: int, state: JSON, action: JSON | None, events: list[JSON],
+               players: list[str], seen: dict[str, set[str]]) -> None:
+    where = f"step {number}"
+    public = bz.table(state)
+    assert public == ENGINE.view(state, None)  # the engine's own view, untouched
+    assert bz.as_json(public) is public
+    assert mismatches(public, bz.BigCityzView, where) == []
+    for player in players:
+        mine = bz.seen_by(state, player)
+        engines = ENGINE.view(state, player)
+        # the public part is the public view, checked above; then the player's own keys
+        assert {k: v for k, v in engines.items() if k in PUBLIC_KEYS} == public
+        assert set(engines) - PUBLIC_KEYS == set(PLAYER_KEYS)
+        for key, hint in PLAYER_KEYS.items():
+            assert mismatches(engines[key], hint, f"{where}, {player}'s {key}") == []
+        assert mine == engines  # the engine's own view, untouched
+        if public["phase"] == "place" and player == public["turn"]:
+            for legal in ENGINE.legal(state, player):
+                move = bz.placing_move(legal.action)
+                assert move is legal.action
+                seen["offered"].add(kind(move, bz.PlacingMove))
+    if action is not None:
+        assert bz.move_of(action) is action
+        seen["played"].add(kind(action, bz.Move))
+    shown = bz.reveals(events)
+    assert [e for e in events if e["type"] == "reveal"] == shown
+    for event in shown:
+        assert mismatches(event, bz.RevealEvent, f"{where}, reveal") == []
+    if shown:  # the last reveal of the move is the one the state keeps
+        assert public["last_reveal"] == {k: v for k, v in shown[-1].items() if k != "type"}
+    seen["phase"].add(public["phase"])
+    placement = public["placement"]
+    if placement is not None:
+        seen["placement"].add(placement["kind"])
+    reveal = public["last_reveal"]
+    if reveal is not None:
+        seen["reveal"].add(reveal["placement"]["kind"])
+        for right in reveal.get("free_squares_right", []):
+            seen["free_squares_right"].add(kind(right, bz.RightSquare | bz.RightRiskField))
+    if "winners" in public:
+        seen["winners"].add(public["phase"])
+
+
+def seen_sets() -> dict[str, set[str]]:
+    return {key: set() for key in ("phase", "placement", "reveal", "offered", "played",
+                                   "free_squares_right", "winners")}
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), COMPUTER_GAMES)
+def test_the_views_are_what_the_types_say_in_computer_games(players: list[str], seed: int,
+                                                            options: JSON) -> None:
+    seen = seen_sets()
+    for number, step in enumerate(played("bigcityz", players, seed, options)):
+        check_step(number, step.state, step.action, step.events, players, seen)
+    assert seen["phase"] == {"place", "veto", "over"}
+    assert seen["winners"] == {"over"}  # there once the game is over, and only then
+    assert {"square", "risk"} <= seen["placement"]
+
+
+def test_the_views_are_what_the_types_say_with_every_kind_of_move() -> None:
+    """Between them the mixed games go through every placement, move and reveal, and a
+    wrong "There's no free square" with squares and risk fields that would have been
+    right, so every TypedDict above is checked against real views."""
+    seen = seen_sets()
+    for players, seed, options in MIXED_GAMES:
+        for number, (state, action, events) in enumerate(mixed(players, seed, options)):
+            check_step(number, state, action, events, players, seen)
+    kinds = {get_args(get_type_hints(member)["kind"])[0]
+             for member in get_args(bz.PlacementView)}
+    assert seen["placement"] == seen["reveal"] == kinds
+    assert seen["offered"] == set(tags(bz.PlacingMove))
+    assert seen["played"] == set(tags(bz.Move))
+    assert seen["free_squares_right"] == {"RightSquare", "RightRiskField"}
+
+
+def keys_in(value: Any) -> set[str]:
+    """Every key of every dict within ``value``."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_in(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_in(v)}
+    return set()
+
+
+def test_the_city_in_play_is_only_a_name_until_the_reveal() -> None:
+    """No typed view carries the city in play's facts: the table names it, and a card's back
+    is only in ``last_reveal``, once it is turned."""
+    for step in played("bigcityz", ["a", "b", "c"], 11):
+        for view in (bz.table(step.state), *(bz.seen_by(step.state, p) for p in "abc")):
+            city = view["city"]
+            assert city is None or city == {"id": step.state["current_city"],
+                                             "name": city["name"]}
+            rest = {k: v for k, v in view.items() if k != "last_reveal"}
+            assert not keys_in(rest) & {"facts", "true", "country", "latitude"}
