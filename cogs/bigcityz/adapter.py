@@ -13,6 +13,7 @@ import discord
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz.views import BigCityzView, as_json, move_of, reveals, table
 from bot.ui.game import LEVEL_WORDS, GameAdapter, Notice, Picture
 from bot.ui.words import final_line, mention, name, plural
 
@@ -34,44 +35,48 @@ class BigCityzAdapter(GameAdapter):
             return "object to the placement, or let it stand,", "objections close"
         return super().due_words(match)
 
-    def table_content(self, match: Match) -> str:
+    def table_view(self, match: Match) -> BigCityzView:
+        """The public view under its type (``bot.games.bigcityz.views``): what this cog reads."""
         assert match.state is not None
-        state = match.state
-        view = self.public_view(match)
+        return table(match.state)
+
+    def table_content(self, match: Match) -> str:
+        view = self.table_view(match)
         head = f"**Big Cityz** · round {view['round']}"
-        city = (view.get("city") or {}).get("name", "")
-        if state["phase"] == "place":
+        city = view["city"]["name"] if view["city"] else ""
+        if view["phase"] == "place":
             turn = view["turn"]
-            replaced = " (on the new board)" if state.get("replaced_slot") else ""
+            assert turn is not None  # someone places until the game is over
+            replaced = " (on the new board)" if view["replaced_slot"] else ""
             return (f"{head}\n🏙️ **{city}** — {mention(match, turn)}, where does it "
                     f"go{replaced}? Press **Place**.")
-        if state["phase"] == "veto":
-            placement = state["placement"] or {}
+        if view["phase"] == "veto":
+            placement = view["placement"]
+            assert placement is not None  # the objections are to a placement
             waiting = ", ".join(mention(match, p) for p in view["to_act"]) or "nobody"
             deadline = int((match.turn_started_at or time.time()) + view["veto_seconds"])
-            return (f"{head}\n🏙️ **{city}** — {name(match, placement.get('player', ''))} "
-                    f"{placement_text(state, placement)}.\nObjections close <t:{deadline}:R>."
+            return (f"{head}\n🏙️ **{city}** — {name(match, placement['player'])} "
+                    f"{placement_text(placement)}.\nObjections close <t:{deadline}:R>."
                     f" Waiting for: {waiting}.")
         return f"**Big Cityz** · final\n{final_line(match, view)}"
 
     def picture_description(self, match: Match) -> str:
-        view = self.public_view(match)
-        city = (view.get("city") or {}).get("name", "")
-        what = f"Big Cityz boards, round {view.get('round')}"
-        if city and view.get("phase") != "over":
+        view = self.table_view(match)
+        city = view["city"]["name"] if view["city"] else ""
+        what = f"Big Cityz boards, round {view['round']}"
+        if city and view["phase"] != "over":
             what += f"; the city in play: {city}"
-        reveal = view.get("last_reveal")
-        last = (f"{match.name_of(reveal['player'])} placed {reveal['city'].get('name', 'a city')}"
+        reveal = view["last_reveal"]
+        last = (f"{match.name_of(reveal['player'])} placed {reveal['city']['name']}"
                 f", {'right' if reveal['right'] else 'wrong'}") if reveal else ""
         return self.board_words(match, what, last)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
-        assert match.state is not None
-        state = match.state
-        if state["phase"] == "place":
+        view = self.table_view(match)
+        if view["phase"] == "place":
             return [PlaceButton.make(match.id, match.version)]
-        if state["phase"] == "veto":
-            stamp = card_stamp(state)
+        if view["phase"] == "veto":
+            stamp = card_stamp(view)
             return [VetoButton.make(match.id, stamp, "veto"),
                     VetoButton.make(match.id, stamp, "noveto")]
         return []
@@ -89,18 +94,18 @@ class BigCityzAdapter(GameAdapter):
                 f"({extra.get('objections_justified', 0)} justified)")
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
-        assert match.state is not None
         notices: list[Notice] = []
         if outcome.timed_out and outcome.player is not None:
-            notices.append(Notice(timed_out_words(match, outcome.player, outcome.action),
+            notices.append(Notice(timed_out_words(match, outcome.player, move_of(outcome.action)),
                                   fold=True))
-        view = None
-        for event in outcome.events:
-            if event["type"] != "reveal":
-                continue
-            view = view or self.named_view(match, self.engine.view(match.state, None))
-            notices.append(Notice(reveal_text(match, event),
-                                  [Picture("reveal.png", "render_reveal", (view,))]))
-        if match.state["phase"] == "over" and notices:
-            notices[-1].text += "\n" + final_line(match, self.public_view(match))
+        shown = reveals(outcome.events)
+        if shown:
+            named = self.named_view(match, as_json(self.table_view(match)))
+            notices += [Notice(reveal_text(match, event),
+                               [Picture("reveal.png", "render_reveal", (named,))])
+                        for event in shown]
+        if notices:
+            view = self.table_view(match)
+            if view["phase"] == "over":
+                notices[-1].text += "\n" + final_line(match, view)
         return notices

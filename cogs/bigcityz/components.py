@@ -11,16 +11,17 @@ import discord
 from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz.views import BigCityzView, placing_move, seen_by, table
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.screens import Screen, show_screen
 from bot.ui.words import name, plural
 
-from .words import action_label, placement_text, target_option
+from .words import action_label, move_text, target_option
 
 
-def card_stamp(state: dict[str, Any]) -> int:
+def card_stamp(view: BigCityzView) -> int:
     """Changes with every city drawn: ties an objection to the card it was meant for."""
-    return len(state["city_pile"])
+    return view["piles"]["cities"]
 
 
 class BigCityzItem:
@@ -46,10 +47,10 @@ class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
 
     def due(self, match: Match, player: str) -> str | None:
         assert match.state is not None
-        turn = ENGINE.to_act(match.state)
-        placing = match.state["phase"] == "place"
-        if placing and player in turn:
+        mine = seen_by(match.state, player)
+        if mine["is_my_turn"]:
             return None
+        turn, placing = mine["to_act"], mine["phase"] == "place"
         return (f"It's {name(match, turn[0])}'s turn to place, not yours." if turn and placing
                 else "Nobody is placing right now.")
 
@@ -60,19 +61,20 @@ class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
 def chooser(match: Match, player: str) -> Screen:
     """The private choice: a menu of every free square, and Replace / No free square."""
     assert match.state is not None
+    view = table(match.state)
     legal = ENGINE.legal(match.state, player)
+    moves = [(placing_move(a.action), a.label) for a in legal]
     items: list[discord.ui.Item[Any]] = []
-    places = [(i, a) for i, a in enumerate(legal) if a.action["type"] == "place"]
+    places = [(i, move) for i, (move, _label) in enumerate(moves) if move["type"] == "place"]
     if places:
         items.append(PlaceSelect.make(match.id, match.version, [
-            (i, target_option(match.state, a.action)) for i, a in places]))
-    for i, a in enumerate(legal):
-        if a.action["type"] != "place":
+            (i, target_option(view, move)) for i, move in places]))
+    for i, (move, label) in enumerate(moves):
+        if move["type"] != "place":
             items.append(ActionButton.make(match.id, match.version, i,
-                                           action_label(match.state, a.action, a.label)))
-    city = (ENGINE.view(match.state, None).get("city") or {}).get("name", "the city")
-    note = (" You replaced a board, so it goes on the new one." if match.state.get("replaced_slot")
-            else "")
+                                           action_label(view, move, label)))
+    city = view["city"]["name"] if view["city"] else "the city"
+    note = " You replaced a board, so it goes on the new one." if view["replaced_slot"] else ""
     return Screen(f"Where does **{city}** go?{note}", items)
 
 
@@ -88,15 +90,16 @@ class ChoiceItem(BigCityzItem):
             await click.tell("That isn't one of your choices right now.")
             return
         action = legal[index].action
+        move = placing_move(action)
         outcome = await click.play(action)
         if outcome is None:
             return
         assert outcome.match.state is not None
-        if action["type"] == "replace":
+        if move["type"] == "replace":
             screen = chooser(outcome.match, click.player)
-            screen.text = f"Board {action['slot']} replaced.\n{screen.text}"
+            screen.text = f"Board {move['slot']} replaced.\n{screen.text}"
         else:
-            screen = Screen(f"You {placement_text(outcome.match.state, action)}.")
+            screen = Screen(f"You {move_text(table(outcome.match.state), move)}.")
         await show(click, screen, edit=True)
 
 
@@ -152,14 +155,17 @@ class VetoButton(BigCityzItem, GameButton,
                           match_id=match_id, stamp=stamp, answer=answer)
 
     def current(self, match: Match) -> bool:
-        return bool(match.state and match.state["phase"] == "veto"
-                    and card_stamp(match.state) == self.stamp)
+        if match.state is None:
+            return False
+        view = table(match.state)
+        return view["phase"] == "veto" and card_stamp(view) == self.stamp
 
     async def on_click(self, click: Click) -> None:
         outcome = await click.play({"type": "veto" if self.answer == "veto" else "no_veto"})
         if outcome is None:
             return
-        left = outcome.match.state["vetoes"][click.player] if outcome.match.state else 0
+        left = (table(outcome.match.state)["vetoes_left"][click.player]
+                if outcome.match.state is not None else 0)
         await click.tell(f"Objection raised. You have {plural(left, 'veto marker')} left."
                          if self.answer == "veto"
                          else "No objection from you this time; your markers are kept.")

@@ -1,13 +1,21 @@
 """Big Cityz's sentences: the rules, a placement, the chooser's squares, a timeout and a
-reveal."""
+reveal, read from the game's typed views and moves (``bot.games.bigcityz.views``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.records import Match
-from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name, slot_of
-from bot.games.bigcityz.content import statement as statement_of
+from bot.games.bigcityz.board import RISK_POINTS, risk_slots, short_name
+from bot.games.bigcityz.views import (
+    BigCityzView,
+    Move,
+    NoFreeSquare,
+    PlacementView,
+    PlaceRisk,
+    PlaceSquare,
+    PlacingMove,
+    RevealEvent,
+    SlotView,
+)
 from bot.ui.words import name
 
 FOOTER = ("City facts: see bot/data/bigcityz/SOURCES.md (GeoNames CC BY 4.0, OpenFlights ODbL, "
@@ -37,25 +45,49 @@ KNOWLEDGE_WORDS = {"easy": "less (about half the facts)", "normal": "normal (3 f
                    "hard": "more (9 facts in 10)"}
 
 
-def placement_text(state: dict[str, Any], placement: dict[str, Any]) -> str:
-    """What the placer did, as a phrase after their name (or "You"): "put it on board 2,
-    Coast: green 5 (true)", "put it on the risk field between boards 1 and 2: red 8 (both
-    false)" (the rulebook's words: a risk field lies between two statement boards). The
-    colour is said with what it means, since a colour alone fails colour-blind players and
-    "put it Green 5 on Coast" does not read."""
-    if placement.get("kind") == "no_free_square" or placement.get("type") == "no_free_square":
-        return "said “There's no free square”"
-    colour = str(placement.get("color", ""))
-    if "risk" in placement:
-        first, second = str(placement["risk"]).split("-")
-        meaning = "both true" if colour == "green" else "both false"
-        return (f"put it on the risk field between boards {first} and {second}: {colour} "
-                f"{RISK_POINTS} ({meaning})")
-    slot = placement.get("slot")
-    statement = placement.get("statement") or slot_of(state, int(slot or 1))["statement"]
+NO_FREE_SQUARE = "said “There's no free square”"
+
+
+def placement_text(placement: PlacementView) -> str:
+    """What the placer did, as a phrase after their name: "put it on board 2, Coast: green 5
+    (true)", "put it on the risk field between boards 1 and 2: red 8 (both false)" (the
+    rulebook's words: a risk field lies between two statement boards). The colour is said
+    with what it means, since a colour alone fails colour-blind players and "put it Green 5
+    on Coast" does not read."""
+    if placement["kind"] == "no_free_square":
+        return NO_FREE_SQUARE
+    if placement["kind"] == "risk":
+        return _risk_text(placement["risk"], placement["color"])
+    return _square_text(placement["slot"], placement["statement"], placement["color"],
+                        placement["points"])
+
+
+def move_text(view: BigCityzView, move: PlaceSquare | PlaceRisk | NoFreeSquare) -> str:
+    """``placement_text`` for a move just made (after "You"), the board read from ``view``."""
+    if move["type"] == "no_free_square":
+        return NO_FREE_SQUARE
+    if "risk" in move:
+        return _risk_text(move["risk"], move["color"])
+    return _square_text(move["slot"], board(view, move["slot"])["statement"], move["color"],
+                        move["points"])
+
+
+def _risk_text(risk: str, colour: str) -> str:
+    first, second = risk.split("-")
+    meaning = "both true" if colour == "green" else "both false"
+    return (f"put it on the risk field between boards {first} and {second}: {colour} "
+            f"{RISK_POINTS} ({meaning})")
+
+
+def _square_text(slot: int, statement: str, colour: str, points: int) -> str:
     meaning = "true" if colour == "green" else "false"
-    return (f"put it on board {slot}, {short_name(str(statement))}: {colour} "
-            f"{placement.get('points')} ({meaning})")
+    return (f"put it on board {slot}, {short_name(statement)}: {colour} "
+            f"{points} ({meaning})")
+
+
+def board(view: BigCityzView, slot: int) -> SlotView:
+    """Statement board ``slot`` (1–4) as the view shows it."""
+    return view["slots"][slot - 1]
 
 
 def _mark(colour: str, risk: bool = False) -> str:
@@ -66,42 +98,42 @@ def _mark(colour: str, risk: bool = False) -> str:
     return "✗✗ both false" if risk else "✗ false"
 
 
-def target_option(state: dict[str, Any], action: dict[str, Any]) -> tuple[str, str]:
+def target_option(view: BigCityzView, move: PlaceSquare | PlaceRisk) -> tuple[str, str]:
     """A free square as the board shows it: (label, description) for the menu, e.g.
     ("✓ true 5 (green) · board 2, Coast", "Is located on a coast")."""
-    colour = str(action.get("color", ""))
-    if "risk" in action:
-        first, second = risk_slots(str(action["risk"]))
-        names = " & ".join(short_name(str(slot_of(state, s)["statement"]))
-                           for s in (first, second))
+    colour = move["color"]
+    if "risk" in move:
+        first, second = risk_slots(move["risk"])
+        names = " & ".join(short_name(board(view, s)["statement"]) for s in (first, second))
         label = (f"{_mark(colour, risk=True)} {RISK_POINTS} ({colour}) · risk field between "
                  f"boards {first} and {second}, {names}")
         return label, f"Right: {RISK_POINTS} points; wrong: −2"
-    slot = int(action["slot"])
-    statement = str(slot_of(state, slot)["statement"])
-    label = (f"{_mark(colour)} {action.get('points')} ({colour}) · board {slot}, "
-             f"{short_name(statement)}")
-    return label, str(statement_of(statement).get("text", ""))
+    slot = move["slot"]
+    shown = board(view, slot)
+    label = (f"{_mark(colour)} {move['points']} ({colour}) · board {slot}, "
+             f"{short_name(shown['statement'])}")
+    return label, shown["text"]
 
 
-def action_label(state: dict[str, Any], action: dict[str, Any], label: str) -> str:
+def action_label(view: BigCityzView, move: PlacingMove, label: str) -> str:
     """A Replace button names the board as the picture does: number and short name."""
-    if action.get("type") == "replace":
-        slot = int(action["slot"])
-        return f"Replace board {slot} ({short_name(str(slot_of(state, slot)['statement']))})"
+    if move["type"] == "replace":
+        slot = move["slot"]
+        return f"Replace board {slot} ({short_name(board(view, slot)['statement'])})"
     return label
 
 
-def timed_out_words(match: Match, player: str, action: dict[str, Any]) -> str:
+def timed_out_words(match: Match, player: str, move: Move) -> str:
     """What the computer player did for someone whose time ran out."""
-    did = {"veto": "objected", "no_veto": "did not object",
-           "replace": f"replaced board {action.get('slot')}",
-           "no_free_square": "said “There's no free square”"}.get(str(action.get("type")),
-                                                                 "placed the city")
+    if move["type"] == "replace":
+        did = f"replaced board {move['slot']}"
+    else:
+        did = {"veto": "objected", "no_veto": "did not object",
+               "no_free_square": NO_FREE_SQUARE}.get(move["type"], "placed the city")
     return f"⏰ {name(match, player)} ran out of time, so the computer player {did} for them."
 
 
-def reveal_text(match: Match, event: dict[str, Any]) -> str:
+def reveal_text(match: Match, event: RevealEvent) -> str:
     """A reveal: the city, whether the placement was right and by which facts, who objected
     and the points it moved."""
     city = event["city"]["name"]
