@@ -1,12 +1,13 @@
 """The typed views of Cityscape (bot/games/cityscape/views.py) say exactly what the engine
 builds: seeded computer games, checked at every step for every viewer, with every event and
-move, so an engine change the types miss fails here."""
+move, so an engine change the types miss fails here; and the cog reads only through them."""
 
 from __future__ import annotations
 
 import functools
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
@@ -16,8 +17,10 @@ from bot.games.cityscape import ENGINE, GAME
 from bot.games.cityscape import views as cv
 from bot.games.cityscape.engine import _open_sides
 from tests.computer_games import Step, played
+from tests.scripts import load_script
 
 JSON = dict[str, Any]
+ROOT = Path(__file__).resolve().parent.parent
 
 GAMES = [  # players, seed, options: two players own two sides each; three and four one
     (["a", "b"], 1, {"rounds": 2}),
@@ -179,3 +182,8 @@ def test_every_level_moves_as_the_types_say() -> None:
         action = decide(GAME.computer, state, player, HARD, Budget(iterations=1))
         assert mismatches(cv.move(action), cv.BuildMove, "hard's build") == []
 
+
+def test_the_cog_reads_the_engine_only_through_the_typed_views() -> None:
+    raw_reads = load_script("check_cog_reads").raw_reads
+    for path in sorted((ROOT / "cogs" / "cityscape").glob("*.py")):
+        assert raw_reads(path) == []

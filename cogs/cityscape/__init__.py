@@ -9,8 +9,10 @@ The package is laid out like ``cogs.bigcity`` and ``cogs.cities``: ``words`` (th
 builds, lines, a round's scoring), ``screens`` (a player's own goals), ``adapter`` (the
 table), ``components`` (the DynamicItems, with the pickers whose ids they carry) and
 ``commands`` (slash commands, and ``/settings defaults cityscape`` with the same options);
-private replies go through the shared kit ``bot/ui/screens.py``. discord.py loads it as the
-extension ``cogs.cityscape`` through ``setup``.
+private replies go through the shared kit ``bot/ui/screens.py``. Engine data (views, events,
+moves) is read only through the typed views of ``bot.games.cityscape.views``
+(``scripts/check_cog_reads.py``). discord.py loads it as the extension ``cogs.cityscape``
+through ``setup``.
 """
 
 from __future__ import annotations

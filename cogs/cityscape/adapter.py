@@ -9,6 +9,7 @@ import discord
 
 from bot.core.records import Match
 from bot.core.runtime import Outcome
+from bot.games.cityscape.views import CityscapeView, as_json, events, move, table
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.words import final_line, mention, plural
 
@@ -20,8 +21,13 @@ class CityscapeAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(64, 120, 200)
     rules_summary = RULES
 
+    def table_view(self, match: Match) -> CityscapeView:
+        """The public view, typed: what the table's text, alt text and buttons read."""
+        assert match.state is not None
+        return table(match.state)
+
     def table_content(self, match: Match) -> str:
-        view = self.public_view(match)
+        view = self.table_view(match)
         head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
         if view["phase"] == "goals":
             waiting = ", ".join(mention(match, p) for p in view["to_act"])
@@ -29,26 +35,26 @@ class CityscapeAdapter(GameAdapter):
                     f"Waiting for: {waiting}.")
         if view["phase"] == "building":
             turn = view["turn"]
+            assert turn is not None  # someone builds while the round is building
             return (f"{head} · block {view['placed'] + 1} of 25\n"
                     f"{mention(match, turn)}, it's your turn: pick a block height below.")
         return f"**Cityscape** · final\n{final_line(match, view)}"
 
     def picture_description(self, match: Match) -> str:
-        view = self.public_view(match)
-        what = (f"Cityscape city, round {view.get('round')} of {view.get('rounds')}: "
-                f"{view.get('placed', 0)} of 25 blocks built")
-        built = view.get("last_build")
+        view = self.table_view(match)
+        what = (f"Cityscape city, round {view['round']} of {view['rounds']}: "
+                f"{view['placed']} of 25 blocks built")
+        built = view["last_build"]
         last = f"{match.name_of(built['player'])} {built_words(built)}" if built else ""
         return self.board_words(match, what, last)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
-        assert match.state is not None
-        state = match.state
+        view = self.table_view(match)
         items: list[discord.ui.Item[Any]] = []
-        if state["phase"] == "building":
+        if view["phase"] == "building":
             for h in (1, 2, 3, 4, 5):
                 items.append(HeightButton.make(match.id, match.version, h,
-                                               left=state["blocks_left"][str(h)], row=0))
+                                               left=view["blocks_left"][str(h)], row=0))
         items.append(GoalsButton.make(match.id, row=1))
         return items
 
@@ -60,15 +66,14 @@ class CityscapeAdapter(GameAdapter):
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices: list[Notice] = []
         if outcome.timed_out and outcome.player is not None:
-            notices.append(Notice(timed_out_words(match, outcome.player, outcome.action),
+            notices.append(Notice(timed_out_words(match, outcome.player, move(outcome.action)),
                                   fold=True))
-        for event in outcome.events:
+        for event in events(outcome.events):
             if event["type"] != "round_scored":
                 continue
-            assert match.state is not None
-            view = self.engine.view(match.state, None)
-            over = match.state["phase"] == "over"
+            view = self.table_view(match)
+            over = view["phase"] == "over"
             notices.append(Notice(scored_words(match, event, view, over), [Picture(
                 f"round-{event['round']}.png", "render_scoring",
-                (self.named_view(match, view), event["round"]))]))
+                (self.named_view(match, as_json(view)), event["round"]))]))
         return notices

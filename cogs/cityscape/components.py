@@ -13,6 +13,7 @@ from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, SIDE_NAMES
+from bot.games.cityscape.views import events, owing_goals, table
 from bot.ui.components import offered_values
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.screens import Screen, show_screen
@@ -54,15 +55,16 @@ class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-
 
     def due(self, match: Match, player: str) -> str | None:
         assert match.state is not None
-        turn = ENGINE.to_act(match.state)
-        if match.state["phase"] != "building":
+        view = table(match.state)
+        turn = view["to_act"]
+        if view["phase"] != "building":
             return "Building has not started yet."
         if player in turn:
             return None
         return f"It's {name(match, turn[0]) if turn else 'nobody'}'s turn to build, not yours."
 
     async def on_click(self, click: Click) -> None:
-        if click.state["blocks_left"][str(self.height)] == 0:
+        if table(click.state)["blocks_left"][str(self.height)] == 0:
             await click.tell(f"There are no {self.height}-high blocks left.")
             return
         screen = lot_picker(click.match, self.height)
@@ -74,7 +76,8 @@ class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-
 
 def lot_picker(match: Match, height: int) -> Screen:
     assert match.state is not None
-    heights = {lot: sum(blocks) for lot, blocks in match.state["lots"].items()}
+    view = table(match.state)
+    heights = view["heights"]
     items: list[discord.ui.Item[Any]] = []
     for row, digit in enumerate("4321"):
         for column in "ABCD":
@@ -82,7 +85,7 @@ def lot_picker(match: Match, height: int) -> Screen:
             items.append(LotButton.make(match.id, match.version, height, lot, heights[lot],
                                         row=row))
     for h in (1, 2, 3, 4, 5):
-        left = match.state["blocks_left"][str(h)]
+        left = view["blocks_left"][str(h)]
         items.append(HeightButton.make(match.id, match.version, h, left=left, row=4,
                                        chosen=h == height))
     text = (f"Where does your **{height}-high** block go? The lots are laid out like the "
@@ -109,7 +112,8 @@ class LotButton(CityscapeItem, GameButton,
         outcome = await click.play({"type": "build", "height": self.height, "lot": self.lot})
         if outcome is None:
             return
-        built = outcome.events[0]
+        built = events(outcome.events)[0]
+        assert built["type"] == "built"  # a build reports its block first
         await show(click, Screen(f"You built a {self.height}-high block on {self.lot}; that "
                                  f"building is now {built['building']} high."), edit=True)
 
@@ -127,10 +131,9 @@ class GoalsButton(CityscapeItem, GameButton, template=":goals"):
                           match_id=match_id)
 
     async def on_click(self, click: Click) -> None:
-        state = click.state
-        open_sides = [s for s, owner in state["sides"].items()
-                      if owner == click.player and s not in state["goals"]]
-        if state["phase"] == "goals" and open_sides:
+        view = table(click.state)
+        open_sides = owing_goals(view, click.player)
+        if view["phase"] == "goals" and open_sides:
             await show(click, goal_picker(click.match, open_sides[0], "____"), edit=False)
         else:
             await click.tell(my_goals_text(click.match, click.player))
@@ -138,7 +141,7 @@ class GoalsButton(CityscapeItem, GameButton, template=":goals"):
 
 def goal_picker(match: Match, side: str, draft: str) -> Screen:
     assert match.state is not None
-    round_ = match.state["round"]
+    round_ = table(match.state)["round"]
     items: list[discord.ui.Item[Any]] = [
         GoalSelect.make(match.id, round_, side, line, draft) for line in range(4)]
     items.append(GoalConfirm.make(match.id, round_, side, draft))
@@ -157,8 +160,10 @@ class GoalItem(CityscapeItem):
     draft: str
 
     def current(self, match: Match) -> bool:
-        return bool(match.state and match.state["round"] == self.round
-                    and match.state["phase"] == "goals")
+        if match.state is None:
+            return False
+        view = table(match.state)
+        return view["round"] == self.round and view["phase"] == "goals"
 
 
 class GoalSelect(GoalItem, GameSelect,
@@ -214,11 +219,10 @@ class GoalConfirm(GoalItem, GameButton,
         if outcome is None:
             return
         saved = f"Goals for the {SIDE_NAMES[self.side]} side saved: **{'-'.join(self.draft)}**."
-        state = outcome.match.state
-        assert state is not None
-        more = [s for s, owner in state["sides"].items()
-                if owner == click.player and s not in state["goals"]]
-        if more and state["phase"] == "goals":
+        assert outcome.match.state is not None
+        view = table(outcome.match.state)
+        more = owing_goals(view, click.player)
+        if more and view["phase"] == "goals":
             screen = goal_picker(outcome.match, more[0], "____")
             screen.text = f"{saved}\n\n{screen.text}"
         else:

@@ -5,8 +5,8 @@ those items in ``components``."""
 from __future__ import annotations
 
 from bot.core.records import Match
-from bot.games.cityscape import ENGINE
 from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
+from bot.games.cityscape.views import seen_by
 
 from .words import line_name
 
@@ -14,12 +14,13 @@ from .words import line_name
 def my_goals_text(match: Match, player: str) -> str:
     """A player's own goals with how each line scores on the board as it stands."""
     assert match.state is not None
-    mine = ENGINE.view(match.state, player).get("my_goals", {})
+    view = seen_by(match.state, player)
+    mine = view.get("my_goals", {})
     if not mine:
         return "You have no goals set right now."
-    heights = {lot: sum(b) for lot, b in match.state["lots"].items()}
+    heights = view["heights"]
     tallest = max(heights.values())
-    out = [f"**Your secret goals** (round {match.state['round']}), scored as the board "
+    out = [f"**Your secret goals** (round {view['round']}), scored as the board "
            "stands now:"]
     for side, codes in mine.items():
         out.append(f"__{SIDE_NAMES[side].title()} side ({side})__")

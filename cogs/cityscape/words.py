@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.core.records import Match
 from bot.games.cityscape.skyline import LINES
+from bot.games.cityscape.views import Block, CityscapeView, Move, RoundScored
 from bot.ui.words import final_line, name
 
 CODE_POINTS = {1: "10 points", 2: "20 points", 3: "30 points", 4: "40 points",
@@ -28,7 +27,7 @@ over the rounds (one per player; four with two players) and the starting player 
 Lots are A1–D4: letters are columns west→east, digits rows south→north."""
 
 
-def built_words(build: dict[str, Any]) -> str:
+def built_words(build: Block) -> str:
     """A build (the move, or the view's last build) in words: "built a 3-high block on B2"."""
     return f"built a {build['height']}-high block on {build['lot']}"
 
@@ -41,17 +40,16 @@ def line_name(side: str, index: int) -> str:
     return f"row {lots[0][1]}"
 
 
-def timed_out_words(match: Match, player: str, action: dict[str, Any]) -> str:
+def timed_out_words(match: Match, player: str, action: Move) -> str:
     """What the computer player did for someone whose time ran out."""
-    if action.get("type") == "build":
+    if action["type"] == "build":
         did = built_words(action)
     else:
-        did = f"chose goals for their {action.get('side')} side"
+        did = f"chose goals for their {action['side']} side"
     return f"⏰ {name(match, player)} ran out of time, so the computer player {did} for them."
 
 
-def scored_words(match: Match, event: dict[str, Any], view: dict[str, Any],
-                 over: bool) -> str:
+def scored_words(match: Match, event: RoundScored, view: CityscapeView, over: bool) -> str:
     """A round's scoring: every side's codes and points per line, the totals, and at the
     end of the game who won."""
     lines = [f"**Round {event['round']} scored** — goals revealed:"]
