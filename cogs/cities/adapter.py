@@ -10,6 +10,7 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
+from bot.games.cities.views import CitiesView, Row, phase_of, placing, table
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import wrap
 from bot.ui.screens import button, named_view
@@ -28,16 +29,16 @@ from .words import (
 
 ROW_EMOJI = {"cards": "🃏", "tiles": "🧱", "features": "🌳", "pieces": "🏢"}
 ROW_INDEX = {"cards": 0, "tiles": 1, "features": 2, "pieces": 3}
+ROWS: tuple[Row, ...] = ("cards", "tiles", "features", "pieces")
 
 
 def take_items(match: Match) -> list[discord.ui.Item[Any]]:
     """One button per take (or starting tile) the player due may choose, on the table."""
-    state = match.state
-    assert state is not None
-    due = ENGINE.to_act(state)
+    assert match.state is not None
+    due = ENGINE.to_act(match.state)
     if not due:
         return []
-    legal = ENGINE.legal(state, due[0])
+    legal = ENGINE.legal(match.state, due[0])
     items: list[discord.ui.Item[Any]] = []
     for i, la in enumerate(legal):
         action = la.action
@@ -62,10 +63,13 @@ class CitiesAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(70, 150, 90)
     rules_summary = RULES
 
-    def table_content(self, match: Match) -> str:
+    def table_view(self, match: Match) -> CitiesView:
+        """The public view under its type (``bot.games.cities.views``): what this cog reads."""
         assert match.state is not None
-        view = self.public_view(match)
-        state = match.state
+        return table(match.state)
+
+    def table_content(self, match: Match) -> str:
+        view = self.table_view(match)
         head = f"**Cities** · {view['city']['name']}"
         if view["variant"] == "3x5":
             head += " · long variant (3×5)"
@@ -76,32 +80,32 @@ class CitiesAdapter(GameAdapter):
             return (f"{head} · setup\n{mention(match, due)}, choose your starting tile below "
                     "(in reverse turn order).")
         turn = view["turn"]
+        assert turn is not None  # someone is on turn in play
         lines = [f"{head} · round {view['round']} of {view['rounds']}"]
-        pending = state["pending"]
+        pending = view["pending"]
         if pending is not None:
             lines.append(f"{mention(match, turn)} is placing the {PENDING_WORDS[pending['row']]} "
                          "they took — **Place…** opens the chooser again if it was closed.")
         else:
             left = view["workers_left"].get(turn, {})
-            rows = [r for r in ("cards", "tiles", "features", "pieces") if left.get(r, 0) > 0]
+            rows = [r for r in ROWS if left.get(r, 0) > 0]
             lines.append(f"{mention(match, turn)}, it's your turn: take one item below "
                          f"(workers left in: {', '.join(rows) or 'no row'}).")
         lines.append(f"Scores so far: {scores_line(match, view)}")
         return "\n".join(lines)
 
     def picture_description(self, match: Match) -> str:
-        view = self.public_view(match)
+        view = self.table_view(match)
         what = f"Cities market and neighbourhoods, {view['city']['name']}"
-        if view.get("phase") == "play":
-            what += f", round {view.get('round')} of {view.get('rounds')}"
+        if view["phase"] == "play":
+            what += f", round {view['round']} of {view['rounds']}"
         return self.board_words(match, what)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
         assert match.state is not None
-        state = match.state
         items: list[discord.ui.Item[Any]] = []
-        if state["phase"] in ("start_tiles", "play"):
-            pending = state["pending"]
+        if phase_of(match.state) in ("start_tiles", "play"):
+            pending = placing(match.state)
             if pending is None:
                 items.extend(take_items(match))
             else:
@@ -124,12 +128,11 @@ class CitiesAdapter(GameAdapter):
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices: list[Notice] = []
-        state = match.state
-        assert state is not None
+        view = self.table_view(match)
         player = outcome.player
         events = outcome.events
         turn_over = player is not None and (
-            state["turn"] != player or state["phase"] == "over"
+            view["turn"] != player or view["phase"] == "over"
             or any(e["type"] == "round_ended" for e in events))
         took = next((e for e in events if e["type"] == "took"), None)
         if outcome.timed_out and player is not None and turn_over:
@@ -145,11 +148,11 @@ class CitiesAdapter(GameAdapter):
         if claims:
             who = str(claims[0]["player"])
             got = ", ".join(f"**{e['name']}** ({e['vp']} VP)" for e in claims)
-            view, names = named_view(ENGINE, match)
+            named, names = named_view(ENGINE, match)
             notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", [Picture(
-                "neighbourhood.png", "render_neighbourhood", (view, names.get(who, who)))]))
+                "neighbourhood.png", "render_neighbourhood", (named, names.get(who, who)))]))
         for event in events:
-            if event["type"] == "round_ended" and state["phase"] != "over":
+            if event["type"] == "round_ended" and view["phase"] != "over":
                 lines = [f"**Round {event['round']} is over.** {name(match, event['first_player'])} "
                          f"has the star and starts round {event['round'] + 1}."]
                 shown = [item_words(r["row"], r["item"]) for r in event["removed"] if "row" in r]
@@ -159,7 +162,6 @@ class CitiesAdapter(GameAdapter):
                     lines.append("Removed from the game: " + ", ".join(gone) + ".")
                 notices.append(Notice("\n".join(lines)))
             elif event["type"] == "game_over":
-                view = self.public_view(match)
                 lines = ["**Cities is over — the final scoring:**", *breakdown_lines(match, view),
                          final_line(match, view)]
                 final_view, _ = named_view(ENGINE, match)

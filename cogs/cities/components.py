@@ -13,6 +13,7 @@ from bot.core.records import Match
 from bot.games.cities import ENGINE
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.state import hood_of
+from bot.games.cities.views import phase_of, placing
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import PAGE_SIZE, Choice, page_slice
 from bot.ui.screens import button, lettered_menu, show_screen
@@ -87,10 +88,11 @@ class PlaceSelect(ChooserItem, GameSelect,
 
     async def on_click(self, click: Click) -> None:
         legal = await click.legal()
-        index, state = self.number, click.state
-        keys = focus_keys(state)
+        index, pending = self.number, placing(click.state)
+        keys = focus_keys(pending)
         if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
-                or (state["pending"]["row"] != "tiles"
+                or pending is None  # never, with a place_ move legal
+                or (pending["row"] != "tiles"
                     and (self.focus >= len(keys)
                          or action_key(legal[index].action) != keys[self.focus]))):
             await click.tell(self.bad_pick)
@@ -126,13 +128,12 @@ DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
 def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | str:
     """Where the thing being placed may go, lettered, with Remove it where allowed. Here,
     beside the components whose ids its buttons and menu carry."""
-    state = match.state
-    assert state is not None
-    pending = state["pending"]
-    if state["phase"] != "play" or pending is None or pending["player"] != player:
+    assert match.state is not None
+    pending = placing(match.state)
+    if phase_of(match.state) != "play" or pending is None or pending["player"] != player:
         return "You have nothing to place right now."
-    legal = ENGINE.legal(state, player)
-    keys = focus_keys(state)
+    legal = ENGINE.legal(match.state, player)
+    keys = focus_keys(pending)
     row = pending["row"]
     focus = min(max(focus, 0), len(keys) - 1)
     key = keys[focus]
@@ -154,7 +155,7 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
     if rest:
         text += f" Then: {', '.join(item_words(row, i) for i in rest)}."
     if mine:
-        hood = hood_of(state, player)
+        hood = hood_of(match.state, player)
         tile_id = pending["items"][0] if row == "tiles" else None
         labels = []
         for pos, (_i, la) in enumerate(mine):
@@ -205,10 +206,9 @@ async def apply_and_answer(click: Click, action: JSON) -> None:
         return
     interaction, player = click.interaction, click.player
     after = outcome.match
-    state = after.state
-    assert state is not None
-    pending = state["pending"]
-    if state["phase"] == "play" and pending is not None and pending["player"] == player:
+    assert after.state is not None
+    pending = placing(after.state)
+    if phase_of(after.state) == "play" and pending is not None and pending["player"] == player:
         screen, pictures = build(interaction, chooser, after, player, 0, 0)
         if isinstance(screen, CitiesScreen):
             screen.text = " ".join([*did_words(player, outcome), screen.text])

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from bot.core.engine import JSON
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.games.cities import ENGINE
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.views import Placing, has_neighbourhood, phase_of, table
 from bot.ui.screens import Screen
 from bot.ui.words import name
 
@@ -29,9 +29,8 @@ class CitiesScreen(Screen):
     everyone: bool = False
 
 
-def focus_keys(state: JSON) -> list[str]:
+def focus_keys(pending: Placing | None) -> list[str]:
     """The distinct things still to place (feature ids, piece colours, the tile id)."""
-    pending = state["pending"]
     return list(dict.fromkeys(pending["items"])) if pending else []
 
 
@@ -59,45 +58,43 @@ def preview_choice(label: str, action: JSON) -> JSON:
 
 
 def hood_screen(match: Match, player: str) -> CitiesScreen:
-    state = match.state
-    assert state is not None
-    view = ENGINE.view(state, None)
-    score = view.get("scores", {}).get(player)
+    assert match.state is not None
+    view = table(match.state)
+    score = view["scores"].get(player)
     rings = [a["name"] + f" ({r['vp']} VP)" for a in view["city"]["achievements"]
              for r in a["rings"] if r["player"] == player]
     lines = ["**Your neighbourhood**" + (f" · {score} points if the game ended now"
                                            if score is not None else "")]
-    if player not in state["neighbourhoods"]:
+    if player not in view["neighbourhoods"]:
         lines.append("You have not chosen a starting tile yet.")
         return CitiesScreen("\n".join(lines))
     lines.append("Achievements: " + (", ".join(rings) if rings else "none yet"))
-    lines.append("Scoring cards:\n" + cards_text(match, player))
+    lines.append("Scoring cards:\n" + cards_text(match, view, player))
     return CitiesScreen("\n".join(lines), hood_of=player)
 
 
 def hoods_screen(match: Match) -> CitiesScreen:
     """Every player's neighbourhood, score so far and scoring cards: all of it lies face up
     at a real table, so anyone watching may look, at any time."""
-    state = match.state
-    assert state is not None
-    view = ENGINE.view(state, None)
-    scores = view.get("scores") or {}
+    assert match.state is not None
+    view = table(match.state)
+    scores = view["scores"]
     lines = ["**Every neighbourhood** (the picture shows them all)"]
     for player in view["players"]:
-        cards = [CONTENT.cards[c].name for c in state["cards_held"].get(player, [])]
+        cards = [card["name"] for card in view["cards_held"].get(player, [])]
         score = scores.get(player)
         lines.append(f"• **{name(match, player)}**"
                      + (f" — {score} points so far" if score is not None else "")
                      + (f" · cards: {', '.join(cards)}" if cards else " · no scoring cards")
-                     + ("" if player in state["neighbourhoods"] else " · no starting tile yet"))
+                     + ("" if player in view["neighbourhoods"] else " · no starting tile yet"))
     return CitiesScreen("\n".join(lines)[:2000], everyone=True)
 
 
 def done_screen(match: Match, player: str, outcome: Outcome) -> CitiesScreen:
     """What the player did, once their turn is over, with their neighbourhood."""
     did = did_words(player, outcome)
-    did.append("Your turn is over." if (match.state or {}).get("phase") != "start_tiles"
-               else "Done.")
-    return CitiesScreen(" ".join(did), hood_of=player if player in (match.state or {}).get(
-        "neighbourhoods", {}) else None)
+    setup = match.state is not None and phase_of(match.state) == "start_tiles"
+    did.append("Done." if setup else "Your turn is over.")
+    seated = match.state is not None and has_neighbourhood(match.state, player)
+    return CitiesScreen(" ".join(did), hood_of=player if seated else None)
 

@@ -10,6 +10,7 @@ from bot.games.cities.content import COLOUR_NAMES, CONTENT, SPACE_NAMES
 from bot.games.cities.neighbourhood import Neighbourhood
 from bot.games.cities.scoring import card_points, occurrences
 from bot.games.cities.state import hood_of, item_label
+from bot.games.cities.views import CitiesView, has_neighbourhood, phase_of
 from bot.ui.words import name, winner_line
 
 PENDING_WORDS = {"tiles": "city tile", "features": "feature tiles", "pieces": "building pieces"}
@@ -45,12 +46,11 @@ publisher's.*"""
 
 
 def turn_refusal(match: Match, player: str) -> str:
-    state = match.state
-    assert state is not None
-    due = ENGINE.to_act(state)
-    if state["phase"] == "over" or not due:
+    assert match.state is not None
+    due = ENGINE.to_act(match.state)
+    if phase_of(match.state) == "over" or not due:
         return "The game is over."
-    if state["phase"] == "start_tiles":
+    if phase_of(match.state) == "start_tiles":
         return f"{name(match, due[0])} is choosing a starting tile now; your turn comes."
     return f"It's {name(match, due[0])}'s turn, not yours."
 
@@ -75,17 +75,17 @@ def took_words(event: JSON) -> str:
     return f"the star and {pieces}" if event.get("star") else f"pieces: {pieces}"
 
 
-def scores_line(match: Match, view: JSON) -> str:
-    scores = view.get("scores") or {}
+def scores_line(match: Match, view: CitiesView) -> str:
+    scores = view["scores"]
     return " · ".join(f"{name(match, p)} {scores[p]}" for p in view["players"] if p in scores)
 
 
-def final_line(match: Match, view: JSON) -> str:
-    return winner_line(match, view.get("winners") or [], view.get("scores") or {},
+def final_line(match: Match, view: CitiesView) -> str:
+    return winner_line(match, view.get("winners") or [], view["scores"],
                        tie_break=tie_break(view))
 
 
-def tie_break(view: JSON) -> str:
+def tie_break(view: CitiesView) -> str:
     """What separated the winners from the players level with them on points: the rules'
     achievements first, then scoring-card points (docs/cities.md, D22)."""
     winners = view.get("winners") or []
@@ -100,12 +100,13 @@ def tie_break(view: JSON) -> str:
     return "more points from achievements"
 
 
-def breakdown_lines(match: Match, view: JSON) -> list[str]:
+def breakdown_lines(match: Match, view: CitiesView) -> list[str]:
     lines = []
+    breakdown = view["breakdown"]  # the game is over
     for player in view["players"]:
-        b = view["breakdown"][player]
+        b = breakdown[player]
         cards = ", ".join(f"{c['name']} ×{c['occurrences']} = {c['vp']}"
-                          for c in b.get("scoring_cards", [])) or "none"
+                          for c in b["scoring_cards"]) or "none"
         lines.append(
             f"**{name(match, player)} — {b['total']}**: achievements {b['achievements']}, "
             f"water {b['water']}, parks {b['park']}, monuments {b['monuments']}, "
@@ -113,17 +114,16 @@ def breakdown_lines(match: Match, view: JSON) -> list[str]:
     return lines
 
 
-def cards_text(match: Match, player: str) -> str:
-    """A player's scoring cards with what each counts now."""
-    state = match.state
-    assert state is not None
-    held = state["cards_held"].get(player, [])
-    if not held or player not in state["neighbourhoods"]:
+def cards_text(match: Match, view: CitiesView, player: str) -> str:
+    """A player's scoring cards with what each counts now (``view`` is the match's)."""
+    held = view["cards_held"].get(player, [])
+    if not held or player not in view["neighbourhoods"]:
         return "No scoring cards yet."
-    hood = hood_of(state, player)
+    assert match.state is not None
+    hood = hood_of(match.state, player)
     lines = []
-    for card_id in held:
-        card = CONTENT.cards[card_id]
+    for shown in held:
+        card = CONTENT.cards[shown["id"]]
         lines.append(f"• **{card.name}** ({card.vp} VP each): {card.text} — now "
                      f"×{occurrences(hood, card)} = {card_points(hood, card)} VP")
     return "\n".join(lines)
@@ -218,8 +218,9 @@ def spot_label(hood: Neighbourhood, action: JSON, bounds: Bounds) -> str:
 def did_words(player: str, outcome: Outcome) -> list[str]:
     """What the player's move did, in sentences addressed to them."""
     did = []
-    state = outcome.match.state or {}
-    hood = hood_of(state, player) if player in state.get("neighbourhoods", {}) else None
+    after = outcome.match
+    hood = (hood_of(after.state, player)
+            if after.state is not None and has_neighbourhood(after.state, player) else None)
     bounds = tile_bounds(hood) if hood is not None and hood.tiles else None
 
     def where(space: list[int]) -> str:
