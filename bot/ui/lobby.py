@@ -118,21 +118,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 return
             elif self.op == "start":
                 match = await runtime.start(self.match_id, player)
-                payload = await bot.tables.answer_payload(match)
-                await interaction.response.edit_message(**payload.edit_kwargs())
-                if interaction.message is not None:
-                    await runtime.set_table_message(match.id, interaction.message.id)
-                    if payload.png is None and match.channel_id not in bot.tables.no_pictures:
-                        bot.background(bot.tables.refresh(match.id))  # brings the picture
-                    else:
-                        bot.tables.shown[match.id] = match.version
-                bot.driver.kick(match.id)
-                bot.background(bot.pings.update(match.id))  # whoever plays first
-                return
         except Refusal as exc:
             await tell(interaction, str(exc))
             return
-        await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
+        await bot.tables.answer_with(interaction, match)
 
 
 _LEVEL_PICK = re.compile(r"(?P<seat>cpu[0-9]{1,3}):(?P<level>easy|normal|hard)")
@@ -190,7 +179,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         except Refusal as exc:
             await tell(interaction, str(exc))
             return
-        await interaction.response.edit_message(**lobby_payload(bot, match).edit_kwargs())
+        await bot.tables.answer_with(interaction, match)
 
 
 async def _game_of(bot: CityhallBot, match_id: int) -> str | None:

@@ -146,6 +146,31 @@ class Tables:
             await drawing
         return await self.payload(match, picture=False)
 
+    async def answer_with(self, interaction: discord.Interaction, match: Match, *,
+                          ended: str = "") -> None:
+        """Answer a click on ``match``'s lobby by editing its message to what the match is
+        now: the lobby as it stands; the table, when the click started the game (the message
+        becomes the match's table message, its picture follows in a refresh when the answer
+        went without one, computer players and the first turn's ping go on from there); or,
+        when the click ended it (a lobby cancelled), ``ended`` alone."""
+        if match.status in STOPPED:
+            await interaction.response.edit_message(content=ended, embed=None, view=None,
+                                                    allowed_mentions=NO_MENTIONS)
+            return
+        if match.status == LOBBY:
+            await interaction.response.edit_message(**(await self.payload(match)).edit_kwargs())
+            return
+        payload = await self.answer_payload(match)
+        await interaction.response.edit_message(**payload.edit_kwargs())
+        if interaction.message is not None:
+            await self.bot.runtime.set_table_message(match.id, interaction.message.id)
+            if payload.png is None and match.channel_id not in self.no_pictures:
+                self.bot.background(self.refresh(match.id))  # brings the picture
+            else:
+                self.shown[match.id] = match.version
+        self.bot.driver.kick(match.id)
+        self.bot.background(self.bot.pings.update(match.id))  # whoever plays first
+
     def content(self, match: Match) -> str:
         """The adapter's table text, the latest news, and when the turn runs out (unless
         the adapter says so), within Discord's 2,000 characters (the oldest news gives
