@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.core.engine import IllegalAction
 from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
-from bot.core.runtime import Refusal
+from bot.core.runtime import Refusal, Runtime
 
 from .components import Components, offered_values
 from .deferral import answering_in_time
@@ -80,48 +80,59 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def _handle(self, interaction: discord.Interaction) -> None:
         bot: CityhallBot = interaction.client  # type: ignore[assignment]
-        runtime = bot.runtime
-        user = interaction.user
-        player = str(user.id)
-        match = runtime.get(self.match_id)
+        match = bot.runtime.get(self.match_id)
         if self.op == "rules":
-            # For anyone, seated or not, and whatever became of the lobby: only the
-            # asker sees it, and the lobby stays as it is.
-            game = match.game if match is not None else await _game_of(bot, self.match_id)
-            if game is None:
-                await tell(interaction, "I don't know that game any more; /help lists them.")
-                return
-            adapter = bot.adapters[game]
-            await send_rules(interaction, f"How to play {adapter.engine.title}",
-                             adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)
+            await _rules(bot, interaction, self.match_id, match)
             return
         if match is None or match.status != LOBBY:
             await tell(interaction, CLOSED)
             return
+        clicker = Seat(str(interaction.user.id), interaction.user.display_name)
         try:
-            if self.op == "join":
-                match = await runtime.join(self.match_id, Seat(player, user.display_name))
-            elif self.op == "leave":
-                match = await runtime.leave(self.match_id, player)
-            elif self.op == "cpu":
-                match = await runtime.add_computer(self.match_id, player)
-            elif self.op == "nocpu":
-                match = await runtime.remove_computer(self.match_id, player)
-            elif self.op == "cancel":
-                if player != match.host_id and not _can_manage(interaction):
-                    raise Refusal("Only the host or someone with Manage Messages can cancel.")
-                match = await runtime.end(self.match_id, player, can_manage=True)
-                await interaction.response.edit_message(
-                    content=f"The {bot.adapters[match.game].engine.title} lobby was cancelled "
-                            f"by {plain_name(user.display_name)}.",
-                    embed=None, view=None, allowed_mentions=NO_MENTIONS)
-                return
-            elif self.op == "start":
-                match = await runtime.start(self.match_id, player)
+            match = await _CALLS[self.op](bot.runtime, match, clicker, interaction)
         except Refusal as exc:
             await tell(interaction, str(exc))
             return
-        await bot.tables.answer_with(interaction, match)
+        await bot.tables.answer_with(interaction, match, ended=_cancelled(bot, match, clicker))
+
+
+# What each lobby button asks of the runtime for the clicker; the answer is
+# ``Tables.answer_with``'s (the lobby, the table just started, or the cancelled lobby).
+LobbyCall = Callable[[Runtime, Match, Seat, discord.Interaction], Awaitable[Match]]
+
+
+async def _cancel(runtime: Runtime, match: Match, clicker: Seat,
+                  interaction: discord.Interaction) -> Match:
+    if clicker.id != match.host_id and not has_manage_messages(interaction):
+        raise Refusal("Only the host or someone with Manage Messages can cancel.")
+    return await runtime.end(match.id, clicker.id, can_manage=True)
+
+
+_CALLS: dict[str, LobbyCall] = {
+    "join": lambda runtime, match, clicker, _: runtime.join(match.id, clicker),
+    "leave": lambda runtime, match, clicker, _: runtime.leave(match.id, clicker.id),
+    "cpu": lambda runtime, match, clicker, _: runtime.add_computer(match.id, clicker.id),
+    "nocpu": lambda runtime, match, clicker, _: runtime.remove_computer(match.id, clicker.id),
+    "start": lambda runtime, match, clicker, _: runtime.start(match.id, clicker.id),
+    "cancel": _cancel,
+}
+
+
+def _cancelled(bot: CityhallBot, match: Match, clicker: Seat) -> str:
+    """What the message of a lobby cancelled by ``clicker`` says."""
+    return (f"The {bot.adapters[match.game].engine.title} lobby was cancelled "
+            f"by {plain_name(clicker.name)}.")
+
+
+async def _rules(bot: CityhallBot, interaction: discord.Interaction, match_id: int,
+                 match: Match | None) -> None:
+    """How to play: for anyone, seated or not, and whatever became of the lobby: only the
+    asker sees it, and the lobby stays as it is."""
+    game = match.game if match is not None else await _game_of(bot, match_id)
+    if game is None:
+        await tell(interaction, "I don't know that game any more; /help lists them.")
+        return
+    await send_rules_of(interaction, bot.adapters[game])
 
 
 _LEVEL_PICK = re.compile(r"(?P<seat>cpu[0-9]{1,3}):(?P<level>easy|normal|hard)")
@@ -185,10 +196,6 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 async def _game_of(bot: CityhallBot, match_id: int) -> str | None:
     match = await bot.storage.get(match_id)
     return match.game if match is not None and match.game in bot.adapters else None
-
-
-def _can_manage(interaction: discord.Interaction) -> bool:
-    return has_manage_messages(interaction)
 
 
 def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
@@ -274,6 +281,12 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     await bot.runtime.set_table_message(match.id, message.id)
 
 
+async def send_rules_of(interaction: discord.Interaction, adapter: GameAdapter) -> None:
+    """A game's How to play, for the asker only."""
+    await send_rules(interaction, f"How to play {adapter.engine.title}", adapter.rules_summary,
+                     adapter.colour, footer=adapter.rules_footer)
+
+
 async def send_rules(interaction: discord.Interaction, title: str, text: str,
                      colour: discord.Colour, footer: str | None = None) -> None:
     """``/<game> rules``: the summary, for the asker only."""
@@ -301,6 +314,4 @@ class GameCommands(commands.Cog):
         await open_lobby(interaction, self.adapter.engine.name, options)
 
     async def show_rules(self, interaction: discord.Interaction) -> None:
-        adapter = self.adapter
-        await send_rules(interaction, f"How to play {adapter.engine.title}",
-                         adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)
+        await send_rules_of(interaction, self.adapter)
