@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import discord
 
@@ -16,6 +16,7 @@ from bot.core.runtime import Outcome
 from bot.games import renderer
 
 COMPUTER = " (computer)"
+ViewT = TypeVar("ViewT")
 
 
 def shown_name(seat: Seat) -> str:
@@ -137,11 +138,15 @@ LEVEL_WORDS = {
 }
 
 
-class GameAdapter:
+class GameAdapter(Generic[ViewT]):
     """The Discord face of one game: text, buttons and notices for a match's state.
 
-    Subclasses live in ``cogs/<game>.py``; they hold no rules, only presentation.
+    Subclasses live in ``cogs/<game>/``; they hold no rules, only presentation. ``ViewT`` is
+    the game's public view under its own type (``bot/games/<game>/views.py``), which
+    ``typed_table`` reads from a state: the keys a cog reads are checked by mypy.
     """
+
+    typed_table: Callable[[JSON], ViewT]
 
     engine: Engine
     colour: discord.Colour = discord.Colour.blurple()
@@ -157,6 +162,11 @@ class GameAdapter:
     def render_table(self, match: Match) -> bytes:
         """PNG of the public table (runs in a worker thread)."""
         return self.renderer.render_table(self.named_view(match, self.public_view(match)))
+
+    def table_view(self, match: Match) -> ViewT:
+        """The public view under the game's own type: what the cog's text and buttons read."""
+        assert match.state is not None
+        return self.typed_table(match.state)
 
     def public_view(self, match: Match) -> JSON:
         assert match.state is not None

@@ -21,7 +21,7 @@ from .components import PlaceButton, VetoButton, card_stamp
 from .words import FOOTER, KNOWLEDGE_WORDS, RULES, placement_text, reveal_text, timed_out_words
 
 
-class BigCityzAdapter(GameAdapter):
+class BigCityzAdapter(GameAdapter[BigCityzView]):
     colour = discord.Colour.from_rgb(214, 120, 40)
     rules_summary = RULES
     rules_footer = FOOTER
@@ -35,10 +35,7 @@ class BigCityzAdapter(GameAdapter):
             return "object to the placement, or let it stand,", "objections close"
         return super().due_words(match)
 
-    def table_view(self, match: Match) -> BigCityzView:
-        """The public view under its type (``bot.games.bigcityz.views``): what this cog reads."""
-        assert match.state is not None
-        return table(match.state)
+    typed_table = staticmethod(table)
 
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)

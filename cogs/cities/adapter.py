@@ -59,14 +59,11 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
 # -- the table ----------------------------------------------------------------------------
 
 
-class CitiesAdapter(GameAdapter):
+class CitiesAdapter(GameAdapter[CitiesView]):
     colour = discord.Colour.from_rgb(70, 150, 90)
     rules_summary = RULES
 
-    def table_view(self, match: Match) -> CitiesView:
-        """The public view under its type (``bot.games.cities.views``): what this cog reads."""
-        assert match.state is not None
-        return table(match.state)
+    typed_table = staticmethod(table)
 
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)

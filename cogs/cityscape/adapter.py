@@ -17,14 +17,11 @@ from .components import GoalsButton, HeightButton
 from .words import RULES, built_words, scored_words, timed_out_words
 
 
-class CityscapeAdapter(GameAdapter):
+class CityscapeAdapter(GameAdapter[CityscapeView]):
     colour = discord.Colour.from_rgb(64, 120, 200)
     rules_summary = RULES
 
-    def table_view(self, match: Match) -> CityscapeView:
-        """The public view, typed: what the table's text, alt text and buttons read."""
-        assert match.state is not None
-        return table(match.state)
+    typed_table = staticmethod(table)
 
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
