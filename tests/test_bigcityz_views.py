@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import functools
 import random
-import types
 from collections.abc import Iterator
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Literal, get_args, get_type_hints
 
 import pytest
 
 from bot.games.bigcityz import ENGINE, GAME
 from bot.games.bigcityz import views as bz
 from tests.computer_games import played
+from tests.typed_views import fields, mismatches
 
 JSON = dict[str, Any]
 
@@ -32,55 +32,6 @@ MIXED_GAMES: list[tuple[list[str], int, JSON]] = [
     (["a", "b", "c", "d"], 6, {}),
     (["a", "b", "c", "d", "e"], 7, {}),
 ]
-
-
-@functools.cache
-def type_hints(hint: Any) -> dict[str, Any]:
-    return get_type_hints(hint)
-
-
-def mismatches(value: Any, hint: Any, where: str = "view") -> list[str]:
-    """Where ``value`` is not what ``hint`` declares: a TypedDict's keys (required and
-    optional) exactly, and every value's type, down to the leaves."""
-    origin = get_origin(hint)
-    if is_typeddict(hint):
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a {hint.__name__}"]
-        hints = type_hints(hint)
-        required, optional = hint.__required_keys__, hint.__optional_keys__
-        found = [f"{where}: {hint.__name__} lacks {key!r}" for key in sorted(required - set(value))]
-        found += [f"{where}: {hint.__name__} has no key {key!r}"
-                  for key in sorted(set(value) - required - optional)]
-        for key in sorted(set(value) & set(hints)):
-            found += mismatches(value[key], hints[key], f"{where}.{key}")
-        return found
-    if origin in (Union, types.UnionType):
-        tries = [mismatches(value, member, where) for member in get_args(hint)]
-        return [] if any(not t for t in tries) else [
-            f"{where}: {value!r:.80} is none of {hint}", *min(tries, key=len)]
-    if origin is Literal:
-        ok = any(type(value) is type(a) and value == a for a in get_args(hint))
-        return [] if ok else [f"{where}: {value!r} is not one of {get_args(hint)}"]
-    if origin is list:
-        if not isinstance(value, list):
-            return [f"{where}: {type(value).__name__}, not a list"]
-        (item,) = get_args(hint)
-        return [m for i, v in enumerate(value) for m in mismatches(v, item, f"{where}[{i}]")]
-    if origin is dict:
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a dict"]
-        key_hint, value_hint = get_args(hint)
-        return [m for k, v in value.items()
-                for m in mismatches(k, key_hint, f"{where} key") + mismatches(
-                    v, value_hint, f"{where}[{k!r}]")]
-    if hint is type(None):
-        return [] if value is None else [f"{where}: {value!r:.80} is not None"]
-    if hint in (str, int, float, bool):
-        # exactly: a bool is no int and an int no float here, as JSON tells true from 1
-        # and the deck writes every float with its point
-        return [] if type(value) is hint else [
-            f"{where}: {value!r:.80} is a {type(value).__name__}, not a {hint.__name__}"]
-    raise AssertionError(f"{where}: the test cannot check {hint!r}")
 
 
 @functools.cache
@@ -142,7 +93,7 @@ def test_the_checker_catches_a_missing_an_extra_and_a_wrong_key() -> None:
 
 
 PUBLIC_KEYS = bz.BigCityzView.__required_keys__ | bz.BigCityzView.__optional_keys__
-PLAYER_KEYS = {key: hint for key, hint in type_hints(bz.BigCityzPlayerView).items()
+PLAYER_KEYS = {key: hint for key, hint in fields(bz.BigCityzPlayerView).items()
                if key not in PUBLIC_KEYS}
 """What a player's view adds: its other keys are the public view's, checked on their own."""
 
@@ -153,7 +104,7 @@ def test_a_player_view_adds_its_keys_to_the_public_ones() -> None:
     assert bz.BigCityzPlayerView.__required_keys__ == (
         bz.BigCityzView.__required_keys__ | set(PLAYER_KEYS))
     assert bz.BigCityzPlayerView.__optional_keys__ == {"winners"}
-    assert type_hints(bz.RevealEvent) == {**type_hints(bz.RevealView),
+    assert fields(bz.RevealEvent) == {**fields(bz.RevealView),
                                           "type": Literal["reveal"]}
 
 

@@ -4,11 +4,9 @@ move, so an engine change the types miss fails here; and the cog reads only thro
 
 from __future__ import annotations
 
-import functools
-import types
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, get_args
 
 import pytest
 
@@ -18,6 +16,7 @@ from bot.games.cityscape import views as cv
 from bot.games.cityscape.engine import _open_sides
 from tests.computer_games import Step, played
 from tests.scripts import load_script
+from tests.typed_views import fields, mismatches
 
 JSON = dict[str, Any]
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,55 +26,6 @@ GAMES = [  # players, seed, options: two players own two sides each; three and f
     (["a", "b", "c"], 2, {"rounds": 2}),
     (["a", "b", "c", "d"], 3, {"rounds": 1, "first_player": "c"}),
 ]
-
-
-@functools.cache
-def fields(typed: Any) -> dict[str, Any]:
-    """A TypedDict's keys and their types (``NotRequired`` stripped), worked out once."""
-    return get_type_hints(typed)
-
-
-def mismatches(value: Any, hint: Any, where: str = "view") -> list[str]:
-    """Where ``value`` is not what ``hint`` declares: a TypedDict's keys (required and
-    optional) exactly, and every value's type, down to the leaves."""
-    origin = get_origin(hint)
-    if is_typeddict(hint):
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a {hint.__name__}"]
-        hints = fields(hint)
-        required, optional = hint.__required_keys__, hint.__optional_keys__
-        found = [f"{where}: {hint.__name__} lacks {key!r}" for key in sorted(required - set(value))]
-        found += [f"{where}: {hint.__name__} has no key {key!r}"
-                  for key in sorted(set(value) - required - optional)]
-        for key in sorted(set(value) & set(hints)):
-            found += mismatches(value[key], hints[key], f"{where}.{key}")
-        return found
-    if origin in (Union, types.UnionType):
-        tries = [mismatches(value, member, where) for member in get_args(hint)]
-        return [] if any(not t for t in tries) else [
-            f"{where}: {value!r:.80} is none of {hint}", *min(tries, key=len)]
-    if origin is Literal:
-        ok = any(type(value) is type(a) and value == a for a in get_args(hint))
-        return [] if ok else [f"{where}: {value!r} is not one of {get_args(hint)}"]
-    if origin is list:
-        if not isinstance(value, list):
-            return [f"{where}: {type(value).__name__}, not a list"]
-        (item,) = get_args(hint)
-        return [m for i, v in enumerate(value) for m in mismatches(v, item, f"{where}[{i}]")]
-    if origin is dict:
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a dict"]
-        key_hint, value_hint = get_args(hint)
-        return [m for k, v in value.items()
-                for m in mismatches(k, key_hint, f"{where} key") + mismatches(
-                    v, value_hint, f"{where}[{k!r}]")]
-    if hint is type(None):
-        return [] if value is None else [f"{where}: {value!r:.80} is not None"]
-    if hint in (str, int, bool):
-        # exactly: a bool is no int here, as JSON tells true from 1
-        return [] if type(value) is hint else [
-            f"{where}: {value!r:.80} is a {type(value).__name__}, not a {hint.__name__}"]
-    raise AssertionError(f"{where}: the test cannot check {hint!r}")
 
 
 def kinds(union: Any) -> set[str]:
