@@ -8,6 +8,7 @@ import functools
 import random
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity import views as bv
 from tests.computer_games import played
+from tests.scripts import load_script
 
 JSON = dict[str, Any]
 
@@ -171,3 +173,10 @@ def test_the_views_are_what_the_types_say_with_trades_exchanges_and_discards() -
     assert seen["last_action"] == {get_args(get_type_hints(member)["type"])[0]
                                    for member in get_args(bv.LastAction)}
     assert seen["my_trade"] == {"cards", "offered"}
+
+
+def test_the_cog_reads_the_engine_only_through_the_typed_views() -> None:
+    raw_reads = load_script("check_cog_reads").raw_reads
+    cog = Path(__file__).resolve().parent.parent / "cogs" / "bigcity"
+    for path in sorted(cog.glob("*.py")):
+        assert raw_reads(path) == []

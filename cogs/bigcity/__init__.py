@@ -20,8 +20,10 @@ player's answer does not make the others' menus stale.
 
 The package keeps the sections the single module had: ``ids`` (custom ids, the kinds of
 action), ``words`` (sentences), ``screens`` (private replies, where a neighbourhood may go),
-``sending``, ``adapter`` (the table), ``components`` (the DynamicItems) and ``commands``
-(slash commands); the private-screen kit it shares with Cities is ``bot/ui/screens.py``.
+``after`` (the reply after a player's own move), ``sending``, ``adapter`` (the table),
+``components`` (the DynamicItems) and ``commands`` (slash commands); the private-screen kit
+it shares with Cities is ``bot/ui/screens.py``. It reads the game only through the typed
+views of ``bot/games/bigcity/views.py`` (``table``, ``seen_by``), never a raw state key.
 discord.py loads it as the extension ``cogs.bigcity`` through ``setup``.
 """
 

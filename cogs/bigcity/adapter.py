@@ -8,8 +8,8 @@ import discord
 
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import SPECIAL_CARDS
+from bot.games.bigcity.views import BigCityView, as_json, table
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
 from bot.ui.items import wrap
 from bot.ui.words import join_words, mention, name, plural
@@ -31,14 +31,13 @@ from .words import (
 # -- the table -------------------------------------------------------------------------
 
 
-class BigCityAdapter(GameAdapter):
+class BigCityAdapter(GameAdapter[BigCityView]):
     colour = discord.Colour.from_rgb(200, 110, 40)
     rules_summary = RULES
+    typed_table = staticmethod(table)
 
     def table_content(self, match: Match) -> str:
-        state = match.state
-        assert state is not None
-        view = self.public_view(match)
+        view = self.table_view(match)
         variants = [VARIANT_NAMES[k] for k, on in view["options"].items() if on]
         tail = f" · variants: {', '.join(variants)}" if variants else ""
         if view["phase"] == "over":
@@ -47,16 +46,18 @@ class BigCityAdapter(GameAdapter):
             return (f"**Big City** · final ({how})\nScores: {scores_line(match, view)}\n"
                     f"{final_line(match, view)}")
         lines = []
+        turn = view["turn"]
+        assert turn is not None  # someone's turn until the game is over
         if view["phase"] == "setup":
-            turn = view["turn"]
-            pool = join_words([str(n) for n in view["setup"]["pool"]])
+            setup = view["setup"]
+            assert setup is not None
+            pool = join_words([str(n) for n in setup["pool"]])
             lines.append(f"**Big City** · setting up the city{tail}")
             lines.append(f"{mention(match, turn)}, place a starting neighborhood ({pool}): "
                          "press **Place a neighborhood**. **My hand** shows your cards.")
             return "\n".join(lines)
         lines.append(f"**Big City** · turn {view['turn_number']}{tail}")
         lines.append(f"Scores: {scores_line(match, view)}")
-        turn = view["turn"]
         step = view["step"]
         if step in PLAYING_STEPS:
             trade = ", trade" if view["options"]["trade_cards"] else ""
@@ -70,15 +71,18 @@ class BigCityAdapter(GameAdapter):
             lines.append(f"{mention(match, turn)}, it's your turn: {what}. **My hand** shows "
                          "your cards and what they build.")
         elif step == "draw":
-            need = view["draw"]["cards"]
+            draw = view["draw"]
+            assert draw is not None
+            need = draw["cards"]
             lines.append(f"{mention(match, turn)} draws {plural(need, 'more card')}: pick a "
                          "stack below (at most two from one stack per turn).")
         elif step == "trade_offers":
-            trade = view["trade"]
-            waiting = ", ".join(mention(match, p) for p in trade["waiting_for"])
-            lines.append(f"{name(match, trade['trader'])} wants to trade "
-                         f"{plural(len(trade['neighborhoods']), 'card')} (from neighborhood "
-                         f"{join_words([str(n) for n in trade['neighborhoods']])}). "
+            running = view["trade"]
+            assert running is not None
+            waiting = ", ".join(mention(match, p) for p in running["waiting_for"])
+            lines.append(f"{name(match, running['trader'])} wants to trade "
+                         f"{plural(len(running['neighborhoods']), 'card')} (from neighborhood "
+                         f"{join_words([str(n) for n in running['neighborhoods']])}). "
                          f"{waiting}: press **Answer the trade** to offer cards or decline.")
         elif step == "trade_accept":
             lines.append(f"{mention(match, turn)}, the answers to your trade are in: press "
@@ -91,7 +95,7 @@ class BigCityAdapter(GameAdapter):
         return "\n".join(lines)
 
     def picture_description(self, match: Match) -> str:
-        view = self.public_view(match)
+        view = self.table_view(match)
         city = (f"{plural(len(view['neighborhoods']), 'neighborhood')} placed, "
                 f"{plural(len(view['buildings']), 'piece')} built, "
                 f"{plural(len(view['streetcars']), 'streetcar')} laid")
@@ -99,7 +103,9 @@ class BigCityAdapter(GameAdapter):
             text = (f"Big City, the final city: {city}. Final scores: "
                     f"{scores_line(match, view)}. {final_line(match, view)}")
         elif view["phase"] == "setup":
-            text = (f"Big City city map while setting up: {city}. {name(match, view['turn'])} "
+            turn = view["turn"]
+            assert turn is not None
+            text = (f"Big City city map while setting up: {city}. {name(match, turn)} "
                     "places a starting neighborhood.")
         else:
             due = ", ".join(name(match, p) for p in view["to_act"]) or "nobody"
@@ -110,10 +116,9 @@ class BigCityAdapter(GameAdapter):
         return fit_description(plain_text(text, match))
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
-        state = match.state
-        assert state is not None
-        turn = ENGINE.to_act(state)
-        current = turn[0] if turn and state["step"] != "trade_offers" else None
+        view = self.table_view(match)
+        turn = view["to_act"]
+        current = turn[0] if turn and view["step"] != "trade_offers" else None
         items = step_items(match, current)
         items.append(hand_button(match))
         return [wrap(item, DYNAMIC_ITEMS) for item in items]
@@ -148,12 +153,11 @@ class BigCityAdapter(GameAdapter):
                                       f"{plural(event['count'], 'card')} with "
                                       f"{name(match, event['with'])}.", fold=True))
             elif kind == "game_over":
-                assert match.state is not None
-                view = self.engine.view(match.state, None)
+                view = self.table_view(match)
                 how = ("Every property of all eight neighborhoods is built on"
                        if event["reason"] == "city_complete" else "Everyone passed in a row")
                 text = (f"🏁 **Big City is over.** {how}.\nFinal scores: "
                         f"{scores_line(match, view)}\n{final_line(match, view)}")
                 notices.append(Notice(text, [Picture("final.png", "render_final",
-                                                     (self.named_view(match, view),))]))
+                                                     (self.named_view(match, as_json(view)),))]))
         return notices

@@ -13,17 +13,18 @@ from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import Card
+from bot.games.bigcity.views import table
 from bot.ui.components import offered_values
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import letters
 from bot.ui.replies import tell
 from bot.ui.screens import show_screen
 
+from .after import after_screen
 from .ids import CARD_CODES, CATEGORIES, MAP_CODES, STAMP, Stamp, board, of_kind
 from .screens import (
     GROUP_CODE,
     Screen,
-    after_screen,
     cards_screen,
     confirm_screen,
     hand_screen,
@@ -97,7 +98,7 @@ class OpenButton(Stamped, GameButton,
 def open_screen(match: Match, player: str, code: str, arg: int | None,
                 page: int) -> Screen | str:
     assert match.state is not None
-    step = match.state["step"]
+    step = table(match.state)["step"]
     # answers to a trade only while it runs; the trader's offers (or an exchange instead)
     # only when the answers are in
     if (code == "r") != (step == "trade_offers"):

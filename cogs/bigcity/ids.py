@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.core.engine import LegalAction
 from bot.core.records import Match
+from bot.games.bigcity.views import table
 
 # The stamp's part of a component's id template (bot/ui/items.py): ``v<version>`` or
 # ``t<turn of a trade>``.
@@ -30,12 +31,12 @@ class Stamp:
         return f"ch:bc:{self.match_id}:{self.kind}{self.number}"
 
     def holds(self, match: Match) -> bool:
-        state = match.state
-        if state is None:
+        if match.state is None:
             return False
         if self.kind == "v":
             return match.version == self.number
-        return state["step"] == "trade_offers" and state["turn_number"] == self.number
+        view = table(match.state)
+        return view["step"] == "trade_offers" and view["turn_number"] == self.number
 
     def stale_reason(self) -> str:
         return ("That button belongs to an earlier board." if self.kind == "v"
@@ -48,7 +49,7 @@ def board(match: Match) -> Stamp:
 
 def trade_stamp(match: Match) -> Stamp:
     assert match.state is not None
-    return Stamp(match.id, "t", match.state["turn_number"])
+    return Stamp(match.id, "t", table(match.state)["turn_number"])
 
 
 # -- what kinds of action there are ---------------------------------------------------

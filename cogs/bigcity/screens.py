@@ -9,31 +9,20 @@ import discord
 
 from bot.core.engine import JSON, LegalAction
 from bot.core.records import Match
-from bot.core.runtime import Outcome
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label
 from bot.games.bigcity.geometry import neighborhood_layout, neighbors
 from bot.games.bigcity.legality import building_label, building_sites
 from bot.games.bigcity.scoring import score_building
+from bot.games.bigcity.views import seen_by, table
 from bot.ui.game import seat_name
 from bot.ui.paged import PAGE_SIZE, Choice, clamp_page, page_of, paged_menu, shorten
 from bot.ui.screens import Screen, button, lettered_menu
 from bot.ui.words import join_words, name, plural
 
 from .ids import CATEGORIES, PLAYING_STEPS, Stamp, board, of_kind, trade_stamp
-from .words import (
-    built_words,
-    card_notes,
-    cards_words,
-    final_line,
-    hand_inline,
-    hand_lines,
-    laid_words,
-    placed_words,
-    score_words,
-    turn_refusal,
-)
+from .words import card_notes, cards_words, hand_lines, score_words, turn_refusal
 
 # -- screens: what a private reply shows (a ``Screen``, bot/ui/screens.py) ---------------
 
@@ -53,18 +42,17 @@ def step_items(match: Match, player: str | None, *,
     """The buttons of the current step. On the table (``private`` False) they depend only
     on public facts, so they give nothing of the hand away; in a player's own reply they
     are exactly what ``legal`` offers that player."""
-    state = match.state
-    assert state is not None
+    assert match.state is not None
+    view = table(match.state)
     base = board(match).base
-    step = state["step"]
+    step = view["step"]
     items: list[discord.ui.Item[Any]] = []
     if step == "place":
         items.append(button("Place a neighborhood", f"{base}:cn", emoji="🧩",
                             style=discord.ButtonStyle.primary))
     elif step in PLAYING_STEPS:
         # only here: listing the placements of the "place" step takes ~10 ms, for nothing
-        legal = ENGINE.legal(state, player) if private and player is not None else []
-        view = ENGINE.view(state, None)
+        legal = ENGINE.legal(match.state, player) if private and player is not None else []
         placed_special = any(b["building"] in SPECIAL_CARDS for b in view["buildings"])
         public = {
             "b": True,
@@ -86,11 +74,10 @@ def step_items(match: Match, player: str | None, *,
                          else discord.ButtonStyle.secondary)
                 items.append(button(cat.title, f"{base}:c{code}", emoji=cat.emoji, style=style))
     elif step == "draw":
-        current = ENGINE.to_act(state)[0]
-        stacks = state["stacks"]
-        for i, la in enumerate(ENGINE.legal(state, current)):
+        current = view["to_act"][0]
+        for i, la in enumerate(ENGINE.legal(match.state, current)):
             number = la.action["stacks"][0]
-            items.append(button(f"Stack {number} · {len(stacks[str(number)])} left",
+            items.append(button(f"Stack {number} · {view['stacks'][str(number)]} left",
                                 f"{base}:a{i}", style=discord.ButtonStyle.primary))
     elif step == "trade_offers":
         items.append(button("Answer the trade", f"{trade_stamp(match).base}:cr", emoji="🤝",
@@ -231,13 +218,12 @@ def map_options(state: JSON, legal: list[LegalAction], code: str,
 
 
 def map_screen(match: Match, player: str, code: str, arg: int | None, page: int) -> Screen | str:
-    state = match.state
-    assert state is not None
-    legal = ENGINE.legal(state, player)
+    assert match.state is not None
+    legal = ENGINE.legal(match.state, player)
     base = board(match).base
     groups: list[Group] = []
     if code == "n" and (arg is None or arg >= GROUP_CODE):
-        groups = neighborhood_groups(state, of_kind(legal, "n"))
+        groups = neighborhood_groups(match.state, of_kind(legal, "n"))
     if code == "n" and arg is None:
         if len(groups) == 1:
             arg = groups[0].code
@@ -245,7 +231,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
             choices = [Choice(str(g.code), f"Neighborhood {g.number} · {g.words}",
                               f"{plural(len(g.options), 'place')}, lettered on the next picture")
                        for g in groups]
-            setup = state["phase"] == "setup"
+            setup = table(match.state)["phase"] == "setup"
             text = ("**Place a starting neighborhood.**" if setup
                     else "**Add a neighborhood.**") + \
                 (" Which one, and on which side of the city (as the table's picture shows it)?"
@@ -255,7 +241,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
                                page_id=lambda p: f"{base}:cn:p{p}", lettered=False,
                                placeholder="Which neighborhood, on which side?")
             return Screen(text, items)
-    found = map_options(state, legal, code, arg)
+    found = map_options(match.state, legal, code, arg)
     if isinstance(found, str):
         return found
     if not found:
@@ -272,7 +258,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
                 "one property on the outskirts, a factory needs at least two.")
         menu = "Pick a place"
     elif code == "s" and arg is None:
-        first = not state["streetcars"]
+        first = not table(match.state)["streetcars"]
         head = ("**Streetcar** — " + ("the first streetcar goes on any street of the city. "
                                        if first else "pick the first new streetcar; ")
                 + ("" if first else "you can add a second one next. ")
@@ -298,7 +284,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
         menu = "Pick a place"
         if len(groups) > 1 or group is None:
             extra.append(button("◀ Another side or neighborhood", f"{base}:cn:p0", row=2))
-    city = City(state) if code == "n" else None
+    city = City(match.state) if code == "n" else None
     choices = []
     for pos, (i, la) in enumerate(found):
         if city is not None:
@@ -316,13 +302,12 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
 
 
 def cards_screen(match: Match, player: str, code: str) -> Screen | str:
-    state = match.state
-    assert state is not None
+    assert match.state is not None
     stamp = trade_stamp(match) if code == "r" else board(match)
-    legal = ENGINE.legal(state, player)
+    legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, code)
     with_cards = [(i, la) for i, la in found if "cards" in la.action]
-    view = ENGINE.view(state, player)
+    view = seen_by(match.state, player)
     notes = card_notes(view)
     items: list[discord.ui.Item[Any]] = []
     most = max((len(la.action["cards"]) for _i, la in with_cards), default=0)
@@ -357,6 +342,7 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
                 "card for card, or end the trade.")
     else:
         trade = view["trade"]
+        assert trade is not None  # answers only while a trade runs
         wanted = plural(len(trade["neighborhoods"]), "card")
         text = (f"**{name(match, trade['trader'])} wants to trade {wanted}** (from "
                 f"neighborhood {join_words([str(n) for n in trade['neighborhoods']])}). "
@@ -366,15 +352,15 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
 
 def offers_screen(match: Match, player: str) -> Screen | str:
     """The trader's decisions: take an offer, exchange instead, or end the trade."""
-    state = match.state
-    assert state is not None
-    legal = ENGINE.legal(state, player)
+    assert match.state is not None
+    legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, "w")
     if not found:
         return CATEGORIES["w"].empty
     base = board(match).base
-    view = ENGINE.view(state, player)
+    view = seen_by(match.state, player)
     trade = view["trade"]
+    assert trade is not None  # the trader decides while the trade runs
     lines = []
     for other, stacks in trade["offers"].items():
         if other in trade["accepted"]:
@@ -384,8 +370,8 @@ def offers_screen(match: Match, player: str) -> Screen | str:
                          f"neighborhood {join_words([str(s) for s in stacks])}")
         else:
             lines.append(f"• {name(match, other)} declined")
-    mine = (view.get("my_trade") or {}).get("cards", [])
-    given = (view.get("my_trade") or {}).get("given", [])
+    side = view["my_trade"]
+    mine, given = (side["cards"], side["given"]) if side and "cards" in side else ([], [])
     text = (f"**Trade offers** for your {cards_words([c for c in mine if c not in given])}:\n"
             + "\n".join(lines))
     items: list[discord.ui.Item[Any]] = []
@@ -404,8 +390,7 @@ def offers_screen(match: Match, player: str) -> Screen | str:
 
 def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
                    back_id: str | None, letter: str | None = None) -> Screen:
-    state = match.state
-    assert state is not None
+    assert match.state is not None
     action = la.action
     kind = action["type"]
     preview = None
@@ -413,11 +398,11 @@ def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
         preview = [preview_choice(letter or "A", action)]
     tag = f"**{letter}** · " if letter else ""
     if kind == "build":
-        score = score_building(City(state), action["building"], action["properties"])
+        score = score_building(City(match.state), action["building"], action["properties"])
         text = (f"Build {tag}**{building_label(action['building'], action['properties'])}**? "
                 f"It scores {score_words(score.explanation, score.points)}.")
     elif kind == "place_neighborhood":
-        near, pairs = touch_words(City(state), action)
+        near, pairs = touch_words(City(match.state), action)
         text = (f"Place {tag}**neighborhood {action['neighborhood']}**, "
                 f"{turned_words(int(action['rotation']))}, {near}? ({pairs})")
     elif kind in ("special", "streetcar"):
@@ -433,8 +418,9 @@ def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
         text = (f"Offer **{cards_words(action['cards'])}** in trade? The others see only "
                 "their neighborhoods.")
     elif kind == "trade_offer":
-        trader = state["trade"]["trader"]
-        text = f"Offer **{cards_words(action['cards'])}** to {name(match, trader)}?"
+        trade = table(match.state)["trade"]
+        assert trade is not None  # an offer answers a running trade
+        text = f"Offer **{cards_words(action['cards'])}** to {name(match, trade['trader'])}?"
     elif kind == "pass":
         text = ("Pass this turn? When every player passes in a row, the game ends (a player "
                 "who still can may go on while the others pass).")
@@ -459,21 +445,19 @@ def possible_builds(state: JSON, hand: list[Card]) -> list[str]:
 
 
 def hand_screen(match: Match, player: str) -> Screen:
-    state = match.state
-    assert state is not None
-    view = ENGINE.view(state, player)
+    assert match.state is not None
+    view = seen_by(match.state, player)
     parts = [f"**Your hand** ({plural(len(view['hand']), 'card')}; only you see this):",
              hand_lines(view)]
-    if view.get("my_trade"):
-        mine = view["my_trade"]
+    if mine := view["my_trade"]:
         if "cards" in mine:
             parts.append(f"In your trade: {cards_words(mine['cards'])}.")
         elif "offered" in mine:
             parts.append(f"You offered {cards_words(mine['offered'])} in the trade.")
-    on_turn = player in ENGINE.to_act(state)
+    on_turn = player in view["to_act"]
     items: list[discord.ui.Item[Any]] = []
     preview = None
-    if on_turn and state["step"] in PLAYING_STEPS:
+    if on_turn and view["step"] in PLAYING_STEPS:
         screen = map_screen(match, player, "b", None, 0)
         if isinstance(screen, Screen):
             parts.append("\n**You can build now** — pick one (letters on the picture), then "
@@ -488,10 +472,10 @@ def hand_screen(match: Match, player: str) -> Screen:
             item.row = 2 + k // 5
         items = items + others
     else:
-        if state["phase"] == "setup":
+        if view["phase"] == "setup":
             parts.append("\nBuilding starts once the starting neighborhoods are placed.")
         else:
-            builds = possible_builds(state, view["hand"])
+            builds = possible_builds(match.state, view["hand"])
             if builds:
                 shown = builds[:12]
                 more = f" (and {len(builds) - len(shown)} more)" if len(builds) > len(shown) else ""
@@ -502,73 +486,6 @@ def hand_screen(match: Match, player: str) -> Screen:
         if on_turn:
             parts.append("It's your turn:")
             items = step_items(match, player, private=True)
-        elif state["phase"] != "over":
+        elif view["phase"] != "over":
             parts.append(turn_refusal(match, player))
     return Screen("\n".join(parts), items, preview)
-
-
-def result_text(match: Match, player: str, outcome: Outcome) -> str:
-    """What the player's own move did, for their private reply."""
-    state = outcome.match.state
-    assert state is not None
-    lines = []
-    for event in outcome.events:
-        kind = event["type"]
-        if kind == "built":
-            lines.append("🏗️ " + built_words("You", event["building"], event["properties"],
-                                             event["points"], event["explanation"]))
-        elif kind == "special_placed":
-            lines.append(f"You {placed_words(event['card'], event['properties'])}.")
-        elif kind == "streetcars_placed":
-            lines.append(f"🚋 You {laid_words(event)}.")
-        elif kind == "neighborhood_placed":
-            lines.append(f"You placed neighborhood {event['neighborhood']}.")
-        elif kind == "exchanged":
-            lines.append(f"You put {plural(event['count'], 'card')} back under the stacks.")
-        elif kind == "discarded":
-            lines.append(f"You discarded {cards_words(event['cards'])}.")
-        elif kind == "drew":
-            hand = ENGINE.view(state, player)["hand"]
-            count = len(event["stacks"])
-            drawn = hand[-count:] if count else []
-            lines.append(f"🃏 You drew **{cards_words(drawn)}** from stack "
-                         f"{join_words([str(s) for s in event['stacks']])}.")
-        elif kind == "passed":
-            lines.append("You passed.")
-        elif kind == "trade_announced":
-            lines.append("🤝 Your trade is announced; the others are answering. You will get "
-                         "a **Trade offers** button on the table.")
-        elif kind == "trade_offered":
-            lines.append("Your offer is made; the trader decides.")
-        elif kind == "trade_declined":
-            lines.append("You declined the trade.")
-        elif kind == "traded":
-            lines.append(f"🤝 You traded with {name(match, event['with'])}.")
-        elif kind == "trade_ended":
-            lines.append("The trade is over.")
-    return "\n".join(lines) or "Done."
-
-
-def after_screen(outcome: Outcome, player: str) -> Screen:
-    """The player's private reply after their move: what happened and what comes next."""
-    match = outcome.match
-    state = match.state
-    assert state is not None
-    text = result_text(match, player, outcome)
-    if state["phase"] == "over":
-        return Screen(f"{text}\n\nThe game is over. {final_line(match, ENGINE.view(state, None))}")
-    view = ENGINE.view(state, player)
-    if player in ENGINE.to_act(state):
-        step = state["step"]
-        if step == "draw":
-            need = view["draw"]["cards"]
-            text += (f"\nDraw {plural(need, 'more card')}: pick a stack (at most two from one "
-                     f"stack per turn). Your hand: {hand_inline(view)}.")
-        elif step == "main":
-            text += f"\nNow take your turn's action. Your hand: {hand_inline(view)}."
-        elif step == "trade_accept":
-            text += "\nThe answers are in."
-        return Screen(text, step_items(match, player, private=True))
-    if state["step"] == "trade_offers" and state["trade"]["trader"] == player:
-        return Screen(text)
-    return Screen(f"{text}\nYour turn is over. Your hand: {hand_inline(view)}.")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.engine import JSON
 from bot.core.records import Match
-from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
 from bot.games.bigcity.legality import a_or_an
+from bot.games.bigcity.views import BigCityPlayerView, BigCityView, LastAction, table
 from bot.ui.components import ascii_number
 from bot.ui.words import join_words, name, plural, winner_line
 
@@ -54,7 +56,7 @@ build, with the points."""
 # -- words ------------------------------------------------------------------------------
 
 
-def cards_words(cards: list[Card]) -> str:
+def cards_words(cards: Sequence[Card]) -> str:
     return join_words([card_label(c) for c in cards])
 
 
@@ -84,27 +86,39 @@ def placed_words(card: str, props: list[int]) -> str:
     return f"placed {piece_title(card)} on {sites(props)}"
 
 
-def laid_words(laid: JSON) -> str:
+def built_on(building: str, props: list[int]) -> str:
+    """A building in a few public words: "built a double residence on 14+15"."""
+    return f"built {a_or_an(piece_title(building)).lower()} on {sites(props)}"
+
+
+def neighborhood_placed(number: int) -> str:
+    return f"placed neighborhood {number}"
+
+
+def useless_discarded(cards: Sequence[Card]) -> str:
+    return f"discarded the useless {cards_words(cards)}"
+
+
+def laid_words(segments: Sequence[object], where: Sequence[str]) -> str:
     """Streetcars laid and where they went (an event, or the view's last move)."""
-    return f"laid {plural(len(laid['segments']), 'streetcar')} ({' and '.join(laid['where'])})"
+    return f"laid {plural(len(segments), 'streetcar')} ({' and '.join(where)})"
 
 
 def action_words(match: Match, action: JSON) -> str:
     """A move in a few public words (for timeouts): never a hidden card."""
     kind = action.get("type")
     if kind == "build":
-        return f"built {a_or_an(piece_title(action['building'])).lower()} on " \
-               f"{sites(action['properties'])}"
+        return built_on(action["building"], action["properties"])
     if kind == "special":
         return placed_words(action["card"], action["properties"])
     if kind == "streetcar":
         return f"laid {plural(len(action['segments']), 'streetcar')}"
     if kind == "place_neighborhood":
-        return f"placed neighborhood {action['neighborhood']}"
+        return neighborhood_placed(action["neighborhood"])
     if kind == "exchange":
         return f"exchanged {plural(len(action['cards']), 'card')}"
     if kind == "discard_useless":
-        return f"discarded the useless {cards_words(action['cards'])}"
+        return useless_discarded(action["cards"])
     if kind == "draw":
         return "finished drawing cards"
     if kind == "trade_offer":
@@ -118,49 +132,55 @@ def action_words(match: Match, action: JSON) -> str:
     return "passed"
 
 
-def last_move(match: Match, last: JSON | None) -> str:
+def last_move(match: Match, last: LastAction | None) -> str:
     """The table's last move: what ``action_words`` says, with what only the view knows
     (the points, where the streetcars went)."""
     if not last:
         return ""
     who = name(match, last["player"])
-    kind = last["type"]
-    if kind == "build" and last["building"] == "city_hall":
+    if last["type"] == "build" and last["building"] == "city_hall":
         return f"{who} built city hall on {sites(last['properties'])}"
-    if kind == "build":
-        did = f"{action_words(match, last)} for {plural(last['points'], 'point')}"
-    elif kind == "streetcar":
-        did = laid_words(last)
-    elif kind == "exchange":  # the view keeps how many cards went, not which
+    if last["type"] == "build":
+        did = f"{built_on(last['building'], last['properties'])} for " \
+              f"{plural(last['points'], 'point')}"
+    elif last["type"] == "streetcar":
+        did = laid_words(last["segments"], last["where"])
+    elif last["type"] == "exchange":  # the view keeps how many cards went, not which
         did = f"exchanged {plural(last['count'], 'card')}"
-    elif kind == "trade":
+    elif last["type"] == "trade":
         did = f"offered {plural(len(last['neighborhoods']), 'card')} in trade"
-    elif kind in ("special", "place_neighborhood", "discard_useless"):
-        did = action_words(match, last)
+    elif last["type"] == "special":
+        did = placed_words(last["card"], last["properties"])
+    elif last["type"] == "place_neighborhood":
+        did = neighborhood_placed(last["neighborhood"])
+    elif last["type"] == "discard_useless":
+        did = useless_discarded(last["cards"])
     else:
         did = "passed"
     return f"{who} {did}"
 
 
-def final_line(match: Match, view: JSON) -> str:
-    return winner_line(match, view.get("winners") or [], view["scores"])
+def final_line(match: Match, view: BigCityView) -> str:
+    return winner_line(match, view["winners"] or [], view["scores"])
 
 
-def scores_line(match: Match, view: JSON) -> str:
+def scores_line(match: Match, view: BigCityView) -> str:
     return " · ".join(f"{name(match, p)} {view['scores'][p]}" for p in view["players"])
 
 
-def card_notes(view: JSON) -> dict[str, str]:
+def card_notes(view: BigCityPlayerView) -> dict[str, str]:
     """For each card in the viewer's hand: what it is and where its property stands."""
     where = {entry["property"]: entry for entry in view["properties"]}
     pieces = view["buildings"]
     notes: dict[str, str] = {}
-    for card in view.get("hand", []):
+    for card in view["hand"]:
         if isinstance(card, str):
             _stack, kind, shape, _title = SPECIAL_CARDS[card]
             notes[str(card)] = f"{kind} card: {SHAPE_WORDS[shape]}"
-        elif card in view.get("useless", []):
-            notes[str(card)] = f"useless: under {pieces[where[card]['piece']]['title']}"
+        elif card in view["useless"]:
+            piece = where[card]["piece"]
+            assert piece is not None  # a useless card's property is under a park or factory
+            notes[str(card)] = f"useless: under {pieces[piece]['title']}"
         elif card in where:
             side = "outskirts" if where[card]["outskirts"] else "center"
             notes[str(card)] = f"neighborhood {card // 10}, in the city ({side})"
@@ -169,13 +189,13 @@ def card_notes(view: JSON) -> dict[str, str]:
     return notes
 
 
-def hand_lines(view: JSON) -> str:
+def hand_lines(view: BigCityPlayerView) -> str:
     notes = card_notes(view)
-    return "\n".join(f"• **{card_label(c)}** — {notes[str(c)]}" for c in view.get("hand", []))
+    return "\n".join(f"• **{card_label(c)}** — {notes[str(c)]}" for c in view["hand"])
 
 
-def hand_inline(view: JSON) -> str:
-    return " · ".join(card_label(c) for c in view.get("hand", [])) or "no cards"
+def hand_inline(view: BigCityPlayerView) -> str:
+    return " · ".join(card_label(c) for c in view["hand"]) or "no cards"
 
 
 def parse_card(token: str) -> Card | None:
@@ -187,15 +207,16 @@ def parse_card(token: str) -> Card | None:
 
 def turn_refusal(match: Match, player: str) -> str:
     """Why ``player`` cannot act now, in one sentence."""
-    state = match.state
-    assert state is not None
-    if state["phase"] == "over":
+    assert match.state is not None
+    view = table(match.state)
+    if view["phase"] == "over":
         return "The game is over."
-    if state["step"] == "trade_offers":
-        trade = state["trade"]
+    if view["step"] == "trade_offers":
+        trade = view["trade"]
+        assert trade is not None  # a trade runs in its steps
         if player == trade["trader"]:
             return "The others are answering your trade; wait for their offers."
         return "You have answered this trade already; the trader decides next."
-    turn = ENGINE.to_act(state)
+    turn = view["to_act"]
     who = name(match, turn[0]) if turn else "nobody"
     return f"It's {who}'s turn, not yours."
