@@ -4,12 +4,10 @@ fails here."""
 
 from __future__ import annotations
 
-import functools
 import random
-import types
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, get_args
 
 import pytest
 
@@ -17,6 +15,7 @@ from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity import views as bv
 from tests.computer_games import played
 from tests.scripts import load_script
+from tests.typed_views import fields, mismatches
 
 JSON = dict[str, Any]
 
@@ -32,54 +31,6 @@ MIXED_GAMES = [
     (["a", "b", "c"], 5, {"trade_cards": True}),
     (["a", "b", "c", "d"], 6, {"trade_cards": True, "limited_card_drawing": True}),
 ]
-
-
-@functools.cache
-def type_hints(hint: Any) -> dict[str, Any]:
-    return get_type_hints(hint)
-
-
-def mismatches(value: Any, hint: Any, where: str = "view") -> list[str]:
-    """Where ``value`` is not what ``hint`` declares: a TypedDict's keys (required and
-    optional) exactly, and every value's type, down to the leaves."""
-    origin = get_origin(hint)
-    if is_typeddict(hint):
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a {hint.__name__}"]
-        hints = type_hints(hint)
-        required, optional = hint.__required_keys__, hint.__optional_keys__
-        found = [f"{where}: {hint.__name__} lacks {key!r}" for key in sorted(required - set(value))]
-        found += [f"{where}: {hint.__name__} has no key {key!r}"
-                  for key in sorted(set(value) - required - optional)]
-        for key in sorted(set(value) & set(hints)):
-            found += mismatches(value[key], hints[key], f"{where}.{key}")
-        return found
-    if origin in (Union, types.UnionType):
-        tries = [mismatches(value, member, where) for member in get_args(hint)]
-        return [] if any(not t for t in tries) else [
-            f"{where}: {value!r:.80} is none of {hint}", *min(tries, key=len)]
-    if origin is Literal:
-        ok = any(type(value) is type(a) and value == a for a in get_args(hint))
-        return [] if ok else [f"{where}: {value!r} is not one of {get_args(hint)}"]
-    if origin is list:
-        if not isinstance(value, list):
-            return [f"{where}: {type(value).__name__}, not a list"]
-        (item,) = get_args(hint)
-        return [m for i, v in enumerate(value) for m in mismatches(v, item, f"{where}[{i}]")]
-    if origin is dict:
-        if not isinstance(value, dict):
-            return [f"{where}: {type(value).__name__}, not a dict"]
-        key_hint, value_hint = get_args(hint)
-        return [m for k, v in value.items()
-                for m in mismatches(k, key_hint, f"{where} key") + mismatches(
-                    v, value_hint, f"{where}[{k!r}]")]
-    if hint is type(None):
-        return [] if value is None else [f"{where}: {value!r:.80} is not None"]
-    if hint in (str, int, bool):
-        # exactly: a bool is no int here, as JSON tells true from 1
-        return [] if type(value) is hint else [
-            f"{where}: {value!r:.80} is a {type(value).__name__}, not a {hint.__name__}"]
-    raise AssertionError(f"{where}: the test cannot check {hint!r}")
 
 
 def mixed(players: list[str], seed: int, options: JSON, share: float = 0.4) -> Iterator[JSON]:
@@ -119,7 +70,7 @@ def test_the_checker_catches_a_missing_an_extra_and_a_wrong_key() -> None:
 
 
 PUBLIC_KEYS = bv.BigCityView.__required_keys__ | bv.BigCityView.__optional_keys__
-PLAYER_KEYS = {key: hint for key, hint in type_hints(bv.BigCityPlayerView).items()
+PLAYER_KEYS = {key: hint for key, hint in fields(bv.BigCityPlayerView).items()
                if key not in PUBLIC_KEYS}
 """What a player's view adds: its other keys are the public view's, checked on their own."""
 
@@ -170,7 +121,7 @@ def test_the_views_are_what_the_types_say_with_trades_exchanges_and_discards() -
     for players, seed, options in MIXED_GAMES:
         check_every_view(mixed(players, seed, options), players, seen)
     assert seen["step"] == set(get_args(bv.Step))
-    assert seen["last_action"] == {get_args(get_type_hints(member)["type"])[0]
+    assert seen["last_action"] == {get_args(fields(member)["type"])[0]
                                    for member in get_args(bv.LastAction)}
     assert seen["my_trade"] == {"cards", "offered"}
 
