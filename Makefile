@@ -60,12 +60,14 @@ PARALLEL := -n auto --dist loadgroup --max-worker-restart 0
 # spares each parallel worker most of its own.
 test test-long: export PYTHONDONTWRITEBYTECODE =
 
-# The import graph (scripts/check_imports.py: no circle, no upward import) is checked with
-# ruff. mypy (one core for about 25 s) checks beside the collection and the tests; its
+# The import graph (scripts/check_imports.py: no circle, no upward import) and the cogs'
+# reads of engine data (scripts/check_cog_reads.py: only through typed views) are checked
+# with ruff. mypy (one core for about 25 s) checks beside the collection and the tests; its
 # report is printed after theirs, and either one failing fails the target.
 test: $(STAMP)
 	$(BIN)/ruff check bot cogs fakediscord tests scripts
 	$(BIN)/python scripts/check_imports.py
+	$(BIN)/python scripts/check_cog_reads.py
 	@$(BIN)/mypy > .mypy.out 2>&1 & mypy=$$!; \
 	$(BIN)/python -m pytest --collect-only -q > /dev/null 2>&1; \
 	$(BIN)/python -m pytest $(PARALLEL); tests=$$?; \
