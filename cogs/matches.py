@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
-from bot.games import GAMES
+from bot.games import ENGINES, GAMES
 from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.permissions import NotPermitted, has_manage_messages
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
@@ -110,7 +110,7 @@ class Matches(commands.Cog):
     @app_commands.guild_only()
     @app_commands.checks.cooldown(1, COOLDOWN_SECONDS, key=_per_member_and_channel)
     @app_commands.describe(game="Only this game")
-    @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in GAMES.items()])
+    @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()])
     async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
         if interaction.guild_id is None:
             await tell(interaction, "Leaderboards are kept per server; use /stats in a server.")
@@ -134,7 +134,7 @@ class Matches(commands.Cog):
                     + (adapter.stats_suffix(r.extra or {}) if adapter else "")
                     for i, r in enumerate(rows, 1)
                 )
-            embed.add_field(name=GAMES[name].title, value=value[:1024], inline=False)
+            embed.add_field(name=ENGINES[name].title, value=value[:1024], inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
     @commands.Cog.listener()

@@ -82,7 +82,3 @@ class GameRecord:
     @property
     def name(self) -> str:
         return self.engine.name
-
-    @property
-    def title(self) -> str:
-        return self.engine.title

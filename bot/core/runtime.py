@@ -86,7 +86,7 @@ class Runtime:
             matches.append(match)
         if upgraded:
             log.info("Brought the saved states of %s up to this version's engines.",
-                     ", ".join(f"{count} {self.games[game].title} game(s) (state version "
+                     ", ".join(f"{count} {self.games[game].engine.title} game(s) (state version "
                                f"{self.games[game].engine.state_version})"
                                for game, count in upgraded.items()))
         now = self.clock()
@@ -311,7 +311,7 @@ class Runtime:
             new.extra["ended_by"] = by
             ended = await self._commit(new)
             log.info("%s %s %s in server %s, channel %s, ended early by %s%s.",
-                     self.games[ended.game].title, stage, ended.id, ended.guild_id,
+                     self.games[ended.game].engine.title, stage, ended.id, ended.guild_id,
                      ended.channel_id, by, " (the host)" if by == ended.host_id else "")
             return ended
 
@@ -579,7 +579,7 @@ class Runtime:
 
     def _busy_sentence(self, match: Match) -> str:
         # Only games this bot runs are ever in memory (load() leaves the others on disk).
-        title = self.games[match.game].title
+        title = self.games[match.game].engine.title
         stage = "a lobby" if match.status == LOBBY else "a game"
         return (f"This channel already has {stage} of {title} running. Finish it, or ask its "
                 "host to use /game end, before starting another (or start one in a thread).")

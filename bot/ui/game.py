@@ -155,6 +155,20 @@ class GameAdapter(Generic[ViewT]):
     player_range: str = ""
     level_words: Mapping[str, str] = LEVEL_WORDS
 
+    def __init_subclass__(cls, *, views: Callable[[JSON], Any] | None = None,
+                          colour: discord.Colour | None = None, rules: str | None = None,
+                          **kwargs: Any) -> None:
+        """A game's adapter says in its class line how its typed view is read, its colour
+        and its short rules: ``class CitiesAdapter(GameAdapter[CitiesView], views=table,
+        colour=..., rules=RULES)``."""
+        super().__init_subclass__(**kwargs)
+        if views is not None:
+            setattr(cls, "typed_table", staticmethod(views))  # noqa: B010 (a class attribute)
+        if colour is not None:
+            cls.colour = colour
+        if rules is not None:
+            cls.rules_summary = rules
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.renderer = renderer(engine.name)

@@ -31,11 +31,8 @@ from .words import (
 # -- the table -------------------------------------------------------------------------
 
 
-class BigCityAdapter(GameAdapter[BigCityView]):
-    colour = discord.Colour.from_rgb(200, 110, 40)
-    rules_summary = RULES
-    typed_table = staticmethod(table)
-
+class BigCityAdapter(GameAdapter[BigCityView], views=table,
+                     colour=discord.Colour.from_rgb(200, 110, 40), rules=RULES):
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
         variants = [VARIANT_NAMES[k] for k, on in view["options"].items() if on]

@@ -21,9 +21,8 @@ from .components import PlaceButton, VetoButton, card_stamp
 from .words import FOOTER, KNOWLEDGE_WORDS, RULES, placement_text, reveal_text, timed_out_words
 
 
-class BigCityzAdapter(GameAdapter[BigCityzView]):
-    colour = discord.Colour.from_rgb(214, 120, 40)
-    rules_summary = RULES
+class BigCityzAdapter(GameAdapter[BigCityzView], views=table,
+                      colour=discord.Colour.from_rgb(214, 120, 40), rules=RULES):
     rules_footer = FOOTER
     # A hard Big Cityz computer also knows more cities (bot/games/bigcityz/levels.RECALL).
     level_words = MappingProxyType(
@@ -34,8 +33,6 @@ class BigCityzAdapter(GameAdapter[BigCityzView]):
             # the objection window: nobody has a move to make, only a say
             return "object to the placement, or let it stand,", "objections close"
         return super().due_words(match)
-
-    typed_table = staticmethod(table)
 
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)

@@ -59,12 +59,8 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
 # -- the table ----------------------------------------------------------------------------
 
 
-class CitiesAdapter(GameAdapter[CitiesView]):
-    colour = discord.Colour.from_rgb(70, 150, 90)
-    rules_summary = RULES
-
-    typed_table = staticmethod(table)
-
+class CitiesAdapter(GameAdapter[CitiesView], views=table,
+                    colour=discord.Colour.from_rgb(70, 150, 90), rules=RULES):
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
         head = f"**Cities** · {view['city']['name']}"

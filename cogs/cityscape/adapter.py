@@ -17,12 +17,8 @@ from .components import GoalsButton, HeightButton
 from .words import RULES, built_words, scored_words, timed_out_words
 
 
-class CityscapeAdapter(GameAdapter[CityscapeView]):
-    colour = discord.Colour.from_rgb(64, 120, 200)
-    rules_summary = RULES
-
-    typed_table = staticmethod(table)
-
+class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
+                       colour=discord.Colour.from_rgb(64, 120, 200), rules=RULES):
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
         head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
