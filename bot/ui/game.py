@@ -15,6 +15,8 @@ from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Outcome
 from bot.games import renderer
 
+from .replies import plain_name
+
 COMPUTER = " (computer)"
 ViewT = TypeVar("ViewT")
 
@@ -231,6 +233,22 @@ class GameAdapter(Generic[ViewT]):
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         """Channel messages for this move (besides the table, which always refreshes)."""
         return []
+
+    def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
+        """What the computer player did for someone whose time ran out ("built a 3-high
+        block on B2"), or None when it is not worth a line."""
+        return None
+
+    def late_notices(self, match: Match, outcome: Outcome) -> list[Notice]:
+        """The line a move made for a late player folds into the table's text: "⏰ Ann ran
+        out of time, so the computer player built a 3-high block on B2 for them."."""
+        if not outcome.timed_out or outcome.player is None:
+            return []
+        did = self.done_for_late_player(match, outcome)
+        if did is None:
+            return []
+        return [Notice(f"⏰ {plain_name(seat_name(match, outcome.player))} ran out of time, so the computer "
+                       f"player {did} for them.", fold=True)]
 
     def options_text(self, match: Match) -> str:
         return ""

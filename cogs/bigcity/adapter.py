@@ -124,16 +124,16 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
         on = [VARIANT_NAMES[k] for k in VARIANT_NAMES if match.options.get(k)]
         return ("Variants: " + "; ".join(on) + ".") if on else "Basic rules (no variants)."
 
+    def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
+        # A draw is news only once it ends the turn (the cards drawn before it are not).
+        action = outcome.action
+        turn_done = any(e["type"] in ("turn", "game_over") for e in outcome.events)
+        return action_words(match, action) if action.get("type") != "draw" or turn_done \
+            else None
+
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
-        notices: list[Notice] = []
+        notices = self.late_notices(match, outcome)
         events = outcome.events
-        if outcome.timed_out and outcome.player is not None:
-            action = outcome.action
-            turn_done = any(e["type"] in ("turn", "game_over") for e in events)
-            if action.get("type") != "draw" or turn_done:
-                notices.append(Notice(
-                    f"⏰ {name(match, outcome.player)} ran out of time, so the computer player "
-                    f"{action_words(match, action)} for them.", fold=True))
         for event in events:
             kind = event["type"]
             if kind == "built":

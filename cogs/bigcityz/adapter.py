@@ -18,7 +18,7 @@ from bot.ui.game import LEVEL_WORDS, GameAdapter, Notice, Picture
 from bot.ui.words import final_line, mention, name, plural
 
 from .components import PlaceButton, VetoButton, card_stamp
-from .words import FOOTER, KNOWLEDGE_WORDS, RULES, placement_text, reveal_text, timed_out_words
+from .words import FOOTER, KNOWLEDGE_WORDS, RULES, late_move_words, placement_text, reveal_text
 
 
 class BigCityzAdapter(GameAdapter[BigCityzView], views=table,
@@ -87,11 +87,11 @@ class BigCityzAdapter(GameAdapter[BigCityzView], views=table,
         return (f", {plural(raised, 'objection')} "
                 f"({extra.get('objections_justified', 0)} justified)")
 
+    def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
+        return late_move_words(move_of(outcome.action))
+
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
-        notices: list[Notice] = []
-        if outcome.timed_out and outcome.player is not None:
-            notices.append(Notice(timed_out_words(match, outcome.player, move_of(outcome.action)),
-                                  fold=True))
+        notices = self.late_notices(match, outcome)
         shown = reveals(outcome.events)
         if shown:
             named = self.named_view(match, as_json(self.table_view(match)))

@@ -123,14 +123,12 @@ def action_label(view: BigCityzView, move: PlacingMove, label: str) -> str:
     return label
 
 
-def timed_out_words(match: Match, player: str, move: Move) -> str:
+def late_move_words(move: Move) -> str:
     """What the computer player did for someone whose time ran out."""
     if move["type"] == "replace":
-        did = f"replaced board {move['slot']}"
-    else:
-        did = {"veto": "objected", "no_veto": "did not object",
-               "no_free_square": NO_FREE_SQUARE}.get(move["type"], "placed the city")
-    return f"⏰ {name(match, player)} ran out of time, so the computer player {did} for them."
+        return f"replaced board {move['slot']}"
+    return {"veto": "objected", "no_veto": "did not object",
+            "no_free_square": NO_FREE_SQUARE}.get(move["type"], "placed the city")
 
 
 def reveal_text(match: Match, event: RevealEvent) -> str:

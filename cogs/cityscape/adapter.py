@@ -14,7 +14,7 @@ from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.words import final_line, mention, plural
 
 from .components import GoalsButton, HeightButton
-from .words import RULES, built_words, scored_words, timed_out_words
+from .words import RULES, built_words, late_move_words, scored_words
 
 
 class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
@@ -56,11 +56,11 @@ class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
         return (plural(rounds, "round") if rounds
                 else "Rounds: one per player (four with two players)")
 
+    def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
+        return late_move_words(move(outcome.action))
+
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
-        notices: list[Notice] = []
-        if outcome.timed_out and outcome.player is not None:
-            notices.append(Notice(timed_out_words(match, outcome.player, move(outcome.action)),
-                                  fold=True))
+        notices = self.late_notices(match, outcome)
         for event in events(outcome.events):
             if event["type"] != "round_scored":
                 continue

@@ -40,13 +40,11 @@ def line_name(side: str, index: int) -> str:
     return f"row {lots[0][1]}"
 
 
-def timed_out_words(match: Match, player: str, action: Move) -> str:
+def late_move_words(action: Move) -> str:
     """What the computer player did for someone whose time ran out."""
     if action["type"] == "build":
-        did = built_words(action)
-    else:
-        did = f"chose goals for their {action['side']} side"
-    return f"⏰ {name(match, player)} ran out of time, so the computer player {did} for them."
+        return built_words(action)
+    return f"chose goals for their {action['side']} side"
 
 
 def scored_words(match: Match, event: RoundScored, view: CityscapeView, over: bool) -> str:
