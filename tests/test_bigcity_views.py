@@ -15,7 +15,7 @@ from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity import views as bv
 from tests.computer_games import played
 from tests.scripts import load_script
-from tests.typed_views import fields, mismatches
+from tests.typed_views import checked_views, fields, mismatches
 
 JSON = dict[str, Any]
 
@@ -83,20 +83,9 @@ def test_a_player_view_adds_its_keys_to_the_public_ones() -> None:
 
 def check_every_view(states: Iterator[JSON], players: list[str], seen: dict[str, set[str]]) -> None:
     for number, state in enumerate(states):
-        where = f"step {number}"
-        public = bv.table(state)
-        assert public == ENGINE.view(state, None)  # the engine's own view, untouched
-        assert bv.as_json(public) is public
-        assert mismatches(public, bv.BigCityView, where) == []
-        for player in players:
-            mine = bv.seen_by(state, player)
-            engines = ENGINE.view(state, player)
-            # the public part is the public view, checked above; then the player's own keys
-            assert {k: v for k, v in engines.items() if k in PUBLIC_KEYS} == public
-            assert set(engines) - PUBLIC_KEYS == set(PLAYER_KEYS)
-            for key, hint in PLAYER_KEYS.items():
-                assert mismatches(engines[key], hint, f"{where}, {player}'s {key}") == []
-            assert mine == engines  # the engine's own view, untouched
+        public, theirs = checked_views(bv, ENGINE, state, players, bv.BigCityView,
+                                       bv.BigCityPlayerView, f"step {number}")
+        for mine in theirs.values():
             if mine["my_trade"] is not None:
                 seen["my_trade"].add(next(iter(sorted(mine["my_trade"]))))
         seen["step"].add(public["step"])

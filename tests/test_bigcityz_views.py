@@ -14,7 +14,7 @@ import pytest
 from bot.games.bigcityz import ENGINE, GAME
 from bot.games.bigcityz import views as bz
 from tests.computer_games import played
-from tests.typed_views import fields, mismatches
+from tests.typed_views import checked_views, fields, mismatches
 
 JSON = dict[str, Any]
 
@@ -111,19 +111,9 @@ def test_a_player_view_adds_its_keys_to_the_public_ones() -> None:
 def check_step(number: int, state: JSON, action: JSON | None, events: list[JSON],
                players: list[str], seen: dict[str, set[str]]) -> None:
     where = f"step {number}"
-    public = bz.table(state)
-    assert public == ENGINE.view(state, None)  # the engine's own view, untouched
-    assert bz.as_json(public) is public
-    assert mismatches(public, bz.BigCityzView, where) == []
-    for player in players:
-        mine = bz.seen_by(state, player)
-        engines = ENGINE.view(state, player)
-        # the public part is the public view, checked above; then the player's own keys
-        assert {k: v for k, v in engines.items() if k in PUBLIC_KEYS} == public
-        assert set(engines) - PUBLIC_KEYS == set(PLAYER_KEYS)
-        for key, hint in PLAYER_KEYS.items():
-            assert mismatches(engines[key], hint, f"{where}, {player}'s {key}") == []
-        assert mine == engines  # the engine's own view, untouched
+    public, theirs = checked_views(bz, ENGINE, state, players, bz.BigCityzView,
+                                   bz.BigCityzPlayerView, where)
+    for player in theirs:
         if public["phase"] == "place" and player == public["turn"]:
             for legal in ENGINE.legal(state, player):
                 move = bz.placing_move(legal.action)

@@ -56,3 +56,30 @@ def mismatches(value: Any, hint: Any, where: str = "view") -> list[str]:
         return [] if type(value) is hint else [
             f"{where}: {value!r:.80} is a {type(value).__name__}, not a {hint.__name__}"]
     raise AssertionError(f"{where}: the test cannot check {hint!r}")
+
+
+def checked_views(views: Any, engine: Any, state: dict[str, Any], players: list[str],
+                  table_type: Any, player_type: Any,
+                  where: str) -> tuple[Any, dict[str, Any]]:
+    """A state's typed public view (``views.table``) and each player's (``views.seen_by``),
+    checked: they are the engine's own views untouched, the table has exactly the keys and
+    types ``table_type`` declares, and each player's view is the table plus exactly the keys
+    ``player_type`` adds, of their types. Returns (table, {player: their view})."""
+    public = views.table(state)
+    assert public == engine.view(state, None)  # the engine's own view, untouched
+    assert views.as_json(public) is public
+    assert mismatches(public, table_type, where) == []
+    public_keys = table_type.__required_keys__ | table_type.__optional_keys__
+    own = {key: hint for key, hint in fields(player_type).items() if key not in public_keys}
+    theirs: dict[str, Any] = {}
+    for player in players:
+        mine = views.seen_by(state, player)
+        engines = engine.view(state, player)
+        # the public part is the public view, checked above; then the player's own keys
+        assert {k: v for k, v in engines.items() if k in public_keys} == public
+        assert set(engines) - public_keys == set(own)
+        for key, hint in own.items():
+            assert mismatches(engines[key], hint, f"{where}, {player}'s {key}") == []
+        assert mine == engines  # the engine's own view, untouched
+        theirs[player] = mine
+    return public, theirs
