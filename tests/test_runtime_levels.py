@@ -13,7 +13,7 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.core.engine import JSON
 from bot.core.levels import Budget, decide
-from bot.core.records import OVER, Seat
+from bot.core.records import OVER, Match, Seat
 from bot.core.runtime import Outcome, Refusal, Runtime, Thinker
 from bot.core.storage import Storage
 from bot.games import GAMES, render_pool
@@ -48,12 +48,17 @@ async def open_runtime(tmp_path: Path) -> AsyncIterator[OpenRuntime]:
         await storage.close()
 
 
+async def ann_bob_and_a_computer(runtime: Runtime) -> Match:
+    """Ann's one-round Cityscape lobby with Bob and a normal computer player seated."""
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
+    await runtime.join(lobby.id, BOB)
+    return await runtime.add_computer(lobby.id, ANN.id)
+
+
 async def test_the_host_sets_levels_in_the_lobby_and_they_survive_a_restart(
         open_runtime: OpenRuntime) -> None:
     runtime = await open_runtime()
-    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
-    await runtime.join(lobby.id, BOB)
-    await runtime.add_computer(lobby.id, ANN.id)
+    lobby = await ann_bob_and_a_computer(runtime)
     await runtime.add_computer(lobby.id, ANN.id, "hard")
     await runtime.set_level(lobby.id, ANN.id, "cpu1", "easy")
 
@@ -70,9 +75,7 @@ async def test_the_host_sets_levels_in_the_lobby_and_they_survive_a_restart(
 async def test_levels_are_refused_in_one_sentence_where_they_make_no_sense(
         open_runtime: OpenRuntime) -> None:
     runtime = await open_runtime()
-    lobby = await runtime.open_lobby(10, 20, "cityscape", ANN, {"rounds": 1})
-    await runtime.join(lobby.id, BOB)
-    await runtime.add_computer(lobby.id, ANN.id)
+    lobby = await ann_bob_and_a_computer(runtime)
     with pytest.raises(Refusal, match=said(
             "Only the host can set the computer players' levels.")):
         await runtime.set_level(lobby.id, BOB.id, "cpu1", "hard")
