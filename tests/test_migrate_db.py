@@ -24,7 +24,7 @@ from tests.pg_support import PgServer
 from tests.runtime_support import Clock, close_runtime, open_runtime
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME_NAMES = ["cityscape", "bigcityz", "bigcity", "cities"]
+GAME_NAMES = list(GAMES)
 
 
 def test_the_url_to_set_keeps_everything_but_the_password() -> None:

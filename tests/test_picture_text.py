@@ -26,7 +26,7 @@ from tests.pictures import drawn, every_picture, too_small
 
 View = dict[str, Any]
 
-@pytest.mark.parametrize("game", ["bigcity", "bigcityz", "cityscape", "cities"])
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_picture_of_a_whole_game_keeps_to_the_text_sizes(game: str) -> None:
     kinds = set()
     for kind, width, texts in every_picture(game):

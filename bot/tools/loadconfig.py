@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.games import GAMES
+
 
 @dataclass
 class Config:
@@ -27,7 +29,7 @@ class Config:
     workdir: str | None = None
     seed: int = 1
     setup_concurrency: int = 16
-    games: list[str] = field(default_factory=lambda: ["cityscape", "bigcityz", "bigcity", "cities"])
+    games: list[str] = field(default_factory=lambda: list(GAMES))
     # None (or "sqlite"): the SQLite file in the work folder; "pgserver": a throwaway
     # PostgreSQL; or a postgresql:// URL (bot/tools/loaddb.py)
     database: str | None = None
