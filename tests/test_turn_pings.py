@@ -4,6 +4,7 @@ runs out; nothing else notifies anyone (a spectator's /game status included)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -50,9 +51,11 @@ async def test_each_turn_change_notifies_exactly_the_player_due(
                                            joiners=(bob,), options={"rounds": 1})
         assert match.state is not None
 
-        # Goals are chosen by both at once: one message notifies both.
+        # Goals are chosen by both at once: one message notifies both, named in seat order.
         await wait_for_pings(fake, 1)
         assert notifications(fake)[0][1] == set(users)
+        both = ", ".join(f"<@{p}>" for p in match.state["players"])
+        assert notifications(fake)[0][0].startswith(f"⏰ {both}: your move in **Cityscape**")
         table = fake.message(lobby.id)
         deadline = bot.runtime.deadline(match)
         assert deadline is not None
@@ -178,3 +181,37 @@ async def test_a_restart_neither_leaves_a_ping_behind_nor_pings_twice(
     # nothing is kept of an ended match's pings
     async with cityhall_bot(fake, db) as bot:
         assert await bot.storage.values_with_prefix("ping:") == []
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_ping_already_deleted_does_not_stop_the_next_one(
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Someone (a moderator, the player) deleted the last ping: Discord answers the bot's
+    delete with 404 Unknown Message, the next turn is pinged all the same, and nothing is
+    logged as going wrong (there is nothing left to tidy)."""
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
+        assert match.state is not None
+        table = fake.message(lobby.id)
+        for player in users:
+            mine = [s for s, o in match.state["sides"].items() if o == player]
+            await set_goals(fake, users[player], table, match.id,
+                            [(s, [1, 2, 3, 4]) for s in mine])
+            await settle(bot, match.id)
+        await wait_for_pings(fake, 2)
+        pinged = len(notifications(fake))
+        gone = fake.fail("DELETE", r"/channels/\d+/messages/\d+$", 404, 10008)
+        caplog.set_level(logging.WARNING)
+        player = ENGINE.to_act(match.state)[0]
+        action = GAME.computer.normal(match.state, player)
+        await build(fake, bot, users[player], match.id, action["height"], action["lot"])
+        await settle(bot, match.id)
+        await wait_for_pings(fake, pinged + 1)
+        assert len(gone.hits) == 1  # the delete was answered 404, and swallowed
+        assert notifications(fake)[-1][1] == set(ENGINE.to_act(match.state))
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
