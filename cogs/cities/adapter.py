@@ -10,7 +10,7 @@ from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
-from bot.games.cities.views import CitiesView, Row, phase_of, placing, table
+from bot.games.cities.views import CitiesView, Row, events, move_of, phase_of, placing, table
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import wrap
 from bot.ui.screens import button, named_view
@@ -41,7 +41,7 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
     legal = ENGINE.legal(match.state, due[0])
     items: list[discord.ui.Item[Any]] = []
     for i, la in enumerate(legal):
-        action = la.action
+        action = move_of(la.action)
         if action["type"] == "choose_start_tile":
             tile = action["tile"]
             items.append(button(f"Start with {tile} · {CONTENT.tiles[tile].label()}",
@@ -123,11 +123,11 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
         notices: list[Notice] = []
         view = self.table_view(match)
         player = outcome.player
-        events = outcome.events
+        reported = events(outcome.events)
         turn_over = player is not None and (
             view["turn"] != player or view["phase"] == "over"
-            or any(e["type"] == "round_ended" for e in events))
-        took = next((e for e in events if e["type"] == "took"), None)
+            or any(e["type"] == "round_ended" for e in reported))
+        took = next((e for e in reported if e["type"] == "took"), None)
         if outcome.timed_out and player is not None and turn_over:
             did = f" (it took {took_words(took)})" if took else ""
             notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
@@ -137,19 +137,19 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
             # (the space is simply empty): say it in the table's text.
             notices.append(Notice(f"{name(match, str(took['player']))} took "
                                   f"{took_words(took)}.", fold=True))
-        claims = [e for e in events if e["type"] == "achievement_claimed"]
+        claims = [e for e in reported if e["type"] == "achievement_claimed"]
         if claims:
             who = str(claims[0]["player"])
             got = ", ".join(f"**{e['name']}** ({e['vp']} VP)" for e in claims)
             named, names = named_view(ENGINE, match)
             notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", [Picture(
                 "neighbourhood.png", "render_neighbourhood", (named, names.get(who, who)))]))
-        for event in events:
+        for event in reported:
             if event["type"] == "round_ended" and view["phase"] != "over":
                 lines = [f"**Round {event['round']} is over.** {name(match, event['first_player'])} "
                          f"has the star and starts round {event['round'] + 1}."]
                 shown = [item_words(r["row"], r["item"]) for r in event["removed"] if "row" in r]
-                hidden = sum(1 for r in event["removed"] if r.get("face_down"))
+                hidden = sum(1 for r in event["removed"] if "face_down" in r)
                 if shown or hidden:
                     gone = shown + ([plural(hidden, "face-down item")] if hidden else [])
                     lines.append("Removed from the game: " + ", ".join(gone) + ".")

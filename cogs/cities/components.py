@@ -13,7 +13,7 @@ from bot.core.records import Match
 from bot.games.cities import ENGINE
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
 from bot.games.cities.state import hood_of
-from bot.games.cities.views import phase_of, placing
+from bot.games.cities.views import PlaceMove, move_of, phase_of, place_move, placing
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import PAGE_SIZE, Choice, page_slice
 from bot.ui.screens import button, lettered_menu, show_screen
@@ -90,11 +90,11 @@ class PlaceSelect(ChooserItem, GameSelect,
         legal = await click.legal()
         index, pending = self.number, placing(click.state)
         keys = focus_keys(pending)
-        if (index >= len(legal) or not legal[index].action["type"].startswith("place_")
+        if (index >= len(legal) or not move_of(legal[index].action)["type"].startswith("place_")
                 or pending is None  # never, with a place_ move legal
                 or (pending["row"] != "tiles"
                     and (self.focus >= len(keys)
-                         or action_key(legal[index].action) != keys[self.focus]))):
+                         or action_key(move_of(legal[index].action)) != keys[self.focus]))):
             await click.tell(self.bad_pick)
             return
         await apply_and_answer(click, legal[index].action)
@@ -137,16 +137,16 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
     row = pending["row"]
     focus = min(max(focus, 0), len(keys) - 1)
     key = keys[focus]
-    mine: list[tuple[int, LegalAction]] = []
+    mine: list[tuple[int, LegalAction, PlaceMove]] = []
     discard: int | None = None
     for i, la in enumerate(legal):
-        action = la.action
+        action = move_of(la.action)
         if row != "tiles" and action_key(action) != key:
             continue
         if action["type"].startswith("discard"):
             discard = i
         else:
-            mine.append((i, la))
+            mine.append((i, la, place_move(la.action)))
     items: list[discord.ui.Item[Any]] = []
     preview: list[JSON] = []
     rest = list(pending["items"])
@@ -158,16 +158,16 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
         hood = hood_of(match.state, player)
         tile_id = pending["items"][0] if row == "tiles" else None
         labels = []
-        for pos, (_i, la) in enumerate(mine):
+        for pos, (_i, _la, place) in enumerate(mine):
             # a tile's spots widen the picture: its lot words follow the page's picture
             on_page = page_slice(len(mine), pos // PAGE_SIZE)
-            extra = [(int(mine[k][1].action["at"][0]), int(mine[k][1].action["at"][1]))
-                     for k in on_page] if row == "tiles" else []
-            action = dict(la.action, tile=tile_id) if tile_id else la.action
-            labels.append(spot_label(hood, action, tile_bounds(hood, extra)))
-        choices = [Choice(str(i), label) for (i, _la), label in zip(mine, labels, strict=True)]
+            spots = [mine[k][2] for k in on_page] if row == "tiles" else []
+            extra = [(int(spot["at"][0]), int(spot["at"][1]))
+                     for spot in spots if spot["type"] == "place_tile"]
+            labels.append(spot_label(hood, place, tile_bounds(hood, extra), tile_id))
+        choices = [Choice(str(i), label) for (i, _la, _p), label in zip(mine, labels, strict=True)]
         menu, preview = lettered_menu(
-            choices, [la.action for _i, la in mine], page, mark=preview_choice,
+            choices, [la.action for _i, la, _p in mine], page, mark=preview_choice,
             select_id=lambda p: PlaceSelect.on(match, focus=focus, page=p),
             page_id=lambda p: OpenButton.on(match, focus=focus, page=p),
             placeholder="Choose a lettered spot")

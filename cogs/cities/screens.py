@@ -9,7 +9,14 @@ from bot.core.engine import JSON
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities.content import COLOUR_NAMES, CONTENT
-from bot.games.cities.views import Placing, has_neighbourhood, phase_of, table
+from bot.games.cities.views import (
+    Move,
+    Placing,
+    has_neighbourhood,
+    phase_of,
+    place_move,
+    table,
+)
 from bot.ui.screens import Screen
 from bot.ui.words import name
 
@@ -34,11 +41,12 @@ def focus_keys(pending: Placing | None) -> list[str]:
     return list(dict.fromkeys(pending["items"])) if pending else []
 
 
-def action_key(action: JSON) -> str | None:
-    kind = action["type"]
-    if kind in ("place_feature", "discard_feature"):
+def action_key(action: Move) -> str | None:
+    """Which of the things still to place (``focus_keys``) a move places or removes: a
+    feature id or a piece colour; None for a tile (the only one) or another move."""
+    if action["type"] == "place_feature" or action["type"] == "discard_feature":
         return str(action["feature"])
-    if kind in ("place_piece", "discard_piece"):
+    if action["type"] == "place_piece" or action["type"] == "discard_piece":
         return str(action["color"])
     return None
 
@@ -52,9 +60,12 @@ def focus_words(row: str, key: str) -> str:
 
 
 def preview_choice(label: str, action: JSON) -> JSON:
-    if action["type"] == "place_tile":
-        return {"label": label, "tile_at": list(action["at"]), "rotation": action["rotation"]}
-    return {"label": label, "space": list(action["space"])}
+    """A lettered spot's mark on the preview picture (``action``: a placement the chooser
+    letters)."""
+    move = place_move(action)
+    if move["type"] == "place_tile":
+        return {"label": label, "tile_at": list(move["at"]), "rotation": move["rotation"]}
+    return {"label": label, "space": list(move["space"])}
 
 
 def hood_screen(match: Match, player: str) -> CitiesScreen:

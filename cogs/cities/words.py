@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.core.engine import JSON
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
@@ -10,7 +9,14 @@ from bot.games.cities.content import COLOUR_NAMES, CONTENT, SPACE_NAMES
 from bot.games.cities.neighbourhood import Neighbourhood
 from bot.games.cities.scoring import card_points, occurrences
 from bot.games.cities.state import hood_of, item_label
-from bot.games.cities.views import CitiesView, has_neighbourhood, phase_of
+from bot.games.cities.views import (
+    CitiesView,
+    PlaceMove,
+    Took,
+    events,
+    has_neighbourhood,
+    phase_of,
+)
 from bot.ui.words import name, winner_line
 
 PENDING_WORDS = {"tiles": "city tile", "features": "feature tiles", "pieces": "building pieces"}
@@ -63,7 +69,7 @@ def item_words(row: str, item: str) -> str:
     return ITEM_KINDS.get(row, "") + item_label(row, item)
 
 
-def took_words(event: JSON) -> str:
+def took_words(event: Took) -> str:
     row, items = event["row"], event["items"]
     if row == "cards":
         return item_words(row, items[0]) if items else "an empty card space"
@@ -72,7 +78,7 @@ def took_words(event: JSON) -> str:
     if row == "features":
         return " and ".join(item_words(row, i) for i in items) or "an empty feature space"
     pieces = ", ".join(COLOUR_NAMES[c] for c in items) or "nothing"
-    return f"the star and {pieces}" if event.get("star") else f"pieces: {pieces}"
+    return f"the star and {pieces}" if event["star"] else f"pieces: {pieces}"
 
 
 def scores_line(match: Match, view: CitiesView) -> str:
@@ -191,19 +197,20 @@ def space_words(hood: Neighbourhood, space: tuple[int, int] | list[int], bounds:
     return f"{lot} tile, {corner}" if lot else f"the {corner}"
 
 
-def spot_label(hood: Neighbourhood, action: JSON, bounds: Bounds) -> str:
-    """A placement's menu label (after its letter): the thing and where it goes."""
-    kind = action["type"]
-    if kind == "place_tile":
+def spot_label(hood: Neighbourhood, action: PlaceMove, bounds: Bounds,
+               tile_id: str | None = None) -> str:
+    """A placement's menu label (after its letter): the thing and where it goes
+    (``tile_id``: the tile a ``place_tile`` places, to say its spaces turned)."""
+    if action["type"] == "place_tile":
         rotation = int(action["rotation"])
-        tile = CONTENT.tiles[str(action.get("tile") or "")] if action.get("tile") else None
+        tile = CONTENT.tiles[tile_id] if tile_id else None
         turned = f"turned {rotation}°" if rotation else "not turned"
         layout = f" ({tile.label(rotation)})" if tile else ""
         return f"{lot_words(action['at'], bounds)} spot, {turned}{layout}"
     space = (int(action["space"][0]), int(action["space"][1]))
     # a piece's space is of its own colour (or wild): the colour need not be said twice
-    where = space_words(hood, space, bounds, kind_word=kind == "place_feature")
-    if kind == "place_feature":
+    where = space_words(hood, space, bounds, kind_word=action["type"] == "place_feature")
+    if action["type"] == "place_feature":
         return f"{CONTENT.features[action['feature']].label} · {where}"
     colour = COLOUR_NAMES[action["color"]]
     building = hood.buildings.get(space)
@@ -226,27 +233,26 @@ def did_words(player: str, outcome: Outcome) -> list[str]:
     def where(space: list[int]) -> str:
         return f" ({space_words(hood, space, bounds)})" if hood and bounds else ""
 
-    for event in outcome.events:
-        kind = event["type"]
-        if kind == "took" and event["player"] == player:
+    for event in events(outcome.events):
+        if event["type"] == "took" and event["player"] == player:
             did.append(f"You took {took_words(event)}.")
-        elif kind == "start_tile_chosen" and event["player"] == player:
+        elif event["type"] == "start_tile_chosen" and event["player"] == player:
             did.append(f"You start with {item_words('tiles', event['tile'])}.")
-        elif kind == "tile_placed":
+        elif event["type"] == "tile_placed":
             lot = lot_words(event["at"], bounds) if bounds else ""
             did.append(f"Tile {event['tile']} placed" + (f" as your {lot} tile" if lot else "")
                        + f", turned {event['rotation']}°.")
-        elif kind == "feature_placed":
+        elif event["type"] == "feature_placed":
             did.append(f"{CONTENT.features[event['feature']].label} placed"
                        f"{where(event['space'])}.")
-        elif kind == "feature_removed":
+        elif event["type"] == "feature_removed":
             did.append(f"{CONTENT.features[event['feature']].label} removed from the game.")
-        elif kind == "piece_placed":
+        elif event["type"] == "piece_placed":
             did.append(f"{COLOUR_NAMES[event['color']].capitalize()} piece placed"
                        f"{where(event['space'])}, now {event['height']} high.")
-        elif kind == "piece_removed":
+        elif event["type"] == "piece_removed":
             did.append(f"A {COLOUR_NAMES[event['color']]} piece removed from the game.")
-        elif kind == "achievement_claimed" and event["player"] == player:
+        elif event["type"] == "achievement_claimed" and event["player"] == player:
             did.append(f"🏅 You claimed {event['name']} ({event['vp']} VP).")
     return did
 

@@ -1,23 +1,26 @@
 """The typed views of a Cities game: the contract between the engine and its cog and renderer.
 
-The engine's state and its public view are plain JSON (``dict[str, Any]``), so mypy cannot
-tell a key the engine writes from a typo in the cog. These TypedDicts describe exactly what
-``ENGINE.view(state, viewer)`` returns (``view.public_view`` builds it; Cities has no private
-hands, so every viewer gets the same shape), and the functions below are how the cog reads a
-game: ``table(state)`` is the engine's own view, unchanged, under its type; the few readers
-of the state answer what the view does not carry as such (the ids of what a player is
-placing) or what a click's answer asks too often to build the whole view for.
+The engine's state, its public view, its events and its moves are plain JSON (``dict[str,
+Any]``), so mypy cannot tell a key the engine writes from a typo in the cog. These TypedDicts
+describe exactly what ``ENGINE.view(state, viewer)`` returns (``view.public_view`` builds it;
+Cities has no private hands, so every viewer gets the same shape), ``Event`` the events a
+move reports and ``Move`` a move (one of ``ENGINE.legal``'s, or one played). The functions
+below are how the cog reads a game: ``table(state)`` is the engine's own view, unchanged,
+under its type; ``events`` and ``move_of`` (``place_move`` for a placement) put the same
+types on an outcome's events and on a move; the few readers of the state answer what the
+view does not carry as such (the ids of what a player is placing) or what a click's answer
+asks too often to build the whole view for.
 
 This module only describes and reads: it changes neither the engine's output nor the stored
 state. ``tests/test_cities_views.py`` plays seeded games and checks, at every step, that the
-view has exactly these keys and value types, so a change in the engine that the types miss
-fails a test.
+view, every event and every move have exactly these keys and value types, so a change in
+the engine that the types miss fails a test.
 """
 
 # No ``from __future__ import annotations`` here: Python 3.11 reads ``NotRequired`` only from
 # real annotations, and the test checks ``__required_keys__`` / ``__optional_keys__``.
 
-from typing import Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict, cast, final
 
 from bot.core.engine import JSON
 
@@ -66,6 +69,7 @@ class PieceView(TypedDict):
     color: Colour
 
 
+@final
 class FaceDown(TypedDict):
     """An item nobody has seen yet, in its place on the board."""
 
@@ -314,6 +318,169 @@ class CitiesView(TypedDict):
     winners: NotRequired[list[str]]
 
 
+# -- what a move reports (``ENGINE.apply``'s events) ------------------------------------------
+
+
+class StartTileChosen(TypedDict):
+    type: Literal["start_tile_chosen"]
+    player: str
+    tile: str
+
+
+class RoundStarted(TypedDict):
+    """A round is dealt: ``first_player`` (who has the star) takes the first turn."""
+
+    type: Literal["round_started"]
+    round: int
+    first_player: str
+
+
+class Took(TypedDict):
+    """An item or group taken from a row's ``slot`` (1-4): its ids (a card, a tile, features
+    or piece colours), those that were face down (``revealed``), and whether it was the star
+    space."""
+
+    type: Literal["took"]
+    player: str
+    row: Row
+    slot: int
+    items: list[str]
+    revealed: list[str]
+    star: bool
+
+
+class TilePlaced(TypedDict):
+    """A city tile placed at tile position ``at`` [row, column], turned ``rotation``°."""
+
+    type: Literal["tile_placed"]
+    player: str
+    tile: str
+    at: list[int]
+    rotation: int
+
+
+class FeaturePlaced(TypedDict):
+    type: Literal["feature_placed"]
+    player: str
+    feature: str
+    space: list[int]
+
+
+class FeatureRemoved(TypedDict):
+    type: Literal["feature_removed"]
+    player: str
+    feature: str
+
+
+class PiecePlaced(TypedDict):
+    """A piece placed on ``space``: its building is now ``height`` high."""
+
+    type: Literal["piece_placed"]
+    player: str
+    color: Colour
+    space: list[int]
+    height: int
+
+
+class PieceRemoved(TypedDict):
+    type: Literal["piece_removed"]
+    player: str
+    color: Colour
+
+
+class AchievementClaimed(TypedDict):
+    """A ring claimed at the end of a turn: the achievement's id, its name and the ring's VP."""
+
+    type: Literal["achievement_claimed"]
+    player: str
+    achievement: str
+    name: str
+    vp: int
+
+
+@final
+class RemovedItem(TypedDict):
+    """A face-up leftover removed at the end of a round: its row and id (a colour for a
+    piece)."""
+
+    row: Row
+    item: str
+
+
+class RoundEnded(TypedDict):
+    """A round is over: who has the star (and starts the next) and what was left on the
+    board, face up (``RemovedItem``) or face down (``FaceDown``)."""
+
+    type: Literal["round_ended"]
+    round: int
+    first_player: str
+    removed: list[RemovedItem | FaceDown]
+    """Told apart by their keys: ``"row" in removed`` narrows to ``RemovedItem``."""
+
+
+class GameOver(TypedDict):
+    type: Literal["game_over"]
+    scores: dict[str, int]
+    winners: list[str]
+
+
+Event = (StartTileChosen | RoundStarted | Took | TilePlaced | FeaturePlaced | FeatureRemoved
+         | PiecePlaced | PieceRemoved | AchievementClaimed | RoundEnded | GameOver)
+"""Told apart by ``type``: mypy narrows ``event["type"] == "took"`` to ``Took``."""
+
+
+# -- a move (the engine's docstring lists them) ------------------------------------------------
+
+
+class ChooseStartTile(TypedDict):
+    type: Literal["choose_start_tile"]
+    tile: str
+
+
+class TakeMove(TypedDict):
+    """Take what lies on a row's ``slot`` (1-4)."""
+
+    type: Literal["take"]
+    row: Row
+    slot: int
+
+
+class PlaceTile(TypedDict):
+    """Place the tile taken at tile position ``at`` [row, column], turned ``rotation``°."""
+
+    type: Literal["place_tile"]
+    at: list[int]
+    rotation: int
+
+
+class PlaceFeature(TypedDict):
+    type: Literal["place_feature"]
+    feature: str
+    space: list[int]
+
+
+class DiscardFeature(TypedDict):
+    type: Literal["discard_feature"]
+    feature: str
+
+
+class PlacePiece(TypedDict):
+    type: Literal["place_piece"]
+    color: Colour
+    space: list[int]
+
+
+class DiscardPiece(TypedDict):
+    type: Literal["discard_piece"]
+    color: Colour
+
+
+PlaceMove = PlaceTile | PlaceFeature | PlacePiece
+"""A placement: what the chooser letters on its preview."""
+Move = ChooseStartTile | TakeMove | PlaceMove | DiscardFeature | DiscardPiece
+"""Told apart by ``type``."""
+
+
 # -- reading a game ---------------------------------------------------------------------------
 
 
@@ -336,3 +503,20 @@ def placing(state: JSON) -> Placing | None:
 def has_neighbourhood(state: JSON, player: str) -> bool:
     """Whether ``player`` has chosen a starting tile, so has a neighbourhood to show."""
     return player in state["neighbourhoods"]
+
+
+def events(reported: list[JSON]) -> list[Event]:
+    """A move's events (an outcome's ``events``) under their types: the same list."""
+    return cast(list[Event], reported)
+
+
+def move_of(action: JSON) -> Move:
+    """A Cities move (one of ``ENGINE.legal``'s, or one played), under its type: the same
+    object."""
+    return cast(Move, action)
+
+
+def place_move(action: JSON) -> PlaceMove:
+    """One of ``ENGINE.legal``'s moves for a player placing what they took, other than a
+    removal, under its type: the same object."""
+    return cast(PlaceMove, action)
