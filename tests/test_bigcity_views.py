@@ -36,9 +36,17 @@ MIXED_GAMES = [
 def mixed(players: list[str], seed: int, options: JSON, share: float = 0.4) -> Iterator[JSON]:
     """Every state of a seeded game in which the player due makes a random legal move (of a
     random kind) ``share`` of the time, else the computer's move."""
+    for state, _action, _events in mixed_moves(players, seed, options, share):
+        yield state
+
+
+def mixed_moves(players: list[str], seed: int, options: JSON,
+                share: float = 0.4) -> Iterator[tuple[JSON, JSON | None, list[JSON]]]:
+    """``mixed``'s game as (state, the move that led to it, its events): no move before the
+    first state."""
     rng = random.Random(seed)
     state = ENGINE.new(players, options, seed)
-    yield state
+    yield state, None, []
     for _ in range(600):
         if ENGINE.result(state) is not None:
             return
@@ -49,8 +57,8 @@ def mixed(players: list[str], seed: int, options: JSON, share: float = 0.4) -> I
             action = rng.choice([a for a in legal if a["type"] == kind])
         else:
             action = GAME.computer.normal(state, player)
-        state, _events = ENGINE.apply(state, player, action)
-        yield state
+        state, events = ENGINE.apply(state, player, action)
+        yield state, action, events
     raise AssertionError("the mixed game did not end")
 
 
@@ -120,3 +128,62 @@ def test_the_cog_reads_the_engine_only_through_the_typed_views() -> None:
     cog = Path(__file__).resolve().parent.parent / "cogs" / "bigcity"
     for path in sorted(cog.glob("*.py")):
         assert raw_reads(path) == []
+
+
+def type_names(union: Any) -> set[str]:
+    """The ``type`` values a union of TypedDicts told apart by ``type`` allows."""
+    return {name for member in get_args(union) for name in get_args(fields(member)["type"])}
+
+
+def check_moves_and_events(steps: Iterator[tuple[JSON, JSON | None, list[JSON]]],
+                           seen: dict[str, set[str]], where: str) -> None:
+    """Every legal move of everyone due, every move played and every event reported is exactly
+    one of the typed moves and events."""
+    for number, (state, action, events) in enumerate(steps):
+        at = f"{where}, step {number}"
+        for player in ENGINE.to_act(state):
+            for la in ENGINE.legal(state, player):
+                assert bv.move_of(la.action) is la.action
+                assert mismatches(la.action, bv.Move, f"{at}, {player}'s legal move") == []
+                seen["legal"].add(la.action["type"])
+        if action is not None:
+            assert mismatches(action, bv.Move, f"{at}, the move played") == []
+            seen["played"].add(action["type"])
+        assert bv.events(events) is events
+        for event in events:
+            assert mismatches(event, bv.Event, f"{at}, an event") == []
+            seen["events"].add(event["type"])
+
+
+def computer_moves(players: list[str], seed: int,
+                   options: JSON) -> Iterator[tuple[JSON, JSON | None, list[JSON]]]:
+    for step in played("bigcity", players, seed, options):
+        yield step.state, step.action, step.events
+
+
+def test_the_moves_and_events_are_what_the_types_say() -> None:
+    """Between them the seeded games make every kind of move and report every kind of event,
+    so every move and event TypedDict is checked against the engine's own."""
+    seen: dict[str, set[str]] = {"legal": set(), "played": set(), "events": set()}
+    for players, seed, options in COMPUTER_GAMES:
+        check_moves_and_events(computer_moves(players, seed, options), seen, f"seed {seed}")
+    for players, seed, options in MIXED_GAMES:
+        check_moves_and_events(mixed_moves(players, seed, options), seen, f"mixed {seed}")
+    assert seen["legal"] == type_names(bv.Move)
+    assert seen["played"] == type_names(bv.Move)
+    assert seen["events"] == type_names(bv.Event)
+
+
+def test_the_move_readers_check_the_kind_they_read() -> None:
+    place: JSON = {"type": "place_neighborhood", "neighborhood": 3, "at": [0, 4], "rotation": 90}
+    streetcar: JSON = {"type": "streetcar", "segments": [[[0, 0], [0, 1]]]}
+    draw: JSON = {"type": "draw", "stacks": [2]}
+    with pytest.raises(AssertionError):
+        bv.placing(draw)
+    with pytest.raises(AssertionError):
+        bv.streetcar_of(place)
+    with pytest.raises(AssertionError):
+        bv.drawing(streetcar)
+    assert bv.placing(place) is place
+    assert bv.streetcar_of(streetcar) is streetcar
+    assert bv.drawing(draw) is draw

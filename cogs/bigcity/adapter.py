@@ -9,7 +9,7 @@ import discord
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity.content import SPECIAL_CARDS
-from bot.games.bigcity.views import BigCityView, as_json, table
+from bot.games.bigcity.views import BigCityView, as_json, events, move_of, table
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
 from bot.ui.items import wrap
 from bot.ui.words import join_words, mention, name, plural
@@ -126,30 +126,28 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
 
     def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
         # A draw is news only once it ends the turn (the cards drawn before it are not).
-        action = outcome.action
-        turn_done = any(e["type"] in ("turn", "game_over") for e in outcome.events)
+        action = move_of(outcome.action)
+        turn_done = any(e["type"] in ("turn", "game_over") for e in events(outcome.events))
         return action_words(match, action) if action.get("type") != "draw" or turn_done \
             else None
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
         notices = self.late_notices(match, outcome)
-        events = outcome.events
-        for event in events:
-            kind = event["type"]
-            if kind == "built":
+        for event in events(outcome.events):
+            if event["type"] == "built":
                 notices.append(Notice("🏗️ " + built_words(
                     name(match, event["player"]), event["building"], event["properties"],
                     event["points"], event["explanation"]), fold=True))
-            elif kind == "special_placed":
+            elif event["type"] == "special_placed":
                 card = event["card"]
                 icon = "🌳" if SPECIAL_CARDS[card][1] == "park" else "🏭"
                 notices.append(Notice(f"{icon} {name(match, event['player'])} "
                                       f"{placed_words(card, event['properties'])}.", fold=True))
-            elif kind == "traded":
+            elif event["type"] == "traded":
                 notices.append(Notice(f"🤝 {name(match, event['player'])} traded "
                                       f"{plural(event['count'], 'card')} with "
                                       f"{name(match, event['with'])}.", fold=True))
-            elif kind == "game_over":
+            elif event["type"] == "game_over":
                 view = self.table_view(match)
                 how = ("Every property of all eight neighborhoods is built on"
                        if event["reason"] == "city_complete" else "Everyone passed in a row")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.games.bigcity.views import seen_by
+from bot.games.bigcity.views import events, seen_by
 from bot.ui.screens import Screen
 from bot.ui.words import join_words, name, plural
 
@@ -16,39 +16,38 @@ def result_text(match: Match, player: str, outcome: Outcome) -> str:
     """What the player's own move did, for their private reply."""
     assert outcome.match.state is not None
     lines = []
-    for event in outcome.events:
-        kind = event["type"]
-        if kind == "built":
+    for event in events(outcome.events):
+        if event["type"] == "built":
             lines.append("🏗️ " + built_words("You", event["building"], event["properties"],
                                              event["points"], event["explanation"]))
-        elif kind == "special_placed":
+        elif event["type"] == "special_placed":
             lines.append(f"You {placed_words(event['card'], event['properties'])}.")
-        elif kind == "streetcars_placed":
+        elif event["type"] == "streetcars_placed":
             lines.append(f"🚋 You {laid_words(event['segments'], event['where'])}.")
-        elif kind == "neighborhood_placed":
+        elif event["type"] == "neighborhood_placed":
             lines.append(f"You placed neighborhood {event['neighborhood']}.")
-        elif kind == "exchanged":
+        elif event["type"] == "exchanged":
             lines.append(f"You put {plural(event['count'], 'card')} back under the stacks.")
-        elif kind == "discarded":
+        elif event["type"] == "discarded":
             lines.append(f"You discarded {cards_words(event['cards'])}.")
-        elif kind == "drew":
+        elif event["type"] == "drew":
             hand = seen_by(outcome.match.state, player)["hand"]
             count = len(event["stacks"])
             drawn = hand[-count:] if count else []
             lines.append(f"🃏 You drew **{cards_words(drawn)}** from stack "
                          f"{join_words([str(s) for s in event['stacks']])}.")
-        elif kind == "passed":
+        elif event["type"] == "passed":
             lines.append("You passed.")
-        elif kind == "trade_announced":
+        elif event["type"] == "trade_announced":
             lines.append("🤝 Your trade is announced; the others are answering. You will get "
                          "a **Trade offers** button on the table.")
-        elif kind == "trade_offered":
+        elif event["type"] == "trade_offered":
             lines.append("Your offer is made; the trader decides.")
-        elif kind == "trade_declined":
+        elif event["type"] == "trade_declined":
             lines.append("You declined the trade.")
-        elif kind == "traded":
+        elif event["type"] == "traded":
             lines.append(f"🤝 You traded with {name(match, event['with'])}.")
-        elif kind == "trade_ended":
+        elif event["type"] == "trade_ended":
             lines.append("The trade is over.")
     return "\n".join(lines) or "Done."
 

@@ -13,7 +13,7 @@ from bot.core.engine import Engine
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import Card
-from bot.games.bigcity.views import table
+from bot.games.bigcity.views import move_of, streetcar_of, table
 from bot.ui.components import offered_values
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.paged import letters
@@ -148,8 +148,8 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
         return "That is not one of the choices."
     la = legal[index]
     if code == "s" and arg is None and any(
-            len(other.action["segments"]) == 2
-            and la.action["segments"][0] in other.action["segments"]
+            len(streetcar_of(other.action)["segments"]) == 2
+            and streetcar_of(la.action)["segments"][0] in streetcar_of(other.action)["segments"]
             for _i, other in of_kind(legal, "s")):
         return map_screen(match, player, "s", index, 0)
     back = f"{stamp.base}:c{code}{'' if arg is None else arg}:p{page}"
@@ -197,8 +197,8 @@ def cards_confirm(match: Match, player: str, stamp: Stamp, code: str,
     wanted = sorted(str(c) for c in cards)
     legal = ENGINE.legal(match.state, player)
     index = next((i for i, la in of_kind(legal, code)
-                  if "cards" in la.action
-                  and sorted(str(c) for c in la.action["cards"]) == wanted), None)
+                  if "cards" in (move := move_of(la.action))
+                  and sorted(str(c) for c in move["cards"]) == wanted), None)
     if index is None:
         return {
             "x": f"You can't exchange {cards_words(cards)} now.",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from bot.core.engine import LegalAction
 from bot.core.records import Match
-from bot.games.bigcity.views import table
+from bot.games.bigcity.views import move_of, table
 
 # The stamp's part of a component's id template (bot/ui/items.py): ``v<version>`` or
 # ``t<turn of a trade>``.
@@ -90,4 +90,4 @@ CARD_CODES = "xdtr"
 
 def of_kind(legal: list[LegalAction], code: str) -> list[tuple[int, LegalAction]]:
     types = CATEGORIES[code].types
-    return [(i, la) for i, la in enumerate(legal) if la.action["type"] in types]
+    return [(i, la) for i, la in enumerate(legal) if move_of(la.action)["type"] in types]

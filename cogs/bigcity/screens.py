@@ -15,7 +15,15 @@ from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label
 from bot.games.bigcity.geometry import neighborhood_layout, neighbors
 from bot.games.bigcity.legality import building_label, building_sites
 from bot.games.bigcity.scoring import score_building
-from bot.games.bigcity.views import seen_by, table
+from bot.games.bigcity.views import (
+    PlaceNeighborhood,
+    drawing,
+    move_of,
+    placing,
+    seen_by,
+    streetcar_of,
+    table,
+)
 from bot.ui.game import seat_name
 from bot.ui.paged import PAGE_SIZE, Choice, clamp_page, page_of, paged_menu, shorten
 from bot.ui.screens import Screen, button, lettered_menu
@@ -28,13 +36,14 @@ from .words import card_notes, cards_words, hand_lines, score_words, turn_refusa
 
 
 def preview_choice(label: str, action: JSON) -> JSON:
-    kind = action["type"]
-    if kind in ("build", "special"):
-        return {"label": label, "properties": list(action["properties"])}
-    if kind == "streetcar":
-        return {"label": label, "segments": action["segments"]}
-    return {"label": label, "neighborhood": action["neighborhood"], "at": list(action["at"]),
-            "rotation": action["rotation"]}
+    move = move_of(action)
+    if move["type"] == "build" or move["type"] == "special":
+        return {"label": label, "properties": list(move["properties"])}
+    if move["type"] == "streetcar":
+        return {"label": label, "segments": move["segments"]}
+    place = placing(action)
+    return {"label": label, "neighborhood": place["neighborhood"], "at": list(place["at"]),
+            "rotation": place["rotation"]}
 
 
 def step_items(match: Match, player: str | None, *,
@@ -76,7 +85,7 @@ def step_items(match: Match, player: str | None, *,
     elif step == "draw":
         current = view["to_act"][0]
         for i, la in enumerate(ENGINE.legal(match.state, current)):
-            number = la.action["stacks"][0]
+            number = drawing(la.action)["stacks"][0]
             items.append(button(f"Stack {number} · {view['stacks'][str(number)]} left",
                                 f"{base}:a{i}", style=discord.ButtonStyle.primary))
     elif step == "trade_offers":
@@ -120,7 +129,7 @@ class Group:
     options: list[tuple[int, LegalAction]]
 
 
-def ghost_of(action: JSON) -> dict[int, tuple[int, int]]:
+def ghost_of(action: PlaceNeighborhood) -> dict[int, tuple[int, int]]:
     return neighborhood_layout(int(action["neighborhood"]), (int(action["at"][0]),
                                int(action["at"][1])), int(action["rotation"]))
 
@@ -133,15 +142,16 @@ def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> li
     width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
     sided: dict[tuple[int, int], list[tuple[float, int, int, LegalAction]]] = {}
     for i, la in found:
-        cells = list(ghost_of(la.action).values())
+        cells = list(ghost_of(placing(la.action)).values())
         gx = sum(c[0] + 0.5 for c in cells) / len(cells)
         gy = sum(c[1] + 0.5 for c in cells) / len(cells)
         # the side the neighbourhood's middle lies toward, the city's shape evened out
         nx, ny = (gx - cx) / width, (gy - cy) / height
         side = (0 if ny < 0 else 2) if abs(ny) >= abs(nx) else (1 if nx > 0 else 3)
         along = gx if side in (0, 2) else gy
-        sided.setdefault((int(la.action["neighborhood"]), side), []).append(
-            (along, int(la.action["rotation"]), i, la))
+        place = placing(la.action)
+        sided.setdefault((int(place["neighborhood"]), side), []).append(
+            (along, int(place["rotation"]), i, la))
     groups: list[Group] = []
     for number in sorted({n for n, _side in sided}):
         ordinal = 0
@@ -168,7 +178,7 @@ def turned_words(rotation: int) -> str:
     return f"turned {rotation}°" if rotation % 360 else "not turned"
 
 
-def touch_words(city: City, action: JSON) -> tuple[str, str]:
+def touch_words(city: City, action: PlaceNeighborhood) -> tuple[str, str]:
     """Which properties of the city a placed neighbourhood would lie next to, as the map
     numbers them: ("next to 12, 13, 14", "31 by 12 · 32 by 13 · 33 by 14")."""
     pairs: list[tuple[int, int]] = []
@@ -182,7 +192,7 @@ def touch_words(city: City, action: JSON) -> tuple[str, str]:
             " · ".join(f"{prop} by {other}" for prop, other in pairs))
 
 
-def place_words(city: City, action: JSON) -> tuple[str, str]:
+def place_words(city: City, action: PlaceNeighborhood) -> tuple[str, str]:
     """A neighbourhood position's menu label (after its letter) and description."""
     near, pairs = touch_words(city, action)
     return f"{turned_words(int(action['rotation']))}, {near}", pairs
@@ -200,20 +210,20 @@ def map_options(state: JSON, legal: list[LegalAction], code: str,
             return f"Neighborhood {arg // GROUP_CODE} can't be placed there now."
         return group.options
     if code == "n" and arg is not None:
-        found = [(i, la) for i, la in found if la.action["neighborhood"] == arg]
+        found = [(i, la) for i, la in found if placing(la.action)["neighborhood"] == arg]
         if not found:
             return f"Neighborhood {arg} can't be placed now."
     if code == "s":
-        singles = [(i, la) for i, la in found if len(la.action["segments"]) == 1]
+        singles = [(i, la) for i, la in found if len(streetcar_of(la.action)["segments"]) == 1]
         if arg is None:
             return singles
-        if arg >= len(legal) or legal[arg].action["type"] != "streetcar" \
-                or len(legal[arg].action["segments"]) != 1:
+        chosen = move_of(legal[arg].action) if arg < len(legal) else None
+        if chosen is None or chosen["type"] != "streetcar" or len(chosen["segments"]) != 1:
             return "That streetcar is not a choice any more."
-        first = legal[arg].action["segments"][0]
+        first = chosen["segments"][0]
         return [(arg, legal[arg])] + [(i, la) for i, la in found
-                                      if len(la.action["segments"]) == 2
-                                      and first in la.action["segments"]]
+                                      if len(streetcar_of(la.action)["segments"]) == 2
+                                      and first in streetcar_of(la.action)["segments"]]
     return found
 
 
@@ -269,7 +279,8 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
                 "drawn with their letter.")
         menu = "One or two streetcars"
         singles = of_kind(legal, "s")
-        singles = [(i, la) for i, la in singles if len(la.action["segments"]) == 1]
+        singles = [(i, la) for i, la in singles
+                   if len(streetcar_of(la.action)["segments"]) == 1]
         position = next(k for k, (i, _la) in enumerate(singles) if i == arg)
         extra.append(button("◀ Another first streetcar", f"{base}:cs:p{page_of(position)}",
                             row=2))
@@ -288,7 +299,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
     choices = []
     for pos, (i, la) in enumerate(found):
         if city is not None:
-            label, description = place_words(city, la.action)
+            label, description = place_words(city, placing(la.action))
             choices.append(Choice(str(i), label, description))
         else:
             choices.append(Choice(str(i), ("Only this streetcar: " if code == "s"
@@ -306,13 +317,13 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
     stamp = trade_stamp(match) if code == "r" else board(match)
     legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, code)
-    with_cards = [(i, la) for i, la in found if "cards" in la.action]
+    with_cards = [cards for _i, la in found if "cards" in (cards := move_of(la.action))]
     view = seen_by(match.state, player)
     notes = card_notes(view)
     items: list[discord.ui.Item[Any]] = []
-    most = max((len(la.action["cards"]) for _i, la in with_cards), default=0)
+    most = max((len(move["cards"]) for move in with_cards), default=0)
     if with_cards:
-        offered = {str(c) for _i, la in with_cards for c in la.action["cards"]}
+        offered = {str(c) for move in with_cards for c in move["cards"]}
         options = [discord.SelectOption(label=card_label(c), value=str(c),
                                         description=shorten(notes[str(c)]))
                    for c in view["hand"] if str(c) in offered]
@@ -321,7 +332,8 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
             options=options, placeholder="Pick the cards" if most > 1 else "Pick a card",
             row=0))
     if code == "r":
-        decline = next((i for i, la in found if la.action["type"] == "trade_decline"), None)
+        decline = next((i for i, la in found if move_of(la.action)["type"] == "trade_decline"),
+                       None)
         if decline is not None:
             items.append(button("Decline", f"{stamp.base}:a{decline}",
                                 style=discord.ButtonStyle.danger, row=1))
@@ -376,14 +388,15 @@ def offers_screen(match: Match, player: str) -> Screen | str:
             + "\n".join(lines))
     items: list[discord.ui.Item[Any]] = []
     for i, la in found:
-        if la.action["type"] == "trade_accept":
-            partner = la.action["partner"]
+        move = move_of(la.action)
+        if move["type"] == "trade_accept":
+            partner = move["partner"]
             items.append(button(
-                f"Give {cards_words(la.action['give'])} for {seat_name(match, partner)}'s offer",
+                f"Give {cards_words(move['give'])} for {seat_name(match, partner)}'s offer",
                 f"{base}:a{i}", style=discord.ButtonStyle.success))
-    if any(la.action["type"] == "exchange" for _i, la in found):
+    if any(move_of(la.action)["type"] == "exchange" for _i, la in found):
         items.append(button("Exchange up to two cards instead", f"{base}:cx"))
-    end = next(i for i, la in found if la.action["type"] == "trade_end")
+    end = next(i for i, la in found if move_of(la.action)["type"] == "trade_end")
     items.append(button("End the trade", f"{base}:a{end}", style=discord.ButtonStyle.danger))
     return Screen(text, items)
 
@@ -391,33 +404,33 @@ def offers_screen(match: Match, player: str) -> Screen | str:
 def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
                    back_id: str | None, letter: str | None = None) -> Screen:
     assert match.state is not None
-    action = la.action
+    action = move_of(la.action)
     kind = action["type"]
     preview = None
     if kind in ("build", "special", "streetcar", "place_neighborhood"):
-        preview = [preview_choice(letter or "A", action)]
+        preview = [preview_choice(letter or "A", la.action)]
     tag = f"**{letter}** · " if letter else ""
-    if kind == "build":
+    if action["type"] == "build":
         score = score_building(City(match.state), action["building"], action["properties"])
         text = (f"Build {tag}**{building_label(action['building'], action['properties'])}**? "
                 f"It scores {score_words(score.explanation, score.points)}.")
-    elif kind == "place_neighborhood":
+    elif action["type"] == "place_neighborhood":
         near, pairs = touch_words(City(match.state), action)
         text = (f"Place {tag}**neighborhood {action['neighborhood']}**, "
                 f"{turned_words(int(action['rotation']))}, {near}? ({pairs})")
     elif kind in ("special", "streetcar"):
         verb = "Lay" if kind == "streetcar" else "Place"
         text = f"{verb} {tag}**{la.label}**?"
-    elif kind == "exchange":
+    elif action["type"] == "exchange":
         text = (f"Exchange **{cards_words(action['cards'])}**? They go face down under their "
                 f"stacks; then you draw {plural(len(action['cards']), 'new card')}.")
-    elif kind == "discard_useless":
+    elif action["type"] == "discard_useless":
         text = (f"Discard **{cards_words(action['cards'])}**? Everyone sees them; you draw "
                 "replacements at the end of your turn.")
-    elif kind == "trade":
+    elif action["type"] == "trade":
         text = (f"Offer **{cards_words(action['cards'])}** in trade? The others see only "
                 "their neighborhoods.")
-    elif kind == "trade_offer":
+    elif action["type"] == "trade_offer":
         trade = table(match.state)["trade"]
         assert trade is not None  # an offer answers a running trade
         text = f"Offer **{cards_words(action['cards'])}** to {name(match, trade['trader'])}?"

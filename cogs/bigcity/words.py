@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.engine import JSON
 from bot.core.records import Match
 from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
 from bot.games.bigcity.legality import a_or_an
-from bot.games.bigcity.views import BigCityPlayerView, BigCityView, LastAction, table
+from bot.games.bigcity.views import BigCityPlayerView, BigCityView, LastAction, Move, table
 from bot.ui.components import ascii_number
 from bot.ui.words import join_words, name, plural, winner_line
 
@@ -104,30 +103,29 @@ def laid_words(segments: Sequence[object], where: Sequence[str]) -> str:
     return f"laid {plural(len(segments), 'streetcar')} ({' and '.join(where)})"
 
 
-def action_words(match: Match, action: JSON) -> str:
+def action_words(match: Match, action: Move) -> str:
     """A move in a few public words (for timeouts): never a hidden card."""
-    kind = action.get("type")
-    if kind == "build":
+    if action["type"] == "build":
         return built_on(action["building"], action["properties"])
-    if kind == "special":
+    if action["type"] == "special":
         return placed_words(action["card"], action["properties"])
-    if kind == "streetcar":
+    if action["type"] == "streetcar":
         return f"laid {plural(len(action['segments']), 'streetcar')}"
-    if kind == "place_neighborhood":
+    if action["type"] == "place_neighborhood":
         return neighborhood_placed(action["neighborhood"])
-    if kind == "exchange":
+    if action["type"] == "exchange":
         return f"exchanged {plural(len(action['cards']), 'card')}"
-    if kind == "discard_useless":
+    if action["type"] == "discard_useless":
         return useless_discarded(action["cards"])
-    if kind == "draw":
+    if action["type"] == "draw":
         return "finished drawing cards"
-    if kind == "trade_offer":
+    if action["type"] == "trade_offer":
         return f"offered {plural(len(action['cards']), 'card')} for the trade"
-    if kind == "trade_decline":
+    if action["type"] == "trade_decline":
         return "declined the trade"
-    if kind == "trade_accept":
+    if action["type"] == "trade_accept":
         return f"took {name(match, action['partner'])}'s offer"
-    if kind == "trade_end":
+    if action["type"] == "trade_end":
         return "ended the trade"
     return "passed"
 

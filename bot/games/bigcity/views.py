@@ -207,6 +207,206 @@ MyTrade = TraderSide | OffererSide
 """Told apart by their keys: ``"cards" in mine`` narrows to ``TraderSide``."""
 
 
+# -- the events of a move (``ENGINE.apply``'s second value), in the order they happened ----------
+
+
+class NeighborhoodPlaced(TypedDict):
+    type: Literal["neighborhood_placed"]
+    player: str
+    neighborhood: int
+    at: list[int]
+    rotation: int
+
+
+class TurnEvent(TypedDict):
+    """A turn begins: ``player`` is on turn."""
+
+    type: Literal["turn"]
+    player: str
+
+
+class Built(TypedDict):
+    type: Literal["built"]
+    player: str
+    building: str
+    properties: list[int]
+    points: int
+    explanation: str
+
+
+class SpecialPlaced(TypedDict):
+    type: Literal["special_placed"]
+    player: str
+    card: str
+    properties: list[int]
+
+
+class StreetcarsPlaced(TypedDict):
+    type: Literal["streetcars_placed"]
+    player: str
+    segments: list[Street]
+    where: list[str]
+
+
+class Exchanged(TypedDict):
+    type: Literal["exchanged"]
+    player: str
+    count: int
+    stacks: list[int]
+
+
+class Discarded(TypedDict):
+    type: Literal["discarded"]
+    player: str
+    cards: list[Card]
+
+
+class Drew(TypedDict):
+    """Cards drawn: the stacks, one per card (the cards themselves only in the hand)."""
+
+    type: Literal["drew"]
+    player: str
+    stacks: list[int]
+
+
+class Passed(TypedDict):
+    type: Literal["passed"]
+    player: str
+
+
+class TradeAnnounced(TypedDict):
+    type: Literal["trade_announced"]
+    player: str
+    neighborhoods: list[int]
+    wants: list[int]
+
+
+class TradeOffered(TypedDict):
+    type: Literal["trade_offered"]
+    player: str
+    neighborhoods: list[int]
+
+
+class TradeDeclined(TypedDict):
+    type: Literal["trade_declined"]
+    player: str
+
+
+Traded = TypedDict("Traded", {"type": Literal["traded"], "player": str, "with": str,
+                              "count": int})
+"""The trader took ``with``'s offer of ``count`` cards (``with`` is a keyword, hence this form)."""
+
+
+class TradeEnded(TypedDict):
+    type: Literal["trade_ended"]
+    player: str
+    deals: int
+
+
+class GameOver(TypedDict):
+    type: Literal["game_over"]
+    reason: EndedBy
+    scores: dict[str, int]
+    winners: list[str]
+
+
+Event = (NeighborhoodPlaced | TurnEvent | Built | SpecialPlaced | StreetcarsPlaced | Exchanged
+         | Discarded | Drew | Passed | TradeAnnounced | TradeOffered | TradeDeclined | Traded
+         | TradeEnded | GameOver)
+"""Told apart by ``type``: mypy narrows ``event["type"] == "built"`` to ``Built``."""
+
+
+# -- the moves (``LegalAction.action``, and any move played) ----------------------------------
+
+
+@final
+class PlaceNeighborhood(TypedDict):
+    type: Literal["place_neighborhood"]
+    neighborhood: int
+    at: list[int]
+    rotation: int
+
+
+@final
+class DrawMove(TypedDict):
+    type: Literal["draw"]
+    stacks: list[int]
+
+
+@final
+class DiscardUseless(TypedDict):
+    type: Literal["discard_useless"]
+    cards: list[Card]
+
+
+@final
+class Build(TypedDict):
+    type: Literal["build"]
+    building: str
+    properties: list[int]
+
+
+@final
+class Special(TypedDict):
+    """A park or factory card played on properties."""
+
+    type: Literal["special"]
+    card: str
+    properties: list[int]
+
+
+@final
+class StreetcarMove(TypedDict):
+    type: Literal["streetcar"]
+    segments: list[Street]
+
+
+@final
+class Exchange(TypedDict):
+    type: Literal["exchange"]
+    cards: list[Card]
+
+
+@final
+class Trade(TypedDict):
+    type: Literal["trade"]
+    cards: list[Card]
+    wants: list[int]
+
+
+@final
+class PassMove(TypedDict):
+    type: Literal["pass"]
+
+
+@final
+class TradeOffer(TypedDict):
+    type: Literal["trade_offer"]
+    cards: list[Card]
+
+
+@final
+class TradeAccept(TypedDict):
+    """The trader takes ``partner``'s offer, giving ``give`` of the announced cards."""
+
+    type: Literal["trade_accept"]
+    partner: str
+    give: list[Card]
+
+
+@final
+class Answer(TypedDict):
+    """Declining a trade, or ending one's own."""
+
+    type: Literal["trade_decline", "trade_end"]
+
+
+Move = (PlaceNeighborhood | DrawMove | DiscardUseless | Build | Special | StreetcarMove
+        | Exchange | Trade | PassMove | TradeOffer | TradeAccept | Answer)
+"""Told apart by ``type``: mypy narrows ``move["type"] == "build"`` to ``Build``, and (the
+moves being final) ``"cards" in move`` to the moves with cards."""
+
+
 # -- the views --------------------------------------------------------------------------------
 
 
@@ -271,3 +471,37 @@ def as_json(typed: BigCityView) -> JSON:
     """A view as the plain JSON it is, for code that takes any game's view (the adapter's
     ``named_view``, the renderer): the same object, untouched."""
     return cast(JSON, typed)
+
+
+def events(reported: list[JSON]) -> list[Event]:
+    """A move's events (``outcome.events``), under their types: the same list, untouched."""
+    return cast(list[Event], reported)
+
+
+def move_of(action: JSON) -> Move:
+    """A Big City move (one of ``ENGINE.legal``'s, or one played), under its type: the same
+    dict, untouched."""
+    return cast(Move, action)
+
+
+def placing(action: JSON) -> PlaceNeighborhood:
+    """A move known to place a neighbourhood (one of a neighbourhood chooser's), under its
+    type; anything else is a bug in the caller."""
+    move = move_of(action)
+    assert move["type"] == "place_neighborhood", move
+    return move
+
+
+def streetcar_of(action: JSON) -> StreetcarMove:
+    """A move known to lay streetcars, under its type; anything else is a bug in the caller."""
+    move = move_of(action)
+    assert move["type"] == "streetcar", move
+    return move
+
+
+def drawing(action: JSON) -> DrawMove:
+    """A move known to draw (one of ``legal``'s in the draw step), under its type; anything
+    else is a bug in the caller."""
+    move = move_of(action)
+    assert move["type"] == "draw", move
+    return move
