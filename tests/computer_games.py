@@ -3,6 +3,7 @@ state, the move that led to it and the events it reported."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,3 +48,15 @@ def moves(game: str, players: list[str], seed: int, options: JSON | None = None)
     """The moves of a seeded computer game, in order."""
     return [step.action for step in played(game, players, seed, options)
             if step.action is not None]
+
+
+def mixed_move(engine: Any, computer: Any, state: JSON, player: str,
+               rng: random.Random, share: float) -> JSON:
+    """With chance ``share`` a random legal move of a random kind (so that kinds the computer
+    seldom or never chooses come up), else the computer's normal move."""
+    if rng.random() < share:
+        legal = [la.action for la in engine.legal(state, player)]
+        kind = rng.choice(sorted({a["type"] for a in legal}))
+        return rng.choice([a for a in legal if a["type"] == kind])
+    action: JSON = computer.normal(state, player)
+    return action

@@ -13,7 +13,7 @@ import pytest
 
 from bot.games.bigcity import ENGINE, GAME
 from bot.games.bigcity import views as bv
-from tests.computer_games import played
+from tests.computer_games import mixed_move, played
 from tests.scripts import load_script
 from tests.typed_views import checked_views, fields, mismatches
 
@@ -51,12 +51,7 @@ def mixed_moves(players: list[str], seed: int, options: JSON,
         if ENGINE.result(state) is not None:
             return
         player = ENGINE.to_act(state)[0]
-        if rng.random() < share:
-            legal = [la.action for la in ENGINE.legal(state, player)]
-            kind = rng.choice(sorted({a["type"] for a in legal}))
-            action = rng.choice([a for a in legal if a["type"] == kind])
-        else:
-            action = GAME.computer.normal(state, player)
+        action = mixed_move(ENGINE, GAME.computer, state, player, rng, share)
         state, events = ENGINE.apply(state, player, action)
         yield state, action, events
     raise AssertionError("the mixed game did not end")

@@ -13,7 +13,7 @@ import pytest
 
 from bot.games.bigcityz import ENGINE, GAME
 from bot.games.bigcityz import views as bz
-from tests.computer_games import played
+from tests.computer_games import mixed_move, played
 from tests.typed_views import checked_views, fields, mismatches
 
 JSON = dict[str, Any]
@@ -62,12 +62,8 @@ def mixed(players: list[str], seed: int, options: JSON,
         player = due[0] if due else None
         if player is None:
             action: JSON = {"type": "close_vetoes"}
-        elif rng.random() < share:
-            legal = [la.action for la in ENGINE.legal(state, player)]
-            move_kind = rng.choice(sorted({a["type"] for a in legal}))
-            action = rng.choice([a for a in legal if a["type"] == move_kind])
         else:
-            action = GAME.computer.normal(state, player)
+            action = mixed_move(ENGINE, GAME.computer, state, player, rng, share)
         state, events = ENGINE.apply(state, player, action)
         yield state, action, events
     raise AssertionError("the mixed game did not end")

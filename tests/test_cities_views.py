@@ -13,7 +13,7 @@ from bot.core.engine import JSON
 from bot.games import GAMES as REGISTRY
 from bot.games.cities import ENGINE
 from bot.games.cities import views as cv
-from tests.computer_games import Step, played
+from tests.computer_games import Step, mixed_move, played
 from tests.typed_views import mismatches
 
 GAMES = [  # players, seed, options: two to four players, the long variant, several cities
@@ -99,12 +99,7 @@ def mixed(players: list[str], seed: int, options: JSON, share: float = 0.3) -> I
     yield Step(None, [], state)
     while ENGINE.result(state) is None:
         player = ENGINE.to_act(state)[0]
-        if rng.random() < share:
-            legal = [la.action for la in ENGINE.legal(state, player)]
-            kind = rng.choice(sorted({a["type"] for a in legal}))
-            action = rng.choice([a for a in legal if a["type"] == kind])
-        else:
-            action = computer.normal(state, player)
+        action = mixed_move(ENGINE, computer, state, player, rng, share)
         state, events = ENGINE.apply(state, player, action)
         yield Step(action, list(events), state)
 

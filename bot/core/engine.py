@@ -7,12 +7,19 @@ only through these functions, so a game that keeps this contract plugs into ever
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 JSON = dict[str, Any]
 """A JSON-serialisable dict: states, actions, events and views are all of this shape."""
+
+
+def as_json(typed: Mapping[str, object]) -> JSON:
+    """A game's typed view (``bot/games/<game>/views.py``) as the plain JSON it is, for code
+    that takes any game's view (the adapter's ``named_view``, the renderers): the same
+    object, untouched."""
+    return cast(JSON, typed)
 
 
 class IllegalAction(Exception):

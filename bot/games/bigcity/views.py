@@ -21,6 +21,7 @@ the engine that the types miss fails a test.
 from typing import Literal, TypedDict, cast, final
 
 from bot.core.engine import JSON
+from bot.core.engine import as_json as as_json  # the cogs read it here
 
 from .content import Card
 from .engine import view
@@ -465,12 +466,6 @@ def seen_by(state: JSON, player: str) -> BigCityPlayerView:
     """What ``player``, who must be seated in the game, sees of ``state``: the engine's own
     view for them. (For anyone else the engine gives the public view, without a hand.)"""
     return cast(BigCityPlayerView, view(state, player))
-
-
-def as_json(typed: BigCityView) -> JSON:
-    """A view as the plain JSON it is, for code that takes any game's view (the adapter's
-    ``named_view``, the renderer): the same object, untouched."""
-    return cast(JSON, typed)
 
 
 def events(reported: list[JSON]) -> list[Event]:

@@ -26,6 +26,7 @@ value types, so a change in the engine that the types miss fails a test.
 from typing import Literal, NotRequired, TypedDict, cast, final
 
 from bot.core.engine import JSON
+from bot.core.engine import as_json as as_json  # the cogs read it here
 
 from .engine import ENGINE
 
@@ -302,12 +303,6 @@ def seen_by(state: JSON, player: str) -> BigCityzPlayerView:
     """What ``player`` sees of ``state``: the engine's own view for them (the public table,
     whether it is their turn to place and whether they may object now)."""
     return cast(BigCityzPlayerView, ENGINE.view(state, player))
-
-
-def as_json(typed: BigCityzView) -> JSON:
-    """A view as the plain JSON it is, for code that takes any game's view (the adapter's
-    ``named_view``, the renderer): the same object, untouched."""
-    return cast(JSON, typed)
 
 
 def move_of(action: JSON) -> Move:

@@ -25,6 +25,7 @@ types, so a change in the engine that the types miss fails a test.
 from typing import Literal, NotRequired, TypedDict, cast
 
 from bot.core.engine import JSON
+from bot.core.engine import as_json as as_json  # the cogs read it here
 
 from .engine import ENGINE
 
@@ -200,12 +201,6 @@ def table(state: JSON) -> CityscapeView:
 def seen_by(state: JSON, player: str) -> CityscapePlayerView:
     """What ``player`` sees of ``state``: the engine's own view for them."""
     return cast(CityscapePlayerView, ENGINE.view(state, player))
-
-
-def as_json(typed: CityscapeView) -> JSON:
-    """A view as the plain JSON it is, for code that takes any game's view (the adapter's
-    ``named_view``, the renderer): the same object, untouched."""
-    return cast(JSON, typed)
 
 
 def events(reported: list[JSON]) -> list[Event]:
