@@ -133,6 +133,26 @@ async def test_default_options_apply_to_new_lobbies_and_new_wins(
         assert "Objection window: 10 s · computer knowledge: more (9 facts in 10)" in str(chosen.embeds[0])
 
 
+async def test_every_game_brings_its_defaults_and_they_are_kept(
+        fake_discord: FakeDiscord, tmp_path: Path, admin: Member, ann: Member) -> None:
+    """Big City's and Cities' /settings defaults come from their cogs: saved for the server,
+    refused for a plain member like every /settings command."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        guild = int(fake.guild_id)
+        saved = text_of(await settings(fake, admin, ["defaults", "bigcity"], {"trade_cards": True}))
+        assert saved.startswith("Saved."), saved
+        saved = text_of(await settings(fake, admin, ["defaults", "cities"],
+                                       {"city": "Lisbon", "long_variant": True}))
+        assert saved.startswith("Saved."), saved
+        options = bot.servers.get(guild).game_options
+        assert dict(options["bigcity"]) == {"trade_cards": True}
+        assert dict(options["cities"]) == {"city": "Lisbon", "variant": "3x5"}
+        refused = text_of(await settings(fake, ann, ["defaults", "cities"], {"city": "Sydney"}))
+        assert "Manage Server" in refused and "Nothing was changed" in refused
+        assert dict(bot.servers.get(guild).game_options["cities"])["city"] == "Lisbon"
+
+
 async def test_a_changed_turn_time_is_used_from_the_next_turn(fake_discord: FakeDiscord,
                                                               tmp_path: Path) -> None:
     fake = fake_discord
