@@ -32,6 +32,7 @@ from bot.metrics import Metrics
 from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
+from bot.ui.command_words import CommandWords
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -186,8 +187,7 @@ class CityhallBot(commands.Bot):
                 log.error("Cannot serve metrics on %s:%s (%s); going on without them.",
                           self.settings.metrics_host, self.settings.metrics_port,
                           exc.strerror or exc)
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        await self.load_commands()
         restored = await self.runtime.load()
         if restored:
             active = sum(1 for m in restored if m.status == ACTIVE)
@@ -233,6 +233,12 @@ class CityhallBot(commands.Bot):
         waiting for one: off the event loop and off this process's GIL."""
         action: JSON = await self.pictures.think(game, state, player, level, budget)
         return action
+
+    async def load_commands(self) -> None:
+        """Every cog, and the translator that gives their commands in every language."""
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.tree.set_translator(CommandWords([game.domain for game in GAMES.values()]))
 
     async def sync_commands(self) -> None:
         """Send the command tree to Discord only when it differs from the last one sent."""

@@ -82,3 +82,9 @@ class GameRecord:
     @property
     def name(self) -> str:
         return self.engine.name
+
+    @property
+    def domain(self) -> str:
+        """The package the game lives in, whose ``locale/`` folder holds its words in
+        every language (bot.core.i18n)."""
+        return type(self.engine).__module__.rpartition(".")[0]

@@ -84,6 +84,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.i18n import ENGLISH, current
+
 from .worker import _HEADER, _PICKLE, RenderPoolError, _call
 
 log = logging.getLogger(__name__)
@@ -128,6 +130,8 @@ class _Job:
     key: Hashable | None
     future: asyncio.Future[Any]
     attempts: int = 0
+    # the language the picture's words are drawn in: the caller's (bot.core.i18n.current)
+    language: str = ENGLISH
 
 
 @dataclass
@@ -214,13 +218,13 @@ class _Process:
         return pickle.loads(data)
 
     async def run(self, module: str, function: str, args: tuple[Any, ...],
-                  timeout: float | None) -> tuple[bool, Any, str, float]:
+                  timeout: float | None, language: str = ENGLISH) -> tuple[bool, Any, str, float]:
         """(ok, value or exception, traceback text, seconds the call took in the worker);
         raises _WorkerGone or TimeoutError."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
-        message = pickle.dumps(("job", job_id, module, function, args), _PICKLE)
+        message = pickle.dumps(("job", job_id, module, function, args, language), _PICKLE)
         await self._write(message)
         self.jobs += 1
         reply = await asyncio.wait_for(self._receive(), timeout)
@@ -379,9 +383,9 @@ class RenderPool:
             old.future.set_exception(Superseded(f"a newer picture for {key!r} was asked for"))
             self.stats.superseded += 1
             old.module, old.function, old.args, old.future = module, function, args, future
-            old.attempts = 0
+            old.attempts, old.language = 0, current()
         else:
-            job = _Job(module, function, args, priority, key, future)
+            job = _Job(module, function, args, priority, key, future, language=current())
             self._queues[priority].append(job)
             if key is not None and priority is Priority.BACKGROUND:
                 self._keyed[key] = job
@@ -499,7 +503,7 @@ class RenderPool:
             job.attempts += 1
             try:
                 ok, value, text, seconds = await worker.run(job.module, job.function,
-                                                            job.args, self.timeout)
+                                                            job.args, self.timeout, job.language)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
                 else:
@@ -580,8 +584,8 @@ class RenderPool:
 
 
 def _bind(job: _Job) -> Callable[[], Any]:
-    module, function, args = job.module, job.function, job.args
-    return lambda: _call(module, function, args)
+    module, function, args, language = job.module, job.function, job.args, job.language
+    return lambda: _call(module, function, args, language)
 
 
 def rss_kib(pid: int) -> int:

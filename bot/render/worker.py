@@ -24,6 +24,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from bot.core.i18n import ENGLISH, speaking
+
 _HEADER = struct.Struct(">Q")
 _PICKLE = pickle.HIGHEST_PROTOCOL
 IDLE_TRIM = 0.25  # seconds without a job before a worker returns freed memory
@@ -41,11 +43,12 @@ class RenderError(RenderPoolError):
     """A renderer raised an exception that could not be sent back as itself."""
 
 
-def _call(module: str, function: str, args: tuple[Any, ...]) -> Any:
+def _call(module: str, function: str, args: tuple[Any, ...], language: str = ENGLISH) -> Any:
     target = getattr(importlib.import_module(module), function, None)
     if not callable(target):
         raise AttributeError(f"{module} has no function {function!r}")
-    return target(*args)
+    with speaking(language):
+        return target(*args)
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:
@@ -145,11 +148,11 @@ def _work() -> None:
         message = _read_frame(jobs)
         if message is None or message[0] == "stop":
             return
-        _tag, job_id, module, function, args = message
+        _tag, job_id, module, function, args, language = message
         dirty = True
         try:
             started = time.perf_counter()
-            value = _call(module, function, args)
+            value = _call(module, function, args, language)
             reply: Any = ("ok", job_id, value, time.perf_counter() - started)
             data = pickle.dumps(reply, _PICKLE)
         except Exception as exc:

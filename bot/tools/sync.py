@@ -12,7 +12,7 @@ import sys
 
 import discord
 
-from bot.app import EXTENSIONS, CityhallBot
+from bot.app import CityhallBot
 from bot.config import ConfigError, Settings
 from bot.core.discord_api import use_api_base
 from bot.core.storage import Storage, StorageError
@@ -23,8 +23,7 @@ class _CommandsOnly(CityhallBot):
     """The bot's command tree without its games, storage or gateway."""
 
     async def setup_hook(self) -> None:
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        await self.load_commands()
 
 
 async def sync(settings: Settings, guild_id: int | None, clear: bool) -> str:
@@ -45,7 +44,7 @@ async def sync(settings: Settings, guild_id: int | None, clear: bool) -> str:
             elif guild is not None:
                 bot.tree.copy_global_to(guild=guild)
             synced = await bot.tree.sync(guild=guild)
-            await storage.set_value(synced_key(bot, guild_id), tree_digest(bot.tree, guild))
+            await storage.set_value(synced_key(bot, guild_id), await tree_digest(bot.tree, guild))
     finally:
         await storage.close()
     where = f"server {guild_id}" if guild_id else "Discord (global commands)"

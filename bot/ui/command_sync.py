@@ -18,11 +18,18 @@ from bot.core.storage import Storage
 log = logging.getLogger("cityhall")
 
 
-def tree_digest(tree: discord.app_commands.CommandTree[Any],
-                guild: discord.abc.Snowflake | None) -> str:
-    """A fingerprint of exactly what ``tree.sync(guild=guild)`` would upload."""
-    payload = sorted((command.to_dict(tree) for command in tree.get_commands(guild=guild)),
-                     key=lambda c: (c.get("type", 1), c["name"]))
+async def tree_digest(tree: discord.app_commands.CommandTree[Any],
+                      guild: discord.abc.Snowflake | None) -> str:
+    """A fingerprint of exactly what ``tree.sync(guild=guild)`` would upload, its
+    translations included (a corrected translation uploads again)."""
+    translator = tree.translator
+    commands = tree.get_commands(guild=guild)
+    if translator is None:
+        payloads = [command.to_dict(tree) for command in commands]
+    else:
+        payloads = [await command.get_translated_payload(tree, translator)
+                    for command in commands]
+    payload = sorted(payloads, key=lambda c: (c.get("type", 1), c["name"]))
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -40,7 +47,7 @@ async def sync_if_changed(client: commands.Bot, storage: Storage, guild_id: int 
     if guild is not None:
         client.tree.copy_global_to(guild=guild)
     key = synced_key(client, guild_id)
-    digest = tree_digest(client.tree, guild)
+    digest = await tree_digest(client.tree, guild)
     where = f"server {guild_id}" if guild_id else "Discord (global)"
     if await storage.value(key) == digest:
         log.info("Slash commands unchanged since they were last synced to %s; not "
