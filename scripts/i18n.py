@@ -156,9 +156,29 @@ def _braced(message: str | tuple[str, ...]) -> bool:
     return "{" in text
 
 
+def data_messages(domains: Iterable[str]) -> dict[str, list[Message]]:
+    """Words that live in a game's data files (statements, card rules, city names): a
+    catalog's package may list them in a ``data_words`` module, as ``catalog_words()``
+    giving (message, context) pairs; the code says them with ``_p(context, message)``."""
+    import importlib
+
+    found: dict[str, list[Message]] = {}
+    for domain in domains:
+        try:
+            module = importlib.import_module(f"{domain}.data_words")
+        except ModuleNotFoundError:
+            continue
+        where = f"{domain.replace('.', '/')}/data_words.py"
+        found[domain] = [(message, context, where, 0, [])
+                         for message, context in module.catalog_words()]
+    return found
+
+
 def all_messages() -> dict[str, list[Message]]:
     found = code_messages()
     for domain, said in command_messages().items():
+        found.setdefault(domain, []).extend(said)
+    for domain, said in data_messages(list(found)).items():
         found.setdefault(domain, []).extend(said)
     return found
 
