@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from bot.core.engine import JSON, Engine
+from bot.core.i18n import Text
 from bot.core.levels import Computer
 
 
@@ -59,8 +60,9 @@ class Help:
     """The game's line in /help: what it is about, and how long a game lasts in its own
     terms (turns, rounds), in a few words each."""
 
-    summary: str
-    length: str
+    # ``Text`` (``_l(...)`` in the game's catalog), said in the reader's language
+    summary: str | Text
+    length: str | Text
 
 
 @dataclass(frozen=True)
