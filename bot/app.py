@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import logging
 import time
@@ -21,6 +22,7 @@ from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api
 from bot.core.driver import Driver
 from bot.core.engine import JSON
+from bot.core.i18n import ENGLISH, language_of, speaking
 from bot.core.levels import Budget
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
@@ -102,6 +104,8 @@ class CityhallBot(commands.Bot):
         self.adapters: dict[str, GameAdapter] = {}
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
+        # Discord's language of each server, as its interactions said (public_language).
+        self.guild_locales: dict[int, str] = {}
         self.tables = Tables(self)
         # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py).
         self.request_gate = RequestGate(settings.rate_limit_scale, share=self.shard_share)
@@ -351,8 +355,36 @@ class CityhallBot(commands.Bot):
         if defaults is not None and isinstance(settings, GameDefaults):
             settings.add_game_defaults(defaults)
 
+    def note_server_language(self, data: Any) -> None:
+        """Remember a server's Discord language from an interaction (``guild_locale``), for
+        what is posted there later (the gateway's guild may not be cached)."""
+        guild_id, locale = data.get("guild_id"), data.get("guild_locale")
+        if guild_id and locale:
+            self.guild_locales[int(guild_id)] = str(locale)
+
+    def public_language(self, guild_id: int | None) -> str:
+        """The language of what the bot posts in a server: its /settings language, else
+        Discord's language for the server, else English."""
+        if not guild_id:
+            return ENGLISH
+        chosen = self.servers.get(guild_id).language if hasattr(self, "servers") else None
+        if chosen:
+            return chosen
+        guild = self.get_guild(guild_id)
+        locale = guild.preferred_locale if guild is not None else \
+            self.guild_locales.get(guild_id)
+        return language_of(locale)
+
+    def speaking_to(self, guild_id: int | None) -> contextlib.AbstractContextManager[str]:
+        """Say everything inside in the server's language: for the channel, not the clicker."""
+        return speaking(self.public_language(guild_id))
+
     async def after_move(self, outcome: Outcome) -> None:
         """Tell the channel about an accepted move and plan what happens next."""
+        with self.speaking_to(outcome.match.guild_id):
+            await self._after_move(outcome)
+
+    async def _after_move(self, outcome: Outcome) -> None:
         try:
             await self._tell_channel(outcome)
             # After the table, so the player pinged finds the board that is theirs to play.
@@ -434,7 +466,12 @@ class CityhallBot(commands.Bot):
                 return
             trim_click(data)
             self._routed = None
-            tasks = tasks_started_by(route, data)
+            self.note_server_language(data)
+            # The handler tasks discord.py starts copy this context: everything a click or
+            # a command says is in the clicker's language unless it speaks to the channel
+            # (``speaking_to``).
+            with speaking(language_of(data.get("locale"))):
+                tasks = tasks_started_by(route, data)
             interaction, self._routed = self._routed, None
             if tasks:
                 # One entry per interaction; handlers log their own failures.
@@ -466,8 +503,9 @@ class CityhallBot(commands.Bot):
                 # one that arrives after it is told to try again.
                 self.metrics.turned_away.inc()
                 interaction = discord.Interaction(data=data, state=self._connection)
-                answer = asyncio.get_running_loop().create_task(
-                    self._turn_away(interaction), name="cityhall-restarting")
+                with speaking(language_of(data.get("locale"))):
+                    answer = asyncio.get_running_loop().create_task(
+                        self._turn_away(interaction), name="cityhall-restarting")
                 self._turning_away.add(answer)
                 answer.add_done_callback(self._turning_away.discard)
                 return

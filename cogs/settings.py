@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.engine import IllegalAction
+from bot.core.i18n import LANGUAGES
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
 from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 log = logging.getLogger(__name__)
+
+AUTOMATIC = "discord"  # /settings language: follow Discord's language for the server
 
 CHANNEL_ACTIONS = {
     "allow": "Allow games in the channel",
@@ -105,6 +108,26 @@ class Settings(commands.Cog):
         await self._change(interaction, guild_id, change,
                            "Games already running are not affected.")
 
+    @settings.command(name="language", description="The language of Cityhall's messages and "
+                                                   "pictures in this server's channels")
+    @app_commands.describe(language="A language, or Discord's language for this server")
+    @app_commands.choices(language=[
+        app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+        + [app_commands.Choice(name="Discord's language for this server", value=AUTOMATIC)])
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        guild_id = self._guild(interaction)
+        if language not in LANGUAGES and language != AUTOMATIC:
+            await tell(interaction, "Choose one of the listed languages.")
+            return
+        chosen = None if language == AUTOMATIC else language
+        await self._change(interaction, guild_id, lambda s: _replace(s, language=chosen),
+                           "The tables of the games running here are drawn again in it; "
+                           "each player's private answers stay in their own Discord "
+                           "language.")
+        for match in self.bot.runtime.unfinished():
+            if match.guild_id == guild_id:
+                self.bot.background(self.bot.tables.refresh(match.id))
+
     # -- default options, one subcommand per game (the same options as its /new) ------------
 
     def add_game_defaults(self, command: app_commands.Command[Any, ..., None]) -> None:
@@ -171,6 +194,8 @@ def _difference(before: ServerSettings, after: ServerSettings) -> str:
     if (before.allowed_channels, before.denied_channels) != \
             (after.allowed_channels, after.denied_channels):
         changed.append(channels_sentence(after))
+    if before.language != after.language:
+        changed.append(f"language {after.language or 'Discord'}")
     if before.game_options != after.game_options:
         changed.append(f"game defaults {dict(after.game_options)}")
     return "; ".join(changed) or "nothing"

@@ -252,6 +252,8 @@ class FakeDiscord:
     messages: dict[str, FakeMessage] = field(default_factory=dict, init=False)
     guilds: dict[str, FakeGuild] = field(default_factory=dict, init=False)
     users: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
+    # Each user's Discord language (``interaction.locale``), by user id; en-US otherwise.
+    locales: dict[str, str] = field(default_factory=dict, init=False)
     channels: dict[str, dict[str, Any]] = field(default_factory=dict, init=False)
     sessions: dict[str, gw.Session] = field(default_factory=dict, init=False)
     gateway_received: list[dict[str, Any]] = field(default_factory=list, init=False)
@@ -365,6 +367,10 @@ class FakeDiscord:
         user = user_payload(user_id or self.snowflake(), name, bot=bot)
         self.users[user["id"]] = user
         return user
+
+    def set_locale(self, user: UserLike, locale: str) -> None:
+        """The language ``user``'s Discord client is set to (sent with each interaction)."""
+        self.locales[self._user(user)["id"]] = locale
 
     def add_guild(self, name: str, *, owner_id: str | None = None,
                   shard: int | None = None) -> FakeGuild:
@@ -616,7 +622,7 @@ class FakeDiscord:
             "type": itype,
             "token": new_token(),
             "version": 1,
-            "locale": "en-US",
+            "locale": self.locales.get(user["id"], "en-US"),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,

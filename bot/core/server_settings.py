@@ -14,7 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .i18n import LANGUAGES, Words
 from .storage import Storage
+
+_ = Words("bot")
+_l = _.lazy
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +52,14 @@ class ServerSettings:
     allowed_channels: tuple[int, ...] | None = None
     denied_channels: tuple[int, ...] = ()
     game_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The language of the server's public messages and pictures (a code of
+    # bot.core.i18n.LANGUAGES); None: Discord's server language (guild_locale), else English.
+    language: str | None = None
 
     def __post_init__(self) -> None:
+        if self.language is not None and self.language not in LANGUAGES:
+            raise SettingsError(str(_l("Cityhall does not speak {language}.",
+                                       language=self.language)))
         if self.turn_seconds is not None and \
                 not TURN_SECONDS_MIN <= self.turn_seconds <= TURN_SECONDS_MAX:
             raise SettingsError(f"The turn time must be between {describe_seconds(TURN_SECONDS_MIN)}"
@@ -116,6 +126,8 @@ class ServerSettings:
             "denied_channels": [str(c) for c in self.denied_channels],
             "game_options": {k: dict(v) for k, v in self.game_options.items()},
         }
+        if self.language is not None:
+            data["language"] = self.language
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -131,6 +143,7 @@ class ServerSettings:
             allowed_channels=None if allowed is None else tuple(int(c) for c in allowed),
             denied_channels=tuple(int(c) for c in data.get("denied_channels") or ()),
             game_options={str(k): dict(v) for k, v in options.items() if isinstance(v, dict)},
+            language=data.get("language"),
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from bot.core.i18n import LANGUAGES
 from bot.core.records import LOBBY, Match
 from bot.core.server_settings import ServerSettings, ServerSettingsStore, describe_seconds
 
@@ -36,6 +37,9 @@ def describe(server: ServerSettings, store: ServerSettingsStore, guild_id: int,
         f"**Computer players** pause {pause:g} second{'s' if pause != 1 else ''} before "
         "each move" + (" (the bot's default)." if server.cpu_delay is None else "."),
         f"**Channels:** {channels_sentence(server)}",
+        "**Language:** " + (LANGUAGES[server.language] if server.language else
+                            "Discord's language for the server, English if it has none")
+        + " (public messages and pictures; private answers follow each player's Discord).",
     ]
     for game, adapter in sorted(adapters.items()):
         chosen = server.game_options.get(game)
