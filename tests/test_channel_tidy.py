@@ -43,7 +43,7 @@ def check_superseded(fake: FakeDiscord, table_id: int | None) -> int:
     public = fake.channel_messages(fake.channel_id, ephemeral=False)
     boards = [m for m in public if any(a.filename == "table.png" for a in m.attachments)]
     assert [int(m.id) for m in boards] in ([], [table_id]), [m.content[:40] for m in boards]
-    moved = [m for m in public if m.content == MOVED]
+    moved = [m for m in public if m.content == str(MOVED)]
     for message in moved:
         assert not message.attachments and not list(message.iter_components()) \
             and not message.embeds, message.id

@@ -331,7 +331,7 @@ async def test_two_players_basic_rules_with_a_restart(
         base = f"ch:bc:{match_id}:v{match.version}"
         for custom_id in (f"ch:bc:{match_id}:hand", f"{base}:cn"):
             stranger = await answer(await fake.click(eve, table, custom_id))
-            assert stranger.ephemeral and text_of(stranger) == NOT_SEATED
+            assert stranger.ephemeral and text_of(stranger) == str(NOT_SEATED)
 
         # the hand is private: the cards, with their neighborhoods
         hand = await answer(await fake.click(ann, table, f"ch:bc:{match_id}:hand"))
@@ -462,7 +462,7 @@ async def test_five_players_every_variant_a_trade_and_a_restart(
         table = ui.table()
         assert "wants to trade 1 card" in table.content and f"<@{bob_id}>" in table.content
         answer_id = f"ch:bc:{match_id}:t{state['turn_number']}:cr"
-        for user, sentence in ((eve, NOT_SEATED),
+        for user, sentence in ((eve, str(NOT_SEATED)),
                                (ann, "The others are answering your trade; wait for their "
                                      "offers.")):
             refused = await answer(await fake.click(user, table, answer_id))

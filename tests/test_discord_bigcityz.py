@@ -97,7 +97,7 @@ async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
         label = "Objection" if action["type"] == "veto" or object_now else "No objection"
         if stranger is not None:
             nosy = await answer(await fake.click(stranger, table, button_id(table, label)))
-            assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+            assert nosy.ephemeral and text_of(nosy) == str(NOT_SEATED)
         done = await answer(await fake.click(users[player], table, button_id(table, label)))
         assert done.ephemeral
         return

@@ -263,7 +263,7 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         wrong = await answer(await fake.click(other, table, first_button))
         assert wrong.ephemeral and "choosing a starting tile" in text_of(wrong)
         nosy = await answer(await fake.click(eve, table, first_button))
-        assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+        assert nosy.ephemeral and text_of(nosy) == str(NOT_SEATED)
         while match.state["phase"] == "start_tiles":
             reply = await players.move(bot, match_id)
             assert "You start with" in text_of(reply)
@@ -274,7 +274,7 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         table = fake.message(match.table_message_id)  # type: ignore[arg-type]
         hood_id = f"ch:ct:{match_id}:hood"
         nosy = await answer(await fake.click(eve, table, hood_id))
-        assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+        assert nosy.ephemeral and text_of(nosy) == str(NOT_SEATED)
         mine = await answer(await fake.click(ann, table, hood_id))
         assert mine.ephemeral and "Your neighbourhood" in text_of(mine)
         assert mine.files and mine.files[0].filename == "neighbourhood.png"
@@ -295,7 +295,7 @@ async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         wrong = await answer(await fake.click(other, table, take))
         assert wrong.ephemeral and "turn, not yours" in text_of(wrong)
         nosy = await answer(await fake.click(eve, table, take))
-        assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+        assert nosy.ephemeral and text_of(nosy) == str(NOT_SEATED)
         assert json.dumps(match.state) == before
 
         # play until someone has taken something to place; they open a second chooser

@@ -131,7 +131,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
 
         # nobody but a seated player may open the goal picker
         stranger = await answer(await fake.click(eve, table, button_id(table, "My goals")))
-        assert stranger.ephemeral and text_of(stranger) == NOT_SEATED
+        assert stranger.ephemeral and text_of(stranger) == str(NOT_SEATED)
 
         await set_goals(fake, ann, table, match_id, [("S", [3, 5, 6, 2])])
         await set_goals(fake, bob, table, match_id, [("W", [1, 4, 4, 1])])
@@ -163,7 +163,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             wrong = await answer(await fake.click(other, table, button_id(table, prefix=prefix)))
             assert wrong.ephemeral and "turn to build, not yours" in text_of(wrong)
             nosy = await answer(await fake.click(eve, table, button_id(table, prefix=prefix)))
-            assert nosy.ephemeral and text_of(nosy) == NOT_SEATED
+            assert nosy.ephemeral and text_of(nosy) == str(NOT_SEATED)
             action = GAME.computer.normal(match.state, player)
             if stale_picker is None:
                 # a picker opened and left unused: it belongs to this board only

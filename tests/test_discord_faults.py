@@ -83,7 +83,7 @@ async def test_a_saved_move_is_shown_even_when_its_answer_fails(
                                               button_id(picker, prefix=f"{prefix}b2B3")))
         assert fault.hits, "the build's answer was not refused as planned"
         # The mover hears that the move was saved, never that nothing changed ...
-        assert text_of(reply) == SAVED_BUT
+        assert text_of(reply) == str(SAVED_BUT)
         # ... and the channel sees it: the table moved on to the next player's turn.
         await settle(bot, match_id)
         after = bot.runtime.get(match_id)
@@ -131,7 +131,7 @@ async def test_without_attach_files_the_table_goes_on_without_its_picture(
         assert f":v{match.version}:h" in str(table.components)
         assert not table.attachments
         told = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                if m.content == NO_PICTURES]
+                if m.content == str(NO_PICTURES)]
         assert len(told) == 1
         assert "Attach Files" in told[0].content
 

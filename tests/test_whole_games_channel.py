@@ -72,7 +72,7 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
     # each earlier table was; nothing per move
     notices = [m for m in public if any(m.content.startswith(s) or s in m.content
                                         for s in stays)]
-    moved = [m for m in public if m.content == MOVED]
+    moved = [m for m in public if m.content == str(MOVED)]
     others = [m.content[:60] for m in public if m not in notices and m not in moved
               and int(m.id) != final.table_message_id]
     assert others == []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.core.engine import JSON, IllegalAction
+from bot.core.i18n import Words
 from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
 from bot.render.pool import Priority
@@ -32,8 +33,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_SEATED = ("You're not playing in this game, so the buttons are for the players. "
-              "Watch along, or start your own game in another channel or thread.")
+_ = Words("bot")
+_l = _.lazy
+
+NOT_SEATED = _l("You're not playing in this game, so the buttons are for the players. "
+                "Watch along, or start your own game in another channel or thread.")
 
 
 def cityhall(interaction: discord.Interaction) -> CityhallBot:
@@ -47,11 +51,11 @@ async def running(interaction: discord.Interaction, match_id: int) -> Match | No
     match = bot.runtime.get(match_id)
     if match is None:
         old = await bot.storage.get(match_id)
-        await tell(interaction, "That game has finished; its buttons no longer do anything."
-                   if old else "That button belongs to a game I don't know.")
+        await tell(interaction, _("That game has finished; its buttons no longer do anything.")
+                   if old else _("That button belongs to a game I don't know."))
         return None
     if match.status == LOBBY or match.state is None:
-        await tell(interaction, "The game has not started yet.")
+        await tell(interaction, _("The game has not started yet."))
         return None
     return match
 
@@ -63,7 +67,7 @@ async def seated(interaction: discord.Interaction, match_id: int) -> tuple[Match
         return None
     player = str(interaction.user.id)
     if match.seat(player) is None:
-        await tell(interaction, NOT_SEATED)
+        await tell(interaction, str(NOT_SEATED))
         return None
     return match, player
 
@@ -75,16 +79,16 @@ async def current_board(interaction: discord.Interaction, match: Match, why: str
     the current table picture, only for the clicker."""
     bot = cityhall(interaction)
     if await bot.tables.catch_up(interaction, match):
-        await tell(interaction, f"{why} Nothing was changed; the table now shows the current "
-                                "board.")
+        await tell(interaction, _("{why} Nothing was changed; the table now shows the "
+                                  "current board.", why=why))
         return
     try:
         png = await bot.render_table(match, priority=Priority.INTERACTIVE)
     except Exception:
         log.exception("could not draw the current board")
-        await tell(interaction, f"{why} Nothing was changed.")
+        await tell(interaction, _("{why} Nothing was changed.", why=why))
         return
-    await tell(interaction, f"{why} Nothing was changed; this is the current board.",
+    await tell(interaction, _("{why} Nothing was changed; this is the current board.", why=why),
                file=Upload(png, "table.png", description=bot.tables.description(match)))
 
 
@@ -120,8 +124,8 @@ def committed(interaction: discord.Interaction) -> list[Outcome]:
 
 
 _COMMITTED = "cityhall_committed"
-SAVED_BUT = ("Your move was saved, but I could not answer here. The table shows it; "
-             "/game status shows it too.")
+SAVED_BUT = _l("Your move was saved, but I could not answer here. The table shows it; "
+               "/game status shows it too.")
 
 
 async def guarded(interaction: discord.Interaction,
@@ -150,7 +154,7 @@ async def _guarded(interaction: discord.Interaction,
             return
         log.exception("a click failed")
         if interaction.extras.get(_COMMITTED):
-            await tell(interaction, SAVED_BUT)
+            await tell(interaction, str(SAVED_BUT))
         else:
             await oops(interaction)
     finally:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot.core.i18n import Text, Words
 from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, Match
 from bot.render.pool import Priority, Superseded
@@ -34,6 +35,9 @@ from .pacing import ChannelPacing
 from .payload import TablePayload
 from .pings import deadline_text
 from .replies import NO_MENTIONS
+
+_ = Words("bot")
+_l = _.lazy
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -55,11 +59,11 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 
 # What a superseded table message says once its board is posted again below.
-MOVED = "This board moved further down ⬇️"
+MOVED = _l("This board moved further down ⬇️")
 
-NO_PICTURES = ("I can't attach pictures in this channel (I'm missing the **Attach Files** "
-               "permission), so the table is shown without its picture. A server admin can "
-               "give me that permission here; the game goes on meanwhile.")
+NO_PICTURES = _l("I can't attach pictures in this channel (I'm missing the **Attach Files** "
+                 "permission), so the table is shown without its picture. A server admin can "
+                 "give me that permission here; the game goes on meanwhile.")
 
 
 class Tables:
@@ -111,6 +115,12 @@ class Tables:
 
     async def payload(self, match: Match, *, picture: bool = True,
                       interactive: bool = False) -> TablePayload:
+        """The table (or lobby) message as the channel sees it: in the server's language,
+        its picture included, whoever's click asked for it."""
+        with self.bot.speaking_to(match.guild_id):
+            return await self._payload(match, picture, interactive)
+
+    async def _payload(self, match: Match, picture: bool, interactive: bool) -> TablePayload:
         if match.status == LOBBY:
             return lobby_payload(self.bot, match)
         adapter = self.bot.adapters[match.game]
@@ -147,14 +157,16 @@ class Tables:
         return await self.payload(match, picture=False)
 
     async def answer_with(self, interaction: discord.Interaction, match: Match, *,
-                          ended: str = "") -> None:
+                          ended: str | Text = "") -> None:
         """Answer a click on ``match``'s lobby by editing its message to what the match is
         now: the lobby as it stands; the table, when the click started the game (the message
         becomes the match's table message, its picture follows in a refresh when the answer
         went without one, computer players and the first turn's ping go on from there); or,
         when the click ended it (a lobby cancelled), ``ended`` alone."""
         if match.status in STOPPED:
-            await interaction.response.edit_message(content=ended, embed=None, view=None,
+            with self.bot.speaking_to(match.guild_id):
+                said = str(ended)
+            await interaction.response.edit_message(content=said, embed=None, view=None,
                                                     allowed_mentions=NO_MENTIONS)
             return
         if match.status == LOBBY:
@@ -177,7 +189,8 @@ class Tables:
         way first)."""
         text = self.bot.adapters[match.game].table_content(match)
         ends = deadline_text(self.bot.runtime.deadline(match))
-        tail = f"\n⏳ Time runs out {ends}." if ends and ends[:-2] not in text else ""
+        tail = "\n" + _("⏳ Time runs out {when}.", when=ends) \
+            if ends and ends[:-2] not in text else ""
         news = self.news(match.id)
         while news and len(text) + len(tail) + sum(len(n) + 1 for n in news) > 2000:
             news.pop(0)
@@ -189,7 +202,7 @@ class Tables:
         text = self.bot.adapters[match.game].picture_description(match)
         news = self.news(match.id)
         if news:
-            text += " Latest: " + plain_text("\n".join(news), match)
+            text += " " + _("Latest: {news}", news=plain_text("\n".join(news), match))
         return fit_description(text)
 
     async def refresh(self, match_id: int) -> None:
@@ -309,13 +322,15 @@ class Tables:
                     match.channel_id)
         channel = self.bot.get_partial_messageable(match.channel_id)
         await self.pacing.wait("send", match.channel_id)
+        with self.bot.speaking_to(match.guild_id):
+            said = str(NO_PICTURES)
         try:
-            await channel.send(NO_PICTURES, allowed_mentions=NO_MENTIONS)
+            await channel.send(said, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.warning("Could not tell channel %s about the missing permission: %s",
                         match.channel_id, exc)
 
-    async def end(self, match: Match, note: str) -> None:
+    async def end(self, match: Match, note: str | Text) -> None:
         """A match was ended early: its table says so and loses its buttons, after any
         redraw already under way (which would otherwise land last and bring the board and
         its buttons back); later redraws leave it alone."""
@@ -370,7 +385,8 @@ class Tables:
         self.mark_shown(match, version)
         return message
 
-    async def retire(self, match: Match, note: str = MOVED, *, superseded: bool = True) -> None:
+    async def retire(self, match: Match, note: str | Text = MOVED, *,
+                     superseded: bool = True) -> None:
         """Take the buttons off an old table message so nobody plays on it. A superseded
         table (the board is posted again below) loses its picture too and keeps one line,
         so the channel shows one board per match; a table ended early keeps its last
@@ -379,7 +395,9 @@ class Tables:
             return
         old = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
-        kwargs: dict = {"content": note, "view": None, "allowed_mentions": NO_MENTIONS}
+        with self.bot.speaking_to(match.guild_id):
+            said = str(note)  # the channel's words, whoever ended it
+        kwargs: dict = {"content": said, "view": None, "allowed_mentions": NO_MENTIONS}
         if superseded:
             kwargs.update(attachments=[], embed=None)
         await self.pacing.wait("edit", match.channel_id)
