@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands
 
 from bot.core.engine import IllegalAction
+from bot.core.i18n import Text, Words
 from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal, Runtime
@@ -31,15 +32,26 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_ = Words("bot")
+_l = _.lazy
+
 OPS = {
-    "join": ("Join", discord.ButtonStyle.success, 0),
-    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
-    "start": ("Start", discord.ButtonStyle.primary, 0),
-    "rules": ("How to play", discord.ButtonStyle.secondary, 0),
-    "cpu": ("Add computer", discord.ButtonStyle.secondary, 1),
-    "nocpu": ("Remove computer", discord.ButtonStyle.secondary, 1),
-    "cancel": ("Cancel", discord.ButtonStyle.danger, 1),
+    "join": (_l("Join"), discord.ButtonStyle.success, 0),
+    "leave": (_l("Leave"), discord.ButtonStyle.secondary, 0),
+    "start": (_l("Start"), discord.ButtonStyle.primary, 0),
+    "rules": (_l("How to play"), discord.ButtonStyle.secondary, 0),
+    "cpu": (_l("Add computer"), discord.ButtonStyle.secondary, 1),
+    "nocpu": (_l("Remove computer"), discord.ButtonStyle.secondary, 1),
+    "cancel": (_l("Cancel"), discord.ButtonStyle.danger, 1),
 }
+
+# A computer player's level as the lobby and its menu name it.
+LEVEL_NAMES: Mapping[str, Text] = {"easy": _l("easy"),
+                                   "normal": _l("normal"), "hard": _l("hard")}
+
+
+def level_name(level: str) -> str:
+    return str(LEVEL_NAMES.get(level, level))
 
 
 async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
@@ -65,7 +77,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"ch:lobby:(?P<match>[0-9]{1,15}):(?P<op>join|leave|start|rules|cpu|nocpu|cancel)"):
     def __init__(self, match_id: int, op: str) -> None:
         label, style, row = OPS[op]
-        super().__init__(discord.ui.Button(label=label, style=style, row=row,
+        super().__init__(discord.ui.Button(label=str(label), style=style, row=row,
                                            custom_id=f"ch:lobby:{match_id}:{op}"))
         self.match_id = match_id
         self.op = op
@@ -85,7 +97,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _rules(bot, interaction, self.match_id, match)
             return
         if match is None or match.status != LOBBY:
-            await tell(interaction, CLOSED)
+            await tell(interaction, str(CLOSED))
             return
         clicker = Seat(str(interaction.user.id), interaction.user.display_name)
         try:
@@ -104,7 +116,7 @@ LobbyCall = Callable[[Runtime, Match, Seat, discord.Interaction], Awaitable[Matc
 async def _cancel(runtime: Runtime, match: Match, clicker: Seat,
                   interaction: discord.Interaction) -> Match:
     if clicker.id != match.host_id and not has_manage_messages(interaction):
-        raise Refusal("Only the host or someone with Manage Messages can cancel.")
+        raise Refusal(_("Only the host or someone with Manage Messages can cancel."))
     return await runtime.end(match.id, clicker.id, can_manage=True)
 
 
@@ -118,10 +130,11 @@ _CALLS: dict[str, LobbyCall] = {
 }
 
 
-def _cancelled(bot: CityhallBot, match: Match, clicker: Seat) -> str:
-    """What the message of a lobby cancelled by ``clicker`` says."""
-    return (f"The {bot.adapters[match.game].engine.title} lobby was cancelled "
-            f"by {plain_name(clicker.name)}.")
+def _cancelled(bot: CityhallBot, match: Match, clicker: Seat) -> Text:
+    """What the message of a lobby cancelled by ``clicker`` says (in the channel's
+    language, said by ``answer_with``)."""
+    return _l("The {game} lobby was cancelled by {name}.",
+              game=bot.adapters[match.game].engine.title, name=plain_name(clicker.name))
 
 
 async def _rules(bot: CityhallBot, interaction: discord.Interaction, match_id: int,
@@ -130,13 +143,13 @@ async def _rules(bot: CityhallBot, interaction: discord.Interaction, match_id: i
     asker sees it, and the lobby stays as it is."""
     game = match.game if match is not None else await _game_of(bot, match_id)
     if game is None:
-        await tell(interaction, "I don't know that game any more; /help lists them.")
+        await tell(interaction, _("I don't know that game any more; /help lists them."))
         return
     await send_rules_of(interaction, bot.adapters[game])
 
 
 _LEVEL_PICK = re.compile(r"(?P<seat>cpu[0-9]{1,3}):(?P<level>easy|normal|hard)")
-CLOSED = "This lobby is closed. Use /game status to see what is on in this channel."
+CLOSED = _l("This lobby is closed. Use /game status to see what is on in this channel.")
 
 
 class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -155,13 +168,15 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         phone shows an option's description under it)."""
         options = [
             discord.SelectOption(
-                label=f"{seat.name}: {level}"[:100], value=f"{seat.id}:{level}",
-                description=(("Its level now · " if seat.level == level else "")
-                             + words[level])[:100])
+                label=_("{name}: {level}", name=seat.name, level=level_name(level))[:100],
+                value=f"{seat.id}:{level}",
+                description=((_("Its level now · ") if seat.level == level else "")
+                             + str(words[level]))[:100])
             for seat in match.seats if seat.cpu for level in LEVELS
         ][:25]
         return cls(match.id, discord.ui.Select(
-            custom_id=f"ch:lobby:{match.id}:level", placeholder="Set a computer player's level",
+            custom_id=f"ch:lobby:{match.id}:level",
+            placeholder=_("Set a computer player's level"),
             options=options, row=2))
 
     @classmethod
@@ -178,11 +193,11 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         values = offered_values(self.item)
         pick = _LEVEL_PICK.fullmatch(values[0]) if values and len(values) == 1 else None
         if pick is None:
-            await tell(interaction, "Pick one of the choices in the menu.")
+            await tell(interaction, _("Pick one of the choices in the menu."))
             return
         match = bot.runtime.get(self.match_id)
         if match is None or match.status != LOBBY:
-            await tell(interaction, CLOSED)
+            await tell(interaction, str(CLOSED))
             return
         try:
             match = await bot.runtime.set_level(self.match_id, str(interaction.user.id),
@@ -203,23 +218,26 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     engine = adapter.engine
     seats = "\n".join(
         f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(s.name)}"
-        f"{' (host)' if s.id == match.host_id else ''}"
+        + (_(" (host)") if s.id == match.host_id else "")
         # Every computer's level, normal too: this is where the host chooses it.
-        f"{f' · {s.level}' if s.cpu else ''}"
+        + (f" · {level_name(s.level)}" if s.cpu else "")
         for i, s in enumerate(match.seats, 1)
     )
     embed = discord.Embed(
-        title=f"{engine.title} — waiting for players",
+        title=_("{game} — waiting for players", game=engine.title),
         description=(
-            f"{engine.min_players}–{engine.max_players} players. "
-            "Press **Join** to take a seat; the host adds computer players (normal; "
-            "the menu below sets each one's level: easy, normal or hard) and starts.\n\n"
-            f"**Seated ({len(match.seats)}/{engine.max_players})**\n{seats}"
+            _("{least}–{most} players. ", least=engine.min_players, most=engine.max_players)
+            + _("Press **Join** to take a seat; the host adds computer players (normal; "
+                "the menu below sets each one's level: easy, normal or hard) and starts.")
+            + "\n\n"
+            + _("**Seated ({seated}/{most})**", seated=len(match.seats),
+                most=engine.max_players)
+            + f"\n{seats}"
         ),
         colour=adapter.colour,
     )
     if options := adapter.options_text(match):
-        embed.add_field(name="Options", value=options, inline=False)
+        embed.add_field(name=_("Options"), value=options, inline=False)
     view = Components()
     full = len(match.seats) >= engine.max_players
     for op in OPS:
@@ -239,14 +257,14 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
     or say in a sentence why not (a busy channel, an option the game refuses)."""
     bot: CityhallBot = interaction.client  # type: ignore[assignment]
     if interaction.guild_id is None or interaction.channel_id is None:
-        await tell(interaction, "Cityhall games are played in server channels.")
+        await tell(interaction, _("Cityhall games are played in server channels."))
         return
     server = bot.servers.get(interaction.guild_id)
     parent_id = getattr(interaction.channel, "parent_id", None)  # a thread's channel
     if not server.allows(interaction.channel_id, parent_id):
-        await tell(interaction, "Games can't be started in this channel: this server's "
-                                "managers chose where with /settings. "
-                                + channels_sentence(server))
+        await tell(interaction, _("Games can't be started in this channel: this server's "
+                                  "managers chose where with /settings.") + " "
+                   + channels_sentence(server))
         return
     # The server's default options for this game, then what /new chose.
     options = server.options_for(game, options)
@@ -266,8 +284,8 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         # channel busy until it expires: close it again, so "nothing changed" is true.
         log.warning("Could not post lobby %s (%s); closing it.", match.id, exc)
         await bot.runtime.end(match.id, host.id, can_manage=True)
-        await tell(interaction, f"Discord did not take the {title} lobby, so none was opened. "
-                                f"Please try /{game} new again.")
+        await tell(interaction, _("Discord did not take the {game} lobby, so none was opened. "
+                                  "Please try /{command} new again.", game=title, command=game))
         return
     try:
         message = await interaction.original_response()
@@ -275,24 +293,24 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         # The lobby is posted and its buttons work (they carry the match id); only its
         # message id is unknown, which later edits (expiry) would need. Say what is true.
         log.warning("Could not read back the message of lobby %s: %s", match.id, exc)
-        await tell(interaction, f"Your {title} lobby is open and its buttons work. If you "
-                                "don't see it, /game status shows it again.")
+        await tell(interaction, _("Your {game} lobby is open and its buttons work. If you "
+                                  "don't see it, /game status shows it again.", game=title))
         return
     await bot.runtime.set_table_message(match.id, message.id)
 
 
 async def send_rules_of(interaction: discord.Interaction, adapter: GameAdapter) -> None:
     """A game's How to play, for the asker only."""
-    await send_rules(interaction, f"How to play {adapter.engine.title}", adapter.rules_summary,
-                     adapter.colour, footer=adapter.rules_footer)
+    await send_rules(interaction, _("How to play {game}", game=adapter.engine.title),
+                     adapter.rules_summary, adapter.colour, footer=adapter.rules_footer)
 
 
-async def send_rules(interaction: discord.Interaction, title: str, text: str,
-                     colour: discord.Colour, footer: str | None = None) -> None:
-    """``/<game> rules``: the summary, for the asker only."""
-    embed = discord.Embed(title=title, description=text, colour=colour)
+async def send_rules(interaction: discord.Interaction, title: str | Text, text: str | Text,
+                     colour: discord.Colour, footer: str | Text | None = None) -> None:
+    """``/<game> rules``: the summary, for the asker only, in their language."""
+    embed = discord.Embed(title=str(title), description=str(text), colour=colour)
     if footer:
-        embed.set_footer(text=footer)
+        embed.set_footer(text=str(footer))
     await interaction.response.send_message(embed=embed, ephemeral=True,
                                             allowed_mentions=NO_MENTIONS)
 
