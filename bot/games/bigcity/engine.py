@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from bot.core.engine import IllegalAction, LegalAction, Result
+from bot.core.i18n import Words
 from bot.core.rng import draw as rng_draw
 from bot.games.bigcity import trade as trading
 from bot.games.bigcity.city import City
@@ -64,6 +65,10 @@ from bot.games.bigcity.scoring import score_building
 from bot.games.bigcity.streetcar import streetcar_options
 
 JSON = dict[str, Any]
+# Refusals are said in the reader's language; the labels of legal moves stay English (the
+# cog words its menus itself from the moves).
+_ = Words("bot.games.bigcity")
+_l = _.lazy
 
 VARIANTS: tuple[str, ...] = (
     "trade_cards",
@@ -82,18 +87,18 @@ MAIN_ACTIONS = ("build", "special", "streetcar", "place_neighborhood", "exchange
 def new(players: list[str], options: JSON, seed: int) -> JSON:
     """A fresh game: stacks shuffled, hands dealt, neighbourhood 1 in the middle."""
     if not isinstance(players, list) or not 2 <= len(players) <= 5:
-        raise IllegalAction("Big City is for 2 to 5 players.")
+        raise IllegalAction(_l("Big City is for 2 to 5 players."))
     if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
-        raise IllegalAction("Every player must be named once.")
+        raise IllegalAction(_l("Every player must be named once."))
     options = dict(options or {})
     for key in options:
         if key not in OPTIONS:
-            raise IllegalAction(f"Big City has no option {key!r}.")
+            raise IllegalAction(_l("Big City has no option {key!r}.", key=key))
     variants: JSON = {}
     for key in VARIANTS:
         value = options.get(key, False)
         if not isinstance(value, bool):
-            raise IllegalAction(f"The option {key} is on or off (true or false).")
+            raise IllegalAction(_l("The option {key} is on or off (true or false).", key=key))
         variants[key] = value
     stacked = _stacked_cards(options.get("stacks"))
     state: JSON = {
@@ -134,7 +139,7 @@ def new(players: list[str], options: JSON, seed: int) -> JSON:
     elif first in players:
         state["first_player"] = players.index(first)
     else:
-        raise IllegalAction(f"The first player {first!r} is not in this game.")
+        raise IllegalAction(_l("The first player {name!r} is not in this game.", name=first))
     for player in players:  # seat by seat, one card from each of stacks 1–5 (or 1–6)
         for number in dealt_stacks(len(players)):
             state["hands"][player].append(state["stacks"][str(number)].pop(0))
@@ -150,23 +155,25 @@ def _stacked_cards(raw: object) -> dict[int, list[Card]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise IllegalAction("The stacks option maps a stack number to a list of its cards.")
+        raise IllegalAction(_l("The stacks option maps a stack number to a list of its cards."))
     stacked: dict[int, list[Card]] = {}
     for key, cards in raw.items():
         try:
             number = int(key)
         except (TypeError, ValueError):
-            raise IllegalAction(f"There is no stack {key!r}.") from None
+            raise IllegalAction(_l("There is no stack {key!r}.", key=key)) from None
         if number not in NEIGHBORHOODS:
-            raise IllegalAction(f"There is no stack {key!r}.")
+            raise IllegalAction(_l("There is no stack {key!r}.", key=key))
         if not isinstance(cards, list):
-            raise IllegalAction(f"Stack {number} must be given as a list of cards.")
+            raise IllegalAction(_l("Stack {number} must be given as a list of cards.",
+                                   number=number))
         own = stack_cards(number)
         for card in cards:
             if not is_card(card) or card not in own:
-                raise IllegalAction(f"Card {card!r} is not in stack {number}.")
+                raise IllegalAction(_l("Card {card!r} is not in stack {number}.", card=card,
+                                       number=number))
         if len(set(cards)) != len(cards):
-            raise IllegalAction(f"Stack {number} lists a card twice.")
+            raise IllegalAction(_l("Stack {number} lists a card twice.", number=number))
         stacked[number] = list(cards)
     return stacked
 
@@ -301,24 +308,24 @@ def _exchange_actions(hand: list[Card], most: int) -> list[LegalAction]:
 
 def apply(state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_l("The game is over."))
     if player is None or player not in state["players"]:
-        raise IllegalAction("Only a player of this game can do that.")
+        raise IllegalAction(_l("Only a player of this game can do that."))
     if player not in to_act(state):
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction(_l("It is not your turn."))
     if not isinstance(action, dict):
-        raise IllegalAction("That is not a move.")
+        raise IllegalAction(_l("That is not a move."))
     kind = action.get("type")
     s: JSON = json.loads(json.dumps(state))
     events: list[JSON] = []
     step = s["step"]
     if step == "place":
         if kind != "place_neighborhood":
-            raise IllegalAction("First the starting neighborhoods are placed.")
+            raise IllegalAction(_l("First the starting neighborhoods are placed."))
         _place_neighborhood(s, player, action, events, setup=True)
     elif step == "draw":
         if kind != "draw":
-            raise IllegalAction("Finish your turn by drawing cards.")
+            raise IllegalAction(_l("Finish your turn by drawing cards."))
         _draw(s, player, action, events)
     elif step == "trade_offers":
         _trade_response(s, player, action, events)
@@ -327,9 +334,9 @@ def apply(state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSO
     elif kind == "discard_useless":
         _discard_useless(s, player, action, events)
     elif kind == "draw":
-        raise IllegalAction("You draw cards only at the end of your turn.")
+        raise IllegalAction(_l("You draw cards only at the end of your turn."))
     elif kind in ("trade_offer", "trade_decline", "trade_accept", "trade_end"):
-        raise IllegalAction("There is no trade going on.")
+        raise IllegalAction(_l("There is no trade going on."))
     elif kind in MAIN_ACTIONS:
         if kind == "build":
             _build(s, player, action, events)
@@ -348,7 +355,7 @@ def apply(state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSO
             events.append({"type": "passed", "player": player})
             _after_main(s, player, events, "pass")
     else:
-        raise IllegalAction(f"Unknown action {kind!r}.")
+        raise IllegalAction(_l("Unknown action {kind!r}.", kind=kind))
     return s, events
 
 

@@ -1,19 +1,21 @@
 """Where a building, park, factory or neighbourhood may go.
 
-Each check returns None when the move is allowed, else the sentence that refuses it.
+Each check returns None when the move is allowed, else the sentence that refuses it (a
+``Sentence``: English to compare, the reader's language when shown).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from bot.core.i18n import Words
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import (
     BUILDINGS,
     NEIGHBORHOODS,
     PROPERTIES,
-    SHAPE_WORDS,
     SPECIAL_CARDS,
     Card,
     category,
@@ -31,6 +33,17 @@ from bot.games.bigcity.geometry import (
     rotate,
     shape_sites,
 )
+from bot.games.bigcity.saying import (
+    Capitalised,
+    Sentence,
+    a_building,
+    shape_text,
+    some_buildings,
+    title_text,
+)
+from bot.games.bigcity.saying import sentence as _l
+
+_ = Words("bot.games.bigcity")
 
 SPECIAL_BUILDINGS = ("city_hall", "church", "cinema", "post_office", "bank", "shopping_center")
 
@@ -41,144 +54,155 @@ def a_or_an(title: str) -> str:
     return ("An " if word[0] in "aeiou" else "A ") + word
 
 
-def site_problem(city: City, props: list[int]) -> str | None:
+def site_problem(city: City, props: list[int]) -> Sentence | None:
     """Properties that exist, lie in the city, are free and distinct."""
     if len(set(props)) != len(props):
-        return "Name each property once."
+        return _l("Name each property once.")
     for prop in props:
         if prop not in PROPERTIES:
-            return f"There is no property {prop}."
+            return _l("There is no property {property}.", property=prop)
         if not city.in_city(prop):
-            return f"Property {prop} is not in the city yet."
+            return _l("Property {property} is not in the city yet.", property=prop)
         if not city.is_free(prop):
-            return f"Property {prop} is already built on."
+            return _l("Property {property} is already built on.", property=prop)
     return None
 
 
-def streetcar_under(city: City, props: list[int]) -> str | None:
+def streetcar_under(city: City, props: list[int]) -> Sentence | None:
     """ "Streetcars may not be placed across a property or a building": a piece covering two
     properties covers the street between them, so it cannot go over a streetcar there."""
     for street in internal_streets([city.cell_of[p] for p in props]):
         if street in city.streetcars:
-            return "A streetcar runs between those properties; nothing may be built over it."
+            return _l("A streetcar runs between those properties; nothing may be built over "
+                      "it.")
     return None
 
 
-def build_problem(city: City, hand: Iterable[Card], building: str, props: list[int]) -> str | None:
+def build_problem(city: City, hand: Iterable[Card], building: str,
+                  props: list[int]) -> Sentence | None:
     """Why ``building`` may not stand on ``props`` for a player holding ``hand`` (None: it may)."""
     if building not in BUILDINGS:
-        return f"There is no building called {building!r}."
-    count, size, _kind, title = BUILDINGS[building]
+        return _l("There is no building called {name!r}.", name=building)
+    count, size, _kind, _title = BUILDINGS[building]
+    a = Capitalised(a_building(building))
     if len(props) != size:
-        return f"{a_or_an(title)} needs {size} propert{'y' if size == 1 else 'ies'}."
+        if size == 1:
+            return _l("{a_building} needs 1 property.", a_building=a)
+        return _l("{a_building} needs {n} properties.", a_building=a, n=size)
     problem = site_problem(city, props)
     if problem:
         return problem
     held = set(hand)
     for prop in props:
         if prop not in held:
-            return f"You do not hold the card for property {prop}."
+            return _l("You do not hold the card for property {property}.", property=prop)
     # "If there are no more buildings of the type desired, the building may not be placed."
     if _left(city, building, count) <= 0:
         if count == 1:
-            return f"{title} is already built."
-        return f"No {plural(title.lower())} are left."
+            return _l("{building} is already built.", building=title_text(building))
+        return _l("No {buildings} are left.", buildings=some_buildings(building))
     if building in SPECIAL_BUILDINGS and building != "city_hall" and not city.has_city_hall():
-        return f"{a_or_an(title)} can only be built after city hall."
+        return _l("{a_building} can only be built after city hall.", a_building=a)
     cells = [city.cell_of[p] for p in props]
     if size == 2 and not has_shape(cells, "pair"):
-        return f"{a_or_an(title)} must stand on two adjacent properties."
+        return _l("{a_building} must stand on two adjacent properties.", a_building=a)
     if size == 3 and not has_shape(cells, "line3"):
-        return f"{a_or_an(title)} must stand on three properties in a straight line."
+        return _l("{a_building} must stand on three properties in a straight line.",
+                  a_building=a)
     problem = streetcar_under(city, props)
     if problem:
         return problem
     return _prerequisite_problem(city, building, props)
 
 
-def plural(word: str) -> str:
-    return word + ("es" if word.endswith(("s", "ch")) else "s")
-
-
 def _left(city: City, building: str, count: int) -> int:
     return count - sum(1 for piece in city.pieces if piece["building"] == building)
 
 
-def _prerequisite_problem(city: City, building: str, props: list[int]) -> str | None:
+def _prerequisite_problem(city: City, building: str, props: list[int]) -> Sentence | None:
     adjacent = city.adjacent_pieces(props)
     kinds = [category(p["building"]) for p in adjacent]
     residences = kinds.count("residence")
     businesses = kinds.count("business")
     if building == "city_hall":
         if city.on_outskirts(props):
-            return "City hall must be built in the center of the city, not on the outskirts."
+            return _l("City hall must be built in the center of the city, not on the "
+                      "outskirts.")
     elif building == "church":
         # "It may be built only as the last building in a neighborhood and only on a
         # property with a double number (e.g. 11, 33, 88, etc.)."
         if not double_numbered(props[0]):
-            return "A church must stand on a double-numbered property (11, 22, … 88)."
+            return _l("A church must stand on a double-numbered property (11, 22, … 88).")
         if not city.neighborhood_complete_but(props[0]):
-            return "A church must be the last free property of its neighborhood."
+            return _l("A church must be the last free property of its neighborhood.")
     elif building == "cinema":
         # "A double residence does not count as two residences for this prerequisite."
         if residences < 2:
-            return "A cinema must be next to two separate residences."
+            return _l("A cinema must be next to two separate residences.")
     elif building == "bank":
         if businesses < 2:
-            return "A bank must be next to two separate businesses."
+            return _l("A bank must be next to two separate businesses.")
     elif building == "post_office":
         if residences < 1 or businesses < 1:
-            return "A post office must be next to a residence and a business."
+            return _l("A post office must be next to a residence and a business.")
     elif building == "shopping_center":
         # "at least one residence, one business, one special building, and the streetcar
         # line must be adjacent to the properties ... to either"
         missing = [
             word
             for word, ok in (
-                ("a residence", residences >= 1),
-                ("a business", businesses >= 1),
-                ("a special building", "special" in kinds),
-                ("the streetcar line", city.streetcar_along(props)),
+                (_l("a residence"), residences >= 1),
+                (_l("a business"), businesses >= 1),
+                (_l("a special building"), "special" in kinds),
+                (_l("the streetcar line"), city.streetcar_along(props)),
             )
             if not ok
         ]
         if missing:
-            return "A shopping center must be next to " + _join(missing) + "."
+            return _l("A shopping center must be next to {things}.", things=Joined(missing))
     return None
 
 
-def _join(words: list[str]) -> str:
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
+@dataclass(frozen=True)
+class Joined:
+    """"a, b and c", said later in the reader's language."""
+
+    words: list[Sentence]
+
+    def __str__(self) -> str:
+        words = [str(w) for w in self.words]
+        if len(words) == 1:
+            return words[0]
+        return _("{first} and {last}", first=_(", ").join(words[:-1]), last=words[-1])
 
 
-def special_problem(city: City, card: str, props: list[int]) -> str | None:
+def special_problem(city: City, card: str, props: list[int]) -> Sentence | None:
     """Why the park or factory of ``card`` may not go on ``props`` (None: it may)."""
     if card not in SPECIAL_CARDS:
-        return f"There is no park or factory card called {card!r}."
-    _stack, kind, shape, title = SPECIAL_CARDS[card]
+        return _l("There is no park or factory card called {name!r}.", name=card)
+    _stack, kind, shape, _title = SPECIAL_CARDS[card]
+    name = title_text(card)
     if any(piece["building"] == card for piece in city.pieces):
-        return f"{title} is already in the city."
+        return _l("{card} is already in the city.", card=name)
     if not city.has_city_hall():
-        return "Parks and factories can only be placed after city hall."
+        return _l("Parks and factories can only be placed after city hall.")
     problem = site_problem(city, props)
     if problem:
         return problem
     if not has_shape([city.cell_of[p] for p in props], shape):
-        return f"{title} needs {SHAPE_WORDS[shape]}."
+        return _l("{card} needs {shape}.", card=name, shape=shape_text(shape))
     problem = streetcar_under(city, props)
     if problem:
         return problem
     on_edge = sum(1 for p in props if p in city.outskirts())
     if kind == "park" and on_edge > 1:
-        return "A park may have at most one property on the outskirts."
+        return _l("A park may have at most one property on the outskirts.")
     if kind == "factory" and on_edge < 2:
-        return "A factory must have at least two properties on the outskirts."
+        return _l("A factory must have at least two properties on the outskirts.")
     return None
 
 
-def placement_problem(city: City, number: int, at: Cell, rotation: int) -> str | None:
+def placement_problem(city: City, number: int, at: Cell, rotation: int) -> Sentence | None:
     """Why a neighbourhood may not be placed there (None: it may).
 
     "Each new neighborhood must be placed so that at least two properties on the new
@@ -186,19 +210,19 @@ def placement_problem(city: City, number: int, at: Cell, rotation: int) -> str |
     not overlap."
     """
     if number not in NEIGHBORHOODS:
-        return f"There is no neighborhood {number}."
+        return _l("There is no neighborhood {number}.", number=number)
     if number in city.placed:
-        return f"Neighborhood {number} is already in the city."
+        return _l("Neighborhood {number} is already in the city.", number=number)
     if rotation not in ROTATIONS:
-        return "A neighborhood turns by 0, 90, 180 or 270 degrees."
+        return _l("A neighborhood turns by 0, 90, 180 or 270 degrees.")
     cells = list(neighborhood_layout(number, at, rotation).values())
     return _fit_problem(city, cells)
 
 
-def _fit_problem(city: City, cells: list[Cell]) -> str | None:
+def _fit_problem(city: City, cells: list[Cell]) -> Sentence | None:
     occupied = city.property_at
     if not occupied.keys().isdisjoint(cells):
-        return "Neighborhoods may not overlap."
+        return _l("Neighborhoods may not overlap.")
     new = set(cells)
     touching_new: set[Cell] = set()
     touching_old: set[Cell] = set()
@@ -208,7 +232,7 @@ def _fit_problem(city: City, cells: list[Cell]) -> str | None:
                 touching_new.add(c)
                 touching_old.add(n)
     if len(touching_new) < 2 or len(touching_old) < 2:
-        return "At least two of its properties must be next to two properties of the city."
+        return _l("At least two of its properties must be next to two properties of the city.")
     return None
 
 

@@ -10,13 +10,13 @@ import json
 from typing import Any
 
 from bot.core.engine import IllegalAction, Result
+from bot.core.i18n import Text, Words
 from bot.games.bigcity import trade as trading
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import (
     NEIGHBORHOODS,
     SPECIAL_CARDS,
     Card,
-    card_label,
     is_card,
     stack_of,
 )
@@ -27,10 +27,13 @@ from bot.games.bigcity.legality import (
     special_problem,
     useless_cards,
 )
+from bot.games.bigcity.saying import card_text
 from bot.games.bigcity.scoring import score_building
 from bot.games.bigcity.streetcar import LineRules, streetcars_problem
 
 JSON = dict[str, Any]
+_ = Words("bot.games.bigcity")
+_l, _ln = _.lazy, _.lazy_plural
 
 
 # --- the turn's state ------------------------------------------------------------------
@@ -83,30 +86,30 @@ def result(state: JSON) -> Result | None:
 # --- parsing ------------------------------------------------------------------------------
 
 
-def _int(value: object, what: str) -> int:
+def _int(value: object, refusal: Text) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number.")
+        raise IllegalAction(refusal)
     return value
 
 
 def _properties(action: JSON) -> list[int]:
     raw = action.get("properties")
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("Say which properties to build on.")
-    return sorted(_int(p, "A property") for p in raw)
+        raise IllegalAction(_l("Say which properties to build on."))
+    return sorted(_int(p, _l("A property must be a whole number.")) for p in raw)
 
 
 def _cards(action: JSON, hand: list[Card]) -> list[Card]:
     raw = action.get("cards")
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("Say which cards.")
+        raise IllegalAction(_l("Say which cards."))
     if len(raw) != len({json.dumps(c) for c in raw}):
-        raise IllegalAction("Name each card once.")
+        raise IllegalAction(_l("Name each card once."))
     for card in raw:
         if not is_card(card):
-            raise IllegalAction(f"There is no card {card!r}.")
+            raise IllegalAction(_l("There is no card {card!r}.", card=card))
         if card not in hand:
-            raise IllegalAction(f"You do not hold the {card_label(card)} card.")
+            raise IllegalAction(_l("You do not hold the {card} card.", card=card_text(card)))
     return list(raw)
 
 
@@ -116,24 +119,25 @@ def _cards(action: JSON, hand: list[Card]) -> list[Card]:
 def _place_neighborhood(
     s: JSON, player: str, action: JSON, events: list[JSON], setup: bool
 ) -> None:
-    number = _int(action.get("neighborhood"), "The neighborhood")
+    number = _int(action.get("neighborhood"), _l("The neighborhood must be a whole number."))
     at = action.get("at")
     if not isinstance(at, list) or len(at) != 2:
-        raise IllegalAction("Say where to place the neighborhood.")
-    x, y = _int(at[0], "A coordinate"), _int(at[1], "A coordinate")
-    rotation = _int(action.get("rotation", 0), "The rotation")
+        raise IllegalAction(_l("Say where to place the neighborhood."))
+    coordinate = _l("A coordinate must be a whole number.")
+    x, y = _int(at[0], coordinate), _int(at[1], coordinate)
+    rotation = _int(action.get("rotation", 0), _l("The rotation must be a whole number."))
     city = City(s)
     if setup:
         if number not in s["setup"]["pool"]:
-            raise IllegalAction(
-                f"Neighborhood {number} is not one of the starting neighborhoods left "
-                f"({', '.join(map(str, s['setup']['pool']))})."
-            )
+            raise IllegalAction(_l(
+                "Neighborhood {number} is not one of the starting neighborhoods left "
+                "({numbers}).", number=number, numbers=", ".join(map(str, s["setup"]["pool"]))
+            ))
     elif not city.has_city_hall():
-        raise IllegalAction("New neighborhoods can only be added after city hall.")
+        raise IllegalAction(_l("New neighborhoods can only be added after city hall."))
     problem = placement_problem(city, number, (x, y), rotation)
     if problem:
-        raise IllegalAction(problem)
+        raise IllegalAction(problem.text)
     s["neighborhoods"].append({"number": number, "at": [x, y], "rotation": rotation})
     event = {
         "type": "neighborhood_placed",
@@ -163,13 +167,13 @@ def _place_neighborhood(
 def _build(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     building = action.get("building")
     if not isinstance(building, str):
-        raise IllegalAction("Say which building.")
+        raise IllegalAction(_l("Say which building."))
     props = _properties(action)
     city = City(s)
     hand: list[Card] = s["hands"][player]
     problem = build_problem(city, hand, building, props)
     if problem:
-        raise IllegalAction(problem)
+        raise IllegalAction(problem.text)
     score = score_building(city, building, props)
     for prop in props:
         hand.remove(prop)
@@ -197,15 +201,15 @@ def _build(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
 def _special(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     card = action.get("card")
     if not isinstance(card, str) or card not in SPECIAL_CARDS:
-        raise IllegalAction("Say which park or factory card to play.")
+        raise IllegalAction(_l("Say which park or factory card to play."))
     hand: list[Card] = s["hands"][player]
     if card not in hand:
-        raise IllegalAction(f"You do not hold the {card_label(card)} card.")
+        raise IllegalAction(_l("You do not hold the {card} card.", card=card_text(card)))
     props = _properties(action)
     city = City(s)
     problem = special_problem(city, card, props)
     if problem:
-        raise IllegalAction(problem)
+        raise IllegalAction(problem.text)
     hand.remove(card)
     s["discard"].append(card)
     s["turn"]["gave_cards"] = True
@@ -228,17 +232,17 @@ def _special(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
 def _streetcar(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     raw = action.get("segments")
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("Say where the streetcars go.")
+        raise IllegalAction(_l("Say where the streetcars go."))
     segments: list[Segment] = []
     for item in raw:
         segment = normalize_segment(item)
         if segment is None:
-            raise IllegalAction("A streetcar covers one street between two neighbouring corners.")
+            raise IllegalAction(_l("A streetcar covers one street between two neighbouring corners."))
         segments.append(segment)
     city = City(s)
     problem = streetcars_problem(city, segments, rules_of(s))
     if problem:
-        raise IllegalAction(problem)
+        raise IllegalAction(problem.text)
     placed = [segment_json(seg) for seg in segments]
     s["streetcars"].extend(placed)
     words = [city.describe_segment(seg) for seg in segments]
@@ -252,7 +256,8 @@ def _exchange(s: JSON, player: str, action: JSON, events: list[JSON], most: int 
     hand: list[Card] = s["hands"][player]
     cards = _cards(action, hand)
     if most is not None and len(cards) > most:
-        raise IllegalAction(f"After a failed trade you may exchange at most {most} cards.")
+        raise IllegalAction(_l("After a failed trade you may exchange at most {n} cards.",
+                               n=most))
     for card in cards:
         hand.remove(card)
         s["stacks"][str(stack_of(card))].append(card)  # face down at the bottom of its stack
@@ -270,19 +275,19 @@ def _exchange(s: JSON, player: str, action: JSON, events: list[JSON], most: int 
 
 def _discard_useless(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     if s["options"]["must_exchange_useless"]:
-        raise IllegalAction("In this game useless cards must be exchanged, not discarded.")
+        raise IllegalAction(_l("In this game useless cards must be exchanged, not discarded."))
     if s["step"] != "start":
-        raise IllegalAction("Useless cards can only be discarded at the start of your turn.")
+        raise IllegalAction(_l("Useless cards can only be discarded at the start of your turn."))
     hand: list[Card] = s["hands"][player]
     cards = _cards(action, hand)
     useless = useless_cards(City(s), hand)
     for card in cards:
         if isinstance(card, str):
-            raise IllegalAction(f"The {card_label(card)} card is not useless.")
+            raise IllegalAction(_l("The {card} card is not useless.", card=card_text(card)))
         if card not in useless:
-            raise IllegalAction(
-                f"Property {card} is not under a park or factory, so its card is not useless."
-            )
+            raise IllegalAction(_l(
+                "Property {property} is not under a park or factory, so its card is not "
+                "useless.", property=card))
     for card in cards:
         hand.remove(card)
         s["discard"].append(card)
@@ -297,24 +302,26 @@ def _discard_useless(s: JSON, player: str, action: JSON, events: list[JSON]) -> 
 def _draw(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     raw = action.get("stacks")
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("Say which stacks to draw from.")
+        raise IllegalAction(_l("Say which stacks to draw from."))
     need = cards_to_draw(s, player)
     if len(raw) > need:
-        raise IllegalAction(f"You draw only {need} more card{'s' if need != 1 else ''}.")
+        raise IllegalAction(_ln("You draw only {n} more card.", "You draw only {n} more cards.",
+                                need))
     placed = {entry["number"] for entry in s["neighborhoods"]}
     drawn: list[int] = []
     for item in raw:
-        number = _int(item, "A stack")
+        number = _int(item, _l("A stack must be a whole number."))
         if number not in NEIGHBORHOODS:
-            raise IllegalAction(f"There is no stack {number}.")
+            raise IllegalAction(_l("There is no stack {number}.", number=number))
         if s["options"]["limited_card_drawing"] and number not in placed:
-            raise IllegalAction(
-                f"In this game you draw only from placed neighborhoods; {number} is not placed."
-            )
+            raise IllegalAction(_l(
+                "In this game you draw only from placed neighborhoods; {number} is not placed.",
+                number=number))
         if not s["stacks"][str(number)]:
-            raise IllegalAction(f"Stack {number} is empty.")
+            raise IllegalAction(_l("Stack {number} is empty.", number=number))
         if s["turn"]["drawn"].get(str(number), 0) >= 2:
-            raise IllegalAction(f"You may draw at most two cards from stack {number} in a turn.")
+            raise IllegalAction(_l("You may draw at most two cards from stack {number} in a "
+                                   "turn.", number=number))
         s["hands"][player].append(s["stacks"][str(number)].pop(0))
         s["turn"]["drawn"][str(number)] = s["turn"]["drawn"].get(str(number), 0) + 1
         drawn.append(number)
@@ -325,16 +332,16 @@ def _draw(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
 
 def _trade(s: JSON, player: str, action: JSON, events: list[JSON]) -> None:
     if not s["options"]["trade_cards"]:
-        raise IllegalAction("Trading cards is not allowed in this game.")
+        raise IllegalAction(_l("Trading cards is not allowed in this game."))
     cards = _cards(action, s["hands"][player])
     if len(cards) > 2:
-        raise IllegalAction("You may trade one or two cards.")
+        raise IllegalAction(_l("You may trade one or two cards."))
     wants_raw = action.get("wants", [])
     if not isinstance(wants_raw, list):
-        raise IllegalAction("Name the wanted neighborhoods as a list.")
-    wants = [_int(w, "A neighborhood") for w in wants_raw]
+        raise IllegalAction(_l("Name the wanted neighborhoods as a list."))
+    wants = [_int(w, _l("A neighborhood must be a whole number.")) for w in wants_raw]
     if any(w not in NEIGHBORHOODS for w in wants):
-        raise IllegalAction("Wanted neighborhoods are numbered 1 to 8.")
+        raise IllegalAction(_l("Wanted neighborhoods are numbered 1 to 8."))
     trading.start(s, player, cards, wants)
     s["step"] = "trade_offers"
     event = {
@@ -356,9 +363,9 @@ def _trade_response(s: JSON, player: str, action: JSON, events: list[JSON]) -> N
     elif kind == "trade_offer":
         cards = _cards(action, s["hands"][player])
         if len(cards) > len(trade["cards"]):
-            raise IllegalAction(
-                f"{trade['trader']} trades only {len(trade['cards'])} card{'s' if len(trade['cards']) > 1 else ''}."
-            )
+            raise IllegalAction(_ln("{trader} trades only {n} card.",
+                                    "{trader} trades only {n} cards.", len(trade["cards"]),
+                                    trader=trade["trader"]))
         trade["offers"][player] = cards
         events.append(
             {
@@ -368,7 +375,8 @@ def _trade_response(s: JSON, player: str, action: JSON, events: list[JSON]) -> N
             }
         )
     else:
-        raise IllegalAction(f"Answer {trade['trader']}'s trade first: offer cards or decline.")
+        raise IllegalAction(_l("Answer {trader}'s trade first: offer cards or decline.",
+                               trader=trade["trader"]))
     trade["pending"].remove(player)
     if not trade["pending"]:
         s["step"] = "trade_accept"
@@ -379,7 +387,7 @@ def _trade_decision(s: JSON, player: str, action: JSON, events: list[JSON]) -> N
     kind = action.get("type")
     if kind == "exchange":
         if trade["deals"]:
-            raise IllegalAction("You traded a card, so you may not exchange the other.")
+            raise IllegalAction(_l("You traded a card, so you may not exchange the other."))
         s["trade"] = None
         _exchange(s, player, action, events, most=2)
         return
@@ -391,19 +399,20 @@ def _trade_decision(s: JSON, player: str, action: JSON, events: list[JSON]) -> N
         _after_main(s, player, events, "pass" if passed else "trade")
         return
     if kind != "trade_accept":
-        raise IllegalAction("Accept an offer or end the trade.")
+        raise IllegalAction(_l("Accept an offer or end the trade."))
     partner = action.get("partner")
     offers = trading.open_offers(trade)
     if not isinstance(partner, str) or partner not in offers:
-        raise IllegalAction("That player has no open offer.")
+        raise IllegalAction(_l("That player has no open offer."))
     give_raw = action.get("give")
     remaining = [c for c in trade["cards"] if c not in trade["given"]]
     if not isinstance(give_raw, list) or len(give_raw) != len(offers[partner]):
-        raise IllegalAction(f"Give {len(offers[partner])} of your announced cards for that offer.")
+        raise IllegalAction(_l("Give {n} of your announced cards for that offer.",
+                               n=len(offers[partner])))
     if len({json.dumps(c) for c in give_raw}) != len(give_raw) or any(
         c not in remaining for c in give_raw
     ):
-        raise IllegalAction("Give cards you announced for this trade and have not traded yet.")
+        raise IllegalAction(_l("Give cards you announced for this trade and have not traded yet."))
     take = offers[partner]
     mine: list[Card] = s["hands"][player]
     theirs: list[Card] = s["hands"][partner]

@@ -13,9 +13,15 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import permutations
 
+from bot.core.i18n import Words
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import STREETCARS
 from bot.games.bigcity.geometry import Point, Segment
+from bot.games.bigcity.saying import Sentence, Street
+from bot.games.bigcity.saying import sentence as _l
+
+_ = Words("bot.games.bigcity")
+_ln = _.lazy_plural
 
 
 @dataclass(frozen=True)
@@ -39,22 +45,19 @@ def _degrees(line: set[Segment]) -> Counter[Point]:
     return degrees
 
 
-def segment_problem(city: City, segment: Segment, rules: LineRules) -> str | None:
+def segment_problem(city: City, segment: Segment, rules: LineRules) -> Sentence | None:
     """Whether one street may carry a streetcar at all (ignoring how it joins the line)."""
     if not city.is_street(segment):
-        return "A streetcar must run along a street of the city."
+        return _l("A streetcar must run along a street of the city.")
+    where = Street(city.describe_segment(segment))
     if segment in city.streetcars:
-        return f"A streetcar already runs at {city.describe_segment(segment)}."
+        return _l("A streetcar already runs at {street}.", street=where)
     if segment in city.covered_streets():
-        return (
-            f"The street at {city.describe_segment(segment)} runs under a building; "
-            "streetcars may not cross it."
-        )
+        return _l("The street at {street} runs under a building; streetcars may not cross "
+                  "it.", street=where)
     if rules.limited and not city.segment_borders_building(segment):
-        return (
-            "In this game a streetcar must run along a building; nothing is built at "
-            f"{city.describe_segment(segment)}."
-        )
+        return _l("In this game a streetcar must run along a building; nothing is built at "
+                  "{street}.", street=where)
     return None
 
 
@@ -86,23 +89,24 @@ def _incident(points: set[Point]) -> set[Segment]:
     return result
 
 
-def streetcars_problem(city: City, segments: list[Segment], rules: LineRules) -> str | None:
+def streetcars_problem(city: City, segments: list[Segment],
+                       rules: LineRules) -> Sentence | None:
     """Why these streetcars may not be placed together now (None: they may)."""
     if not city.has_city_hall():
-        return "The streetcar line can only be started after city hall."
+        return _l("The streetcar line can only be started after city hall.")
     if not segments:
-        return "Place at least one streetcar."
+        return _l("Place at least one streetcar.")
     if len(set(segments)) != len(segments):
-        return "Place each streetcar on a different street."
+        return _l("Place each streetcar on a different street.")
     left = streetcars_left(city)
     if left <= 0:
-        return "All 17 streetcars are already placed."
+        return _l("All 17 streetcars are already placed.")
     if not city.streetcars and len(segments) > 1:
-        return "The player who starts the streetcar line places only one streetcar."
+        return _l("The player who starts the streetcar line places only one streetcar.")
     if len(segments) > 2:
-        return "Place one or two streetcars in a turn."
+        return _l("Place one or two streetcars in a turn.")
     if len(segments) > left:
-        return f"Only {left} streetcar{'s' if left != 1 else ''} left."
+        return Sentence(_ln("Only {n} streetcar left.", "Only {n} streetcars left.", left))
     for segment in segments:
         problem = segment_problem(city, segment, rules)
         if problem:
@@ -118,8 +122,8 @@ def streetcars_problem(city: City, segments: list[Segment], rules: LineRules) ->
         else:
             return None
     if rules.single_line:
-        return "Streetcars must extend an end of the line, without branches or loops."
-    return "New streetcars must join the streetcar line."
+        return _l("Streetcars must extend an end of the line, without branches or loops.")
+    return _l("New streetcars must join the streetcar line.")
 
 
 def streetcar_options(city: City, rules: LineRules) -> list[list[Segment]]:
