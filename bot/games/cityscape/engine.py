@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
+from bot.core.i18n import Words
 
 from .skyline import CODE_GOALS, LINES, LOTS, SIDES, line_heights, line_points, visible_count
 
@@ -18,6 +19,9 @@ BLOCK_HEIGHTS = (1, 2, 3, 4, 5)
 BLOCKS_PER_HEIGHT = 5  # "25 Wooden Building Blocks (5 each of 5 different heights)"
 TOTAL_BLOCKS = BLOCKS_PER_HEIGHT * len(BLOCK_HEIGHTS)
 MAX_ROUNDS = 12
+
+_ = Words("bot.games.cityscape")
+_l = _.lazy
 
 
 def seat_sides(players: list[str]) -> dict[str, str]:
@@ -48,10 +52,12 @@ class CityscapeEngine:
         if rounds is None:
             rounds = default_rounds
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise IllegalAction(f"The number of rounds must be between 1 and {MAX_ROUNDS}.")
+            raise IllegalAction(_l("The number of rounds must be between 1 and {most}.",
+                                   most=MAX_ROUNDS))
         first = options.get("first_player", players[0])
         if first not in players:
-            raise IllegalAction(f"{first} is not playing, so cannot build first.")
+            raise IllegalAction(_l("{player} is not playing, so cannot build first.",
+                                   player=first))
         first_seat = players.index(first)
         state: JSON = {
             "game": self.name,
@@ -99,33 +105,33 @@ class CityscapeEngine:
 
     def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
         if player is None or player not in state["players"]:
-            raise IllegalAction("Only seated players can play in this game.")
+            raise IllegalAction(_l("Only seated players can play in this game."))
         kind = action.get("type") if isinstance(action, dict) else None
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_l("The game is over."))
         if kind == "set_goals":
             return self._set_goals(state, player, action)
         if kind == "build":
             return self._build(state, player, action)
-        raise IllegalAction("Cityscape moves are set_goals and build.")
+        raise IllegalAction(_l("Cityscape moves are set_goals and build."))
 
     def _set_goals(self, state: JSON, player: str, action: JSON) -> tuple[JSON, list[JSON]]:
         if state["phase"] != "goals":
-            raise IllegalAction("Goals are set before building starts; this round's are fixed.")
+            raise IllegalAction(_l("Goals are set before building starts; this round's are fixed."))
         side = action.get("side")
         if side not in SIDES:
-            raise IllegalAction("The side must be one of S, W, N or E.")
+            raise IllegalAction(_l("The side must be one of S, W, N or E."))
         if state["sides"].get(side) != player:
-            raise IllegalAction(f"The {side} side is not yours.")
+            raise IllegalAction(_l("The {side} side is not yours.", side=side))
         if side in state["goals"]:
-            raise IllegalAction(f"Your goals for the {side} side are already set.")
+            raise IllegalAction(_l("Your goals for the {side} side are already set.", side=side))
         codes = action.get("codes")
         if (
             not isinstance(codes, list)
             or len(codes) != 4
             or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 6 for c in codes)
         ):
-            raise IllegalAction("Choose four codes, each from 1 to 6, one for every line.")
+            raise IllegalAction(_l("Choose four codes, each from 1 to 6, one for every line."))
         new = copy.deepcopy(state)
         new["goals"][side] = list(codes)
         events: list[JSON] = [{"type": "goals_set", "player": player, "side": side}]
@@ -137,17 +143,17 @@ class CityscapeEngine:
 
     def _build(self, state: JSON, player: str, action: JSON) -> tuple[JSON, list[JSON]]:
         if state["phase"] == "goals":
-            raise IllegalAction("Building starts once everyone has set their goals.")
+            raise IllegalAction(_l("Building starts once everyone has set their goals."))
         current = state["players"][state["turn_seat"]]
         if player != current:
-            raise IllegalAction(f"It is {current}'s turn.")
+            raise IllegalAction(_l("It is {player}'s turn.", player=current))
         height, lot = action.get("height"), action.get("lot")
         if not isinstance(height, int) or isinstance(height, bool) or height not in BLOCK_HEIGHTS:
-            raise IllegalAction("Blocks are 1 to 5 high.")
+            raise IllegalAction(_l("Blocks are 1 to 5 high."))
         if lot not in state["lots"]:
-            raise IllegalAction("Lots are named A1 to D4.")
+            raise IllegalAction(_l("Lots are named A1 to D4."))
         if state["blocks_left"][str(height)] == 0:
-            raise IllegalAction(f"There are no {height}-high blocks left.")
+            raise IllegalAction(_l("There are no {height}-high blocks left.", height=height))
         new = copy.deepcopy(state)
         new["lots"][lot].append(height)
         new["blocks_left"][str(height)] -= 1

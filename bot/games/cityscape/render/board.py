@@ -7,14 +7,18 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from bot.core.i18n import Words, current
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
 from bot.render.cast import Cast
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, RGB, RULE, Box, Canvas
 
-from ..skyline import COLUMNS, ROWS, SIDE_NAMES
+from ..skyline import COLUMNS, ROWS
+from ..terms import side_letter, side_word
 from . import constants as layout
-from .header import _inline
+from .header import _inline, sentence
+
+_ = Words("bot.games.cityscape")
 
 
 def _blocks_left(c: Canvas, view: layout.View, box: Box) -> None:
@@ -23,8 +27,10 @@ def _blocks_left(c: Canvas, view: layout.View, box: Box) -> None:
     x0, y0, x1, y1 = box
     c.panel(box, PANEL, radius=14)
     cy = (y0 + y1) / 2
-    title = c.text_lines((x0 + 16, cy - layout.SMALL * 1.25), ["Blocks", "left"], layout.SMALL + 2,
-                         bold=True, fill=MUTED, secondary=True)
+    # TRANSLATORS: a caption on two lines beside the blocks still to build with.
+    words = _("Blocks\nleft").split("\n")
+    title = c.text_lines((x0 + 16, cy - layout.SMALL * 0.625 * len(words)), words,
+                         layout.SMALL + 2, bold=True, fill=MUTED, secondary=True)
     step = (x1 - 8 - title[2] - 12) / 5
     for i, h in enumerate(range(1, 6)):
         n = int(left.get(str(h), 0))
@@ -47,18 +53,18 @@ def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
                  length: int) -> Canvas:
     """An owner's band for one board edge, drawn upright as for the south edge."""
     c = Canvas.new(length, layout.STRIP, PANEL)
-    word = SIDE_NAMES[side]
+    word = side_word(side)
     if owner is None:
         c.panel((0, 0, length - 1, layout.STRIP - 1), PANEL_ALT, radius=layout.STRIP // 2)
-        c.text((length / 2, layout.STRIP / 2), f"{word} · no player", layout.SMALL + 2, fill=MUTED,
-               anchor="mm", secondary=True)
+        c.text((length / 2, layout.STRIP / 2), _("{side} · no player", side=word),
+               layout.SMALL + 2, fill=MUTED, anchor="mm", secondary=True)
         return c
     style = kit.player_style(style_index)
     c.panel((0, 0, length - 1, layout.STRIP - 1), style.colour, radius=layout.STRIP // 2)
     # The side letter sits in a white disc so it reads whatever the player colour.
     c.marker((layout.STRIP / 2, layout.STRIP / 2), "circle", layout.STRIP - 10, PANEL)
-    c.text((layout.STRIP / 2, layout.STRIP / 2 + 1), side, 24, bold=True, fill=INK, anchor="mm",
-           secondary=True)
+    c.text((layout.STRIP / 2, layout.STRIP / 2 + 1), side_letter(side), 24, bold=True, fill=INK,
+           anchor="mm", secondary=True)
     x = layout.STRIP + 6
     c.marker((x + 14, layout.STRIP / 2), style.marker, 28, style.ink)
     tail = f" · {word}"
@@ -72,7 +78,9 @@ def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
 
 
 @byte_cache(1 * MB)
-def _strip(side: str, owner: str | None, style_index: int, fallback: str) -> Image.Image:
+def _strip(side: str, owner: str | None, style_index: int, fallback: str,
+           language: str) -> Image.Image:
+    """``_strip_image`` turned to its edge; ``language`` keys the cache (the words on it)."""
     length = layout.GRID + 2 * layout.LABEL
     image = _strip_image(side, owner, style_index, fallback, length).image
     # West and east bands are turned so their owner reads them from their own seat.
@@ -95,7 +103,7 @@ def _draw_strips(c: Canvas, view: layout.View, cast: Cast) -> None:
         owner = sides.get(side)
         idx = cast.index.get(owner, 0) if owner is not None else 0
         fallback = cast.fallback(owner) if owner is not None else ""
-        c.image.paste(_strip(side, owner, idx, fallback), xy)
+        c.image.paste(_strip(side, owner, idx, fallback, current()), xy)
 
 
 def _lot_xy(lot: str) -> tuple[int, int]:
@@ -128,8 +136,7 @@ def _draw_board(c: Canvas, view: layout.View) -> None:
             _draw_stack(c, lots.get(lot, []), x + layout.CELL - 26, y + layout.CELL - 11, unit, fill,
                         highlight_top=last.get("lot") == lot)
             if h == tallest:  # the "tallest" goal scores lines that see this building
-                c.label((x + 7, y + 7), "★ tallest", 20, fg=INK, bg=kit.HIGHLIGHT,
-                        outline=INK, pad=5, secondary=True)
+                _tallest_label(c, x, y)
     if last.get("lot") in heights:
         x, y = _lot_xy(last["lot"])
         c.draw.rectangle((x - 1, y - 1, x + layout.CELL + 1, y + layout.CELL + 1), outline=INK, width=2)
@@ -159,9 +166,15 @@ def _last_caption(c: Canvas, view: layout.View, cast: Cast) -> None:
     c.draw.rectangle((layout.MARGIN + 4, y - 13, layout.MARGIN + 30, y + 13), fill=kit.HIGHLIGHT, outline=INK,
                      width=2)
     player = str(last.get("player", ""))
-    _inline(c, layout.MARGIN + 42, y, [
-        ("text", "Last: "),
-        cast.chip(player),
-        ("text", f"put a {last.get('height')} on {last.get('lot')}, now {last.get('building')}"),
-    ], layout.TEXT, layout.MARGIN + layout.BOARD)
+    _inline(c, layout.MARGIN + 42, y, sentence(
+        _("Last: {player} put a {height} on {lot}, now {building}", player="{player}",
+          height=last.get("height"), lot=last.get("lot"), building=last.get("building")),
+        player=cast.chip(player)), layout.TEXT, layout.MARGIN + layout.BOARD)
 
+
+
+def _tallest_label(c: Canvas, x: int, y: int) -> None:
+    """The "★ tallest" tag in a lot's top-left corner, up to the lot's edge (a longer word in
+    another language is cut rather than run over the next lot)."""
+    c.label((x + 7, y + 7), _("★ tallest"), 20, fg=INK, bg=kit.HIGHLIGHT, outline=INK, pad=5,
+            max_width=layout.CELL - 5, secondary=True)

@@ -3,15 +3,21 @@ sentences of text and player chips that the header and the scoring picture share
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cast import Cast, draw_inline, game_over_parts
 from bot.render.kit import MUTED, Canvas
 
 from ..skyline import SIDES
+from ..terms import side_letters
 from .constants import MARGIN, SMALL, TEXT, WIDTH, View
+
+_ = Words("bot.games.cityscape")
+_PLACEHOLDER = re.compile(r"(\{\w+\})")
 
 
 def _inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], size: int,
@@ -19,6 +25,25 @@ def _inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], siz
     """A sentence of text and player chips on one line, 10 px after each chip; the words
     always show whole. Returns the end x."""
     return draw_inline(c, x, y, parts, size, max_x, fit_words=False)
+
+
+def sentence(text: str, kind: str = "text", **chips: Any) -> list[tuple[str, Any]]:
+    """A sentence said with ``{name}`` left in it (``_("{player} to build", player=
+    "{player}")``) as ``_inline``'s parts: each placeholder becomes the chip (or list of
+    chips) given for it, so a language may put the player wherever its word order wants.
+    Words after a chip lose their leading space: the chip's gap is the space."""
+    parts: list[tuple[str, Any]] = []
+    for piece in _PLACEHOLDER.split(text):
+        key = piece[1:-1]
+        if piece.startswith("{") and key in chips:
+            given = chips[key]
+            parts.extend(given if isinstance(given, list) else [given])
+            continue
+        if parts and parts[-1][0] == "chip":
+            piece = piece.lstrip()
+        if piece:
+            parts.append((kind, piece))
+    return parts
 
 
 def _winners_parts(view: View, cast: Cast) -> list[tuple[str, Any]]:
@@ -33,40 +58,47 @@ def _header_status(c: Canvas, view: View, cast: Cast) -> None:
     elif phase == "goals":
         waiting = list(view.get("to_act") or [])
         if waiting:
-            parts: list[tuple[str, Any]] = [("bold", "Goals: waiting for ")]
-            parts += [cast.chip(p) for p in waiting]
+            parts = sentence(_("Goals: waiting for {players}", players="{players}"), "bold",
+                             players=[cast.chip(p) for p in waiting])
             # Smaller when three or four names must share the line.
             _inline(c, MARGIN, y, parts, big if len(waiting) <= 2 else TEXT, max_x)
         else:
-            c.text((MARGIN, y), "Setting goals", big, bold=True, anchor="lm")
+            c.text((MARGIN, y), _("Setting goals"), big, bold=True, anchor="lm")
     else:
         turn = view.get("turn") or next(iter(view.get("to_act") or []), None)
         if turn is None:
-            c.text((MARGIN, y), "Building", big, bold=True, anchor="lm")
+            c.text((MARGIN, y), _("Building"), big, bold=True, anchor="lm")
         else:
-            _inline(c, MARGIN, y, [cast.chip(turn), ("bold", "to build")], big, max_x)
+            _inline(c, MARGIN, y, sentence(_("{player} to build", player="{player}"), "bold",
+                                           player=cast.chip(turn)), big, max_x)
 
 
-def _subline(view: View, cast: Cast) -> str:
-    bits = [f"Round {view.get('round', 1)} of {view.get('rounds', 1)}"]
+def _subline(view: View, cast: Cast, max_width: int) -> str:
+    """Round, progress and who builds first, on one line; where a language's words do not
+    fit, the phase's own words go first (the header above already says the phase)."""
+    bits = [_("Round {round} of {rounds}", round=view.get("round", 1),
+              rounds=view.get("rounds", 1))]
     placed = int(view.get("placed", 0))
     phase = view.get("phase")
     if phase == "building":
-        bits.append(f"{placed} of 25 blocks built")
+        bits.append(_("{placed} of 25 blocks built", placed=placed))
     elif phase == "goals":
-        bits.append("everyone picks secret goals")
+        bits.append(_("everyone picks secret goals"))
     elif phase == "over":
-        bits.append("final city")
+        bits.append(_("final city"))
     starter = view.get("starting_player")
     if starter and phase != "over":
-        bits.append(f"{cast.name(starter, TEXT, False, 300)} builds first")
-    return " · ".join(bits)
+        bits.append(_("{player} builds first", player=cast.name(starter, TEXT, False, 300)))
+    line = " · ".join(bits)
+    if phase == "goals" and kit.text_width(line, TEXT) > max_width:
+        line = " · ".join(bits[:1] + bits[2:])
+    return line
 
 
 def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
     scores = view.get("scores") or {}
     sides = view.get("sides") or {}
-    x = c.text((MARGIN, y), "Scores", SMALL + 4, bold=True, fill=MUTED, anchor="lm",
+    x = c.text((MARGIN, y), _("Scores"), SMALL + 4, bold=True, fill=MUTED, anchor="lm",
                secondary=True)[2] + 14
     gap = 24
     tails, wanted = [], []
@@ -74,7 +106,7 @@ def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
         pts = str(int(scores.get(p, 0)))
         # Which edges are whose, spelled out where someone holds two (two-player games).
         held = "+".join(s for s in SIDES if sides.get(s) == p)
-        held = f"sides {held}" if "+" in held else ""
+        held = _("sides {sides}", sides=side_letters(held)) if "+" in held else ""
         tail_w = kit.text_width(pts, TEXT, True) + (kit.text_width(held, SMALL + 2) + 8
                                                      if held else 0)
         tails.append((pts, held, tail_w + 8))

@@ -5,30 +5,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cast import Cast
 from bot.render.kit import INK, MUTED, PANEL, PAPER, RULE, Box, Canvas
 
-from ..skyline import SIDE_NAMES, SIDES, equal_height_points
+from ..skyline import SIDES, equal_height_points
+from ..terms import side_letter, side_word
 from .constants import LOT, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View, shade
 from .header import _inline, _winners_parts
 from .sight import _equal_seen, _line_names, _raised_sight, _visible
 
+_ = Words("bot.games.cityscape")
+_n, _l = _.plural, _.lazy
+
 # -- scoring -----------------------------------------------------------------------------
 
 GOAL_SHORT = {  # beside the die showing the code, so a few words are enough
-    1: "see 1",
-    2: "see 2",
-    3: "see 3",
-    4: "see 4",
-    5: "equal pair",
-    6: "tallest",
+    # TRANSLATORS: the goal codes in at most about 10 letters each, beside the code's die.
+    1: _l("see 1"),
+    2: _l("see 2"),
+    3: _l("see 3"),
+    4: _l("see 4"),
+    5: _l("equal pair"),
+    6: _l("tallest"),
 }
 
 SCORE_PANEL_W = (WIDTH - 2 * MARGIN - 16) // 2
 ROW_H = 52
 SCORE_PANEL_H = 74 + 4 * ROW_H + 14
 TOTAL_ROW_H = 54
+_SUBLINE_STEP = 30  # a second line of the scoring picture's subline, where a language needs it
 
 
 def render_scoring(view: View, round_number: int | None = None) -> bytes:
@@ -50,7 +57,7 @@ def render_scoring(view: View, round_number: int | None = None) -> bytes:
     grid_rows = (len(sides) + 1) // 2
     totals_h = 68 + TOTAL_ROW_H * len(cast.players)
     odd = len(sides) % 2 == 1
-    top = 140
+    top = 140 + _subline_extra(view, result)
     height = top + grid_rows * (SCORE_PANEL_H + 16) + (0 if odd else totals_h + 16) + 8
     if odd:
         height = max(height, top + grid_rows * (SCORE_PANEL_H + 16) + 8)
@@ -83,9 +90,11 @@ def render_extras(view: View, events: Sequence[View]) -> list[tuple[str, bytes]]
 
 def _no_scores_yet(view: View) -> bytes:
     c = Canvas.new(WIDTH, 160, PAPER)
-    c.text((MARGIN, 56), "No round has been scored yet", 34, bold=True, anchor="lm")
-    c.text((MARGIN, 110), f"Round {view.get('round', 1)} of {view.get('rounds', 1)} is in play",
-           TEXT, fill=MUTED, anchor="lm")
+    c.text((MARGIN, 56), _("No round has been scored yet"), 34, bold=True, anchor="lm",
+           max_width=WIDTH - 2 * MARGIN)
+    c.text((MARGIN, 110), _("Round {round} of {rounds} is in play", round=view.get("round", 1),
+                            rounds=view.get("rounds", 1)),
+           TEXT, fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN)
     return c.png(PALETTE)
 
 
@@ -95,10 +104,29 @@ def _scoring_header(c: Canvas, view: View, cast: Cast, result: View, final: bool
     if final:
         _inline(c, MARGIN, y, _winners_parts(view, cast), 34, WIDTH - MARGIN)
     else:
-        c.text((MARGIN, y), f"Round {number} scored: goals revealed", 34, bold=True, anchor="lm")
-    sub = (f"Round {number} of {view.get('rounds', '?')} · tallest building: "
-           f"{result.get('tallest', 0)} · heights front → back, shaded = seen")
-    c.text((MARGIN, 98), sub, SMALL + 4, fill=MUTED, anchor="lm", secondary=True)
+        c.text((MARGIN, y), _("Round {round} scored: goals revealed", round=number), 34,
+               bold=True, anchor="lm", max_width=WIDTH - 2 * MARGIN)
+    for i, line in enumerate(_scoring_subline(view, result)):
+        c.text((MARGIN, 98 + i * _SUBLINE_STEP), line, SMALL + 4, fill=MUTED, anchor="lm",
+               secondary=True)
+
+
+def _scoring_subline(view: View, result: View) -> list[str]:
+    """The round, its tallest building and how to read the rows: one line, or two where a
+    language's words need them (the panels then move down, ``_subline_extra``)."""
+    first = _("Round {round} of {rounds} · tallest building: {tallest}",
+              round=result.get("round", "?"), rounds=view.get("rounds", "?"),
+              tallest=result.get("tallest", 0))
+    key = _("heights front → back, shaded = seen")
+    line = f"{first} · {key}"
+    if kit.text_width(line, SMALL + 4) <= WIDTH - 2 * MARGIN:
+        return [line]
+    return [first, key]
+
+
+def _subline_extra(view: View, result: View) -> int:
+    """Pixels the scoring picture grows by for a subline on two lines."""
+    return _SUBLINE_STEP if len(_scoring_subline(view, result)) > 1 else 0
 
 
 def _side_score_panel(c: Canvas, side: str, data: View, cast: Cast, tallest: int,
@@ -107,9 +135,9 @@ def _side_score_panel(c: Canvas, side: str, data: View, cast: Cast, tallest: int
     c.panel(box, PANEL, radius=16)
     owner = str(data.get("player", ""))
     points = int(data.get("points", 0))
-    pts_label = f"{points} pts"
+    pts_label = _n("{n} pt", "{n} pts", points)
     pts_w = kit.text_width(pts_label, 30, True)
-    caption = f"{SIDE_NAMES[side]} ({side})"
+    caption = _("{side} ({letter})", side=side_word(side), letter=side_letter(side))
     cap_w = kit.text_width(caption, SMALL + 2)
     chip = c.chip((x0 + 14, y0 + 32), owner, cast.style(owner), TEXT, anchor="lm",
                   max_width=x1 - x0 - 60 - pts_w - cap_w, fallback=cast.fallback(owner))
@@ -135,7 +163,7 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
     c.die((x, round(cy - 19), x + 38, round(cy + 19)), code)
     x += 46
     # The die is the goal; the words and everything after them up to the points explain it.
-    c.text((x, cy), GOAL_SHORT.get(code, str(line.get("goal", ""))), SMALL + 2, anchor="lm",
+    c.text((x, cy), str(GOAL_SHORT.get(code, line.get("goal", ""))), SMALL + 2, anchor="lm",
            max_width=114, secondary=True)
     x += 118
     if code == 5:
@@ -166,12 +194,13 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
     x += 8
     ok = points > 0
     if code in (1, 2, 3, 4):
-        result = f"sees {line.get('visible', sum(_visible(heights)))}"
+        result = _("sees {n}", n=line.get("visible", sum(_visible(heights))))
     elif code == 5:
         n = equal_height_points(heights) // 10
-        result = f"{n} equal" if n else "no pair"
+        result = _n("{n} equal", "{n} equal", n) if n else _("no pair")
     elif code == 6:
-        result = f"has {tallest}" if ok else f"max {max([*heights, 0])}"
+        result = (_("has {height}", height=tallest) if ok
+                  else _("max {height}", height=max([*heights, 0])))
     else:
         result = ""
     mark = "✓" if ok else "✗"
@@ -188,9 +217,10 @@ def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
     gained = result.get("points") or {}
     totals = result.get("totals") or {}
     winners = set(view.get("winners") or []) if final else set()
-    title = "Final scores" if final else f"Scores after round {result.get('round', '?')}"
+    title = _("Final scores") if final else _("Scores after round {round}",
+                                              round=result.get("round", "?"))
     c.text((x0 + 16, y0 + 32), title, TEXT, bold=True, anchor="lm")
-    c.text((x1 - 16, y0 + 32), "round · total", SMALL + 2, fill=MUTED, anchor="rm",
+    c.text((x1 - 16, y0 + 32), _("round · total"), SMALL + 2, fill=MUTED, anchor="rm",
            secondary=True)
     order = sorted(cast.players, key=lambda p: (-int(totals.get(p, 0)), cast.index[p]))
     for i, p in enumerate(order):
@@ -204,4 +234,4 @@ def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
         chip = c.chip((x0 + 16, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_max,
                       fallback=cast.fallback(p))
         if p in winners:
-            c.text((chip[2] + 10, y), "★ wins", TEXT, bold=True, anchor="lm")
+            c.text((chip[2] + 10, y), _("★ wins"), TEXT, bold=True, anchor="lm")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Words
+
 from ..skyline import COLUMNS, LINES, SIDES
+
+_ = Words("bot.games.cityscape")
 
 
 def _line_names(side: str) -> list[str]:
@@ -18,8 +22,9 @@ def _line_names(side: str) -> list[str]:
 
 def _lines_caption(side: str) -> str:
     names = _line_names(side)
-    kind = "columns" if names[0] in COLUMNS else "rows"
-    return f"{kind} {' '.join(names)}"
+    if names[0] in COLUMNS:
+        return _("columns {names}", names=" ".join(names))
+    return _("rows {names}", names=" ".join(names))
 
 
 def _side_order(sides: dict[str, str]) -> list[str]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cast import Cast
 from bot.render.kit import INK, MUTED, PANEL, Box, Canvas
 
-from ..skyline import SIDE_NAMES
+from ..terms import side_letter, side_word
 from .constants import (
     BODY,
     GROUND,
@@ -27,6 +28,9 @@ from .constants import (
     shade,
 )
 from .sight import _line_names, _lines_caption, _side_order, _visible
+
+_ = Words("bot.games.cityscape")
+_n = _.plural
 
 
 def _draw_skylines(c: Canvas, view: View, cast: Cast) -> None:
@@ -53,13 +57,13 @@ def _skyline_panel(c: Canvas, side: str, owner: str, cast: Cast, lines: list[lis
     x0, y0, x1, _y1 = box
     c.panel(box, PANEL, radius=16)
     style = cast.style(owner)
-    caption = f"{SIDE_NAMES[side]} ({side})"
+    caption = _("{side} ({letter})", side=side_word(side), letter=side_letter(side))
     cap_w = 0
     if goals_set is None:
         caption += f" · {_lines_caption(side)}"
     else:
         # While goals are chosen the board is empty: say who is still choosing instead.
-        status = "✓ goals set" if goals_set else "choosing goals…"
+        status = _("✓ goals set") if goals_set else _("choosing goals…")
         c.text((x1 - 16, y0 + 30), status, SMALL + 2, bold=goals_set, anchor="rm",
                fill=kit.GOOD if goals_set else MUTED, secondary=True)
         cap_w = kit.text_width(status, SMALL + 2, goals_set) + 16
@@ -92,8 +96,10 @@ def _skyline_panel(c: Canvas, side: str, owner: str, cast: Cast, lines: list[lis
                              outline=INK, width=1)
         c.draw.line((lx, ground, lx + SKY_COL, ground), fill=GROUND, width=3)
         count = sum(seen)
-        c.text((lx + SKY_COL - 5, sky_top + 16), f"{count} seen", SMALL,
-               fill=INK if count else MUTED, anchor="rm", secondary=True)
+        # Right of the line's tag (27 px), never over it.
+        c.text((lx + SKY_COL - 5, sky_top + 16), _n("{n} seen", "{n} seen", count), SMALL,
+               fill=INK if count else MUTED, anchor="rm", max_width=SKY_COL - 36,
+               secondary=True)
         _heights_text(c, heights, seen, lx + SKY_COL / 2, ground + 24)
 
 

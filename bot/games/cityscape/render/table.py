@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.i18n import Words, current
 from bot.render.cache import MB, byte_cache
 from bot.render.cast import Cast
 from bot.render.kit import MUTED, PANEL, PAPER, Canvas
@@ -30,12 +31,15 @@ from .header import _header_status, _scores_row, _subline
 from .sight import _side_order
 from .skylines import _draw_skylines
 
+_ = Words("bot.games.cityscape")
+
 # -- the table ---------------------------------------------------------------------------
 
 
 @byte_cache(5 * MB)  # one table base (~4.5 MB); a miss costs ~6 ms
-def _table_base(sides: tuple[str, ...]) -> Canvas:
-    """Everything that does not change during a game with these sides."""
+def _table_base(sides: tuple[str, ...], language: str) -> Canvas:
+    """Everything that does not change during a game with these sides (and ``language``,
+    the words' language, keys the cache)."""
     right_h = BODY + 40 + len(sides) * (SIDE_PANEL_H + 12)
     left_h = CAPTION_Y + 24
     c = Canvas.new(WIDTH, max(right_h, left_h) + MARGIN - 12, PAPER)
@@ -49,10 +53,11 @@ def _table_base(sides: tuple[str, ...]) -> Canvas:
         for x in (gx - LABEL / 2, gx + GRID + LABEL / 2):
             c.text((x, cy), ROWS[i], TEXT, bold=True, fill=MUTED, anchor="mm")
     # The skylines restate the board from each edge: an explanation, so secondary text.
-    c.text((RIGHT_X, BODY + 16), "What each side sees", SMALL + 4, bold=True, anchor="lm",
-           secondary=True)
-    c.text((WIDTH - MARGIN, BODY + 16), "lines left → right", SMALL + 2, fill=MUTED,
-           anchor="rm", secondary=True)
+    title = c.text((RIGHT_X, BODY + 16), _("What each side sees"), SMALL + 4, bold=True,
+                   anchor="lm", secondary=True)
+    # The direction note gives way to a long title rather than run into it.
+    c.text((WIDTH - MARGIN, BODY + 16), _("lines left → right"), SMALL + 2, fill=MUTED,
+           anchor="rm", max_width=WIDTH - MARGIN - title[2] - 16, secondary=True)
     return c
 
 
@@ -60,9 +65,9 @@ def render_table(view: View) -> bytes:
     """The table between moves, as PNG bytes."""
     cast = Cast(view.get("players") or [])
     sides = tuple(_side_order(view.get("sides") or {}))
-    c = _table_base(sides).copy()
+    c = _table_base(sides, current()).copy()
     _header_status(c, view, cast)
-    c.text((MARGIN, 98), _subline(view, cast), TEXT, fill=MUTED, anchor="lm",
+    c.text((MARGIN, 98), _subline(view, cast, WIDTH - 2 * MARGIN), TEXT, fill=MUTED, anchor="lm",
            max_width=WIDTH - 2 * MARGIN)
     _scores_row(c, view, cast, 148)
     _blocks_left(c, view, (MARGIN, BLOCKS_Y, MARGIN + BOARD, BLOCKS_Y + 76))
