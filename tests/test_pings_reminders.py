@@ -8,6 +8,7 @@ tests/test_channel_tidy.py (slower, so these are the ones mutation testing leans
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 from collections.abc import AsyncIterator
@@ -20,7 +21,18 @@ import pytest
 
 from bot.core.records import ACTIVE, OVER, Match, Seat
 from bot.games.cityscape import ENGINE as CITYSCAPE
-from bot.ui.pings import KEY, TurnPings, _Sent, deadline_text
+from bot.ui.pings import (
+    CHANNEL as IN_CHANNEL,
+)
+from bot.ui.pings import (
+    DIRECT,
+    KEY,
+    OFF,
+    TurnPings,
+    _Sent,
+    deadline_text,
+    notify_key,
+)
 
 ANN, BOB = "111111111111111111", "222222222222222222"
 CHANNEL = 5000
@@ -35,11 +47,19 @@ class Channel:
     deleted: list[int] = field(default_factory=list)
     refuse: bool = False
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(9000))
+    links: list[str] = field(default_factory=list)  # each message's link button, in order
+    # Discord's answer to a message here instead of taking it (a direct message refused).
+    refusal: Exception | None = None
 
-    async def send(self, text: str, *, allowed_mentions: discord.AllowedMentions) -> Any:
+    async def send(self, text: str, *, allowed_mentions: discord.AllowedMentions,
+                   view: discord.ui.View | None = None) -> Any:
         if self.refuse:
             raise discord.DiscordServerError(SimpleNamespace(status=503, reason="down"),
                                              "Service unavailable")
+        if self.refusal is not None:
+            raise self.refusal
+        self.links.extend(str(getattr(item, "url", None)) for item in
+                          (view.children if view is not None else []))
         assert allowed_mentions.everyone is False and allowed_mentions.roles is False
         for _ in range(3):  # a request takes a while: other work runs meanwhile, as with Discord
             await asyncio.sleep(0)
@@ -67,6 +87,7 @@ class Stage:
         self.kv: dict[str, str] = {}
         self.matches_kept: dict[int, Match] = {self.match.id: match}  # storage.get
         self.channel = Channel()
+        self.dms: dict[str, Channel] = {}  # each player's direct messages, once opened
         self.timeout_action: Any = None
         self.due: list[str] | None = None  # who is due, if not whom the game says
         self.started: list[asyncio.Task[None]] = []
@@ -84,9 +105,11 @@ class Stage:
                 engine=CITYSCAPE, due_words=lambda m: ("your move", "time runs out"))},
             storage=SimpleNamespace(set_value=self.set_value, delete_values=self.delete_values,
                                     values_with_prefix=self.values_with_prefix,
-                                    get=self.get),
+                                    get=self.get, value=self.value),
             tables=SimpleNamespace(pacing=SimpleNamespace(wait=self.no_wait)),
             get_partial_messageable=lambda channel_id: self.channel,
+            create_dm=self.create_dm,
+            speaking_to=lambda guild_id: contextlib.nullcontext(),
             background=lambda job: self.started.append(asyncio.ensure_future(job)),
             draining=False)
         self.pings = TurnPings(self.bot)  # type: ignore[arg-type]  # the parts it reads
@@ -102,6 +125,13 @@ class Stage:
     async def set_value(self, key: str, value: str) -> None:
         await asyncio.sleep(0)  # a database write: others run meanwhile
         self.kv[key] = value
+
+    async def value(self, key: str) -> str | None:
+        return self.kv.get(key)
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> Channel:
+        await asyncio.sleep(0)
+        return self.dms.setdefault(str(user.id), Channel(ids=itertools.count(7000)))
 
     def timeout_for(self, state: Any) -> Any:
         assert state is self.match.state, "asked about another state than the match's"
@@ -423,3 +453,107 @@ async def test_with_shards_another_servers_ping_is_left_even_if_its_game_is_gone
     await stage.pings.restore(set())
     await asyncio.gather(*stage.started)
     assert list(stage.kv) == [f"{KEY}8"] and stage.channel.deleted == [9300]
+
+
+# -- each player's way of being told (/notify) and the link to the table --------------------------
+
+def refused() -> discord.Forbidden:
+    """Discord's answer to a direct message the user does not take from the bot."""
+    return discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                             {"code": 50007, "message": "Cannot send messages to this user"})
+
+
+async def test_the_ping_links_to_the_live_table(stage: Stage) -> None:
+    stage.match.table_message_id = 8123
+    await stage.pings.update(stage.match.id)
+    assert stage.channel.links == [f"https://discord.com/channels/1/{CHANNEL}/8123"]
+
+
+async def test_a_player_who_chose_direct_messages_is_told_there_and_the_other_in_the_channel(
+        stage: Stage) -> None:
+    await stage.pings.choose(BOB, DIRECT)
+    stage.match.table_message_id = 8123
+    await stage.pings.update(stage.match.id)
+    assert [(text[:len(f"⏰ <@{ANN}>:")], who) for _, text, who in stage.channel.sent] == [
+        (f"⏰ <@{ANN}>:", {ANN})]
+    [(_, text, who)] = stage.dms[BOB].sent
+    assert who == {BOB} and text.startswith(f"⏰ <@{BOB}>: your move in **Cityscape**")
+    assert stage.dms[BOB].links == [f"https://discord.com/channels/1/{CHANNEL}/8123"]
+    await stage.pings.update(stage.match.id)  # the same turn: nobody told twice
+    assert len(stage.dms[BOB].sent) == 1 and len(stage.channel.sent) == 1
+    # the choice is kept in the database, for every server
+    assert stage.kv[notify_key(BOB)] == DIRECT
+
+
+async def test_told_only_by_direct_message_the_channel_gets_nothing_and_a_restart_no_repeat(
+        stage: Stage) -> None:
+    await stage.pings.choose(ANN, DIRECT)
+    await stage.pings.choose(BOB, DIRECT)
+    await stage.pings.update(stage.match.id)
+    assert stage.channel.sent == [] and len(stage.dms[ANN].sent) == len(stage.dms[BOB].sent) == 1
+    again = TurnPings(stage.bot)  # type: ignore[arg-type]
+    await again.restore({stage.match.id})
+    await again.update(stage.match.id)  # the same turn after a restart: told already
+    assert len(stage.dms[ANN].sent) == 1 and stage.channel.sent == []
+    assert await again.way_of(ANN) == DIRECT  # read back from the database
+    again.close()
+
+
+async def test_off_means_no_ping_and_no_reminder(stage: Stage) -> None:
+    await stage.pings.choose(ANN, OFF)
+    await stage.pings.update(stage.match.id)
+    [(_, text, who)] = stage.channel.sent
+    assert who == {BOB} and f"<@{ANN}>" not in text
+    await stage.pings.choose(BOB, OFF)
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    await stage.pings.remind(stage.match.id, stage.key())
+    assert len(stage.channel.sent) == 1 and stage.dms == {}
+    assert stage.channel.deleted == []  # Bob's ping, the match's one ping, stays
+
+
+async def test_a_refused_direct_message_falls_back_to_the_channel_and_is_logged_once(
+        stage: Stage, caplog: pytest.LogCaptureFixture) -> None:
+    await stage.pings.choose(ANN, DIRECT)
+    blocked = stage.dms.setdefault(ANN, Channel(refusal=refused()))
+    caplog.set_level("INFO", logger="bot.ui.pings")
+    await stage.pings.update(stage.match.id)
+    [(_, text, who)] = stage.channel.sent
+    assert who == {ANN, BOB} and text.startswith(f"⏰ <@{ANN}>, <@{BOB}>:")  # seat order
+    stage.match.turn_started_at = START + 10.0  # the next turn: straight to the channel
+    await stage.pings.update(stage.match.id)
+    assert [who for _, _, who in stage.channel.sent] == [{ANN, BOB}, {ANN, BOB}]
+    assert blocked.sent == []
+    refusals = [r for r in caplog.records if "no direct messages" in r.getMessage()]
+    assert len(refusals) == 1
+    # Choosing again tries direct messages again (the player may have opened them).
+    blocked.refusal = None
+    await stage.pings.choose(ANN, DIRECT)
+    stage.match.turn_started_at = START + 20.0
+    await stage.pings.update(stage.match.id)
+    assert [who for _, _, who in blocked.sent] == [{ANN}]
+
+
+async def test_a_reminder_goes_each_players_way(stage: Stage) -> None:
+    await stage.pings.choose(BOB, DIRECT)
+    stage.pings.plan(stage.match)
+    stage.now = START + 240.0
+    await stage.pings.remind(stage.match.id, stage.key())
+    assert [who for _, _, who in stage.channel.sent] == [{ANN}]
+    [(_, text, _)] = stage.dms[BOB].sent
+    assert text.startswith(f"⏳ <@{BOB}>: one minute left for your move")
+
+
+async def test_a_choice_is_read_from_the_database_once(stage: Stage) -> None:
+    stage.kv[notify_key(ANN)] = OFF  # chosen before this process started
+    reads: list[str] = []
+
+    async def value(key: str) -> str | None:
+        reads.append(key)
+        return stage.kv.get(key)
+
+    stage.bot.storage.value = value
+    assert await stage.pings.way_of(ANN) == OFF
+    assert await stage.pings.way_of(ANN) == OFF
+    assert await stage.pings.way_of(BOB) == IN_CHANNEL  # never chosen: the channel
+    assert reads == [notify_key(ANN), notify_key(BOB)]

@@ -15,6 +15,12 @@ neither leaves a ping behind nor pings anyone twice for one turn. Reminders are 
 after a restart a turn gets its reminder only if it is still more than a minute (the
 restart's grace) away, so a restarted bot never sends a burst of reminders that are due, or
 were already sent, at once (docs/channel.md).
+
+Each ping carries a link to the live table (its jump URL), so a player in a busy channel gets
+to the board in one tap. Each player chooses with /notify how they are told, in every server:
+in the channel (the default), by direct message, or not at all (kv ``user:<id>:notify``). A
+direct message Discord refuses (the player does not take them from the bot) falls back to the
+channel; "off" means no ping and no reminder, the table alone saying whose turn it is.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,10 +37,15 @@ import aiohttp
 import discord
 
 from bot.core.alarms import Alarms
+from bot.core.i18n import Words
 from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ACTIVE, Match
 
+from .components import Components
 from .replies import plain_name
+
+_ = Words("bot")
+_n = _.plural
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -48,6 +60,23 @@ REMIND_MIN_TURN = 120.0
 
 
 KEY = "ping:"  # + match id: a match's _Sent in the database's kv table
+
+# How a player is told it is their move (/notify), the same in every server.
+CHANNEL, DIRECT, OFF = "channel", "dm", "off"
+WAYS = (CHANNEL, DIRECT, OFF)
+# Discord's answer to a direct message the user does not take from the bot (403).
+CANNOT_MESSAGE_USER = 50007
+
+
+def notify_key(user_id: str) -> str:
+    """A player's /notify choice in the database's kv table."""
+    return f"user:{user_id}:notify"
+
+
+def jump_url(match: Match) -> str:
+    """The link that opens the match's live table (its channel, before there is one)."""
+    where = f"https://discord.com/channels/{match.guild_id}/{match.channel_id}"
+    return f"{where}/{match.table_message_id}" if match.table_message_id else where
 
 
 @dataclass
@@ -83,9 +112,51 @@ def deadline_text(deadline: float | None) -> str:
     return "" if deadline is None else f"<t:{int(deadline)}:R>"
 
 
+class NotifyChoices:
+    """Each player's /notify choice, read from the database once and then kept in memory.
+    With shards in several processes another process may change a choice, so a choice read
+    here is trusted for ``SHARED_FOR`` seconds only."""
+
+    SHARED_FOR = 60.0
+
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+        self._known: dict[str, tuple[str, float]] = {}  # user -> (way, when it was read)
+
+    def _alone(self) -> bool:
+        shards = self.bot.runtime.shards
+        return shards is None or shards.everything
+
+    async def get(self, user_id: str) -> str:
+        known = self._known.get(user_id)
+        now = time.monotonic()
+        if known is not None and (self._alone() or now - known[1] < self.SHARED_FOR):
+            return known[0]
+        try:
+            stored = await self.bot.storage.value(notify_key(user_id))
+        except Exception:
+            # A ping is still worth sending: the way last known, else the channel.
+            log.warning("Could not read how player %s wants to be told.", user_id,
+                        exc_info=True)
+            return known[0] if known is not None else CHANNEL
+        way = stored if stored in WAYS else CHANNEL
+        self._known[user_id] = (way, now)
+        return way
+
+    async def set(self, user_id: str, way: str) -> None:
+        if way not in WAYS:
+            raise ValueError(f"not a way to be told: {way!r}")
+        await self.bot.storage.set_value(notify_key(user_id), way)
+        self._known[user_id] = (way, time.monotonic())
+
+
 class TurnPings:
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
+        self.choices = NotifyChoices(bot)
+        # Players whose direct messages Discord refused: pinged in the channel until they
+        # choose again with /notify (logged once, not every turn).
+        self._no_direct: set[str] = set()
         self._sent: dict[int, _Sent] = {}
         self._locks = KeyedLocks()
         self.remind_before = REMIND_BEFORE
@@ -131,13 +202,10 @@ class TurnPings:
                 return latest is not None and latest.turn_started_at == turn \
                     and any(p in self.humans_due(latest) for p in new)
 
-            message_id = await self._send(match, self.text(match, new), new, still_due)
-            if message_id is None:
+            wanted, message_id = await self._tell(match, new, self.text, still_due)
+            if wanted and message_id is None:
                 return
-            old, sent.message_id = sent.message_id, message_id
-            await self._remember(match_id, sent)
-            if old is not None:
-                await self._delete(match.channel_id, old)
+            await self._replace(match, sent, message_id)
 
     # -- the reminder a minute before the computer plays -----------------------------------
 
@@ -202,32 +270,46 @@ class TurnPings:
             players = self.humans_due(match)
             if not players:
                 return
-            message_id = await self._send(match, self.reminder_text(match, players), players)
-            if message_id is None:
+            wanted, message_id = await self._tell(match, players, self.reminder_text)
+            if wanted and message_id is None:
                 return
             sent = self._sent.setdefault(match_id, _Sent(match.channel_id,
                                                          guild_id=match.guild_id))
             if sent.turn != match.turn_started_at:
                 sent.turn, sent.pinged = match.turn_started_at, set()
             sent.pinged.update(players)  # reminded counts as told: no second ping this turn
-            old, sent.message_id = sent.message_id, message_id
-            await self._remember(match_id, sent)
-            if old is not None:
-                await self._delete(match.channel_id, old)
+            await self._replace(match, sent, message_id)
+
+    async def _replace(self, match: Match, sent: _Sent, message_id: int | None) -> None:
+        """Remember what this turn's pings did; a new channel message takes the place of
+        the one on screen. (Told only by direct message, or not at all: the channel's last
+        ping stays, the one ping per match it may show.)"""
+        old = sent.message_id
+        if message_id is not None:
+            sent.message_id = message_id
+        await self._remember(match.id, sent)
+        if old is not None and message_id is not None:
+            await self._delete(match.channel_id, old)
 
     def reminder_text(self, match: Match, players: list[str]) -> str:
-        title = self.bot.adapters[match.game].engine.title
-        mentions = ", ".join(f"<@{p}>" for p in players)
-        ends = deadline_text(self.bot.runtime.deadline(match))
-        left = round(self.remind_before)
-        amount = "one minute" if left == 60 else \
-            f"{left // 60} minutes" if left % 60 == 0 else f"{left} seconds"
-        engine = self.bot.runtime.engine(match)
-        assert match.state is not None
-        after = ("the window closes" if engine.timeout_action(match.state) is not None
-                 else "the computer player moves for you")
-        return (f"⏳ {mentions}: {amount} left for your move in **{plain_name(title)}** — "
-                f"then {after} ({ends}).")
+        """The reminder, in the server's language."""
+        with self.bot.speaking_to(match.guild_id):
+            game = plain_name(str(self.bot.adapters[match.game].engine.title))
+            mentions = ", ".join(f"<@{p}>" for p in players)
+            ends = deadline_text(self.bot.runtime.deadline(match))
+            left = round(self.remind_before)
+            amount = _("one minute") if left == 60 else \
+                _n("{n} minute", "{n} minutes", left // 60) if left % 60 == 0 else \
+                _n("{n} second", "{n} seconds", left)
+            engine = self.bot.runtime.engine(match)
+            assert match.state is not None
+            if engine.timeout_action(match.state) is not None:
+                return _("⏳ {mentions}: {amount} left for your move in **{game}** — then the "
+                         "window closes ({when}).", mentions=mentions, amount=amount,
+                         game=game, when=ends)
+            return _("⏳ {mentions}: {amount} left for your move in **{game}** — then the "
+                     "computer player moves for you ({when}).", mentions=mentions,
+                     amount=amount, game=game, when=ends)
 
     async def finish(self, match_id: int) -> None:
         """The match is over or ended: take its last ping away."""
@@ -298,25 +380,91 @@ class TurnPings:
             log.warning("Could not forget the pings of match %s.", match_id, exc_info=True)
 
     def text(self, match: Match, players: list[str]) -> str:
-        title = self.bot.adapters[match.game].engine.title
-        mentions = ", ".join(f"<@{p}>" for p in players)
-        ends = deadline_text(self.bot.runtime.deadline(match))
-        asked, deadline = self.bot.adapters[match.game].due_words(match)
-        tail = f" — {deadline} {ends}" if ends else ""
-        return f"⏰ {mentions}: {asked} in **{plain_name(title)}**{tail}."
+        """The turn's ping, in the server's language."""
+        with self.bot.speaking_to(match.guild_id):
+            game = plain_name(str(self.bot.adapters[match.game].engine.title))
+            mentions = ", ".join(f"<@{p}>" for p in players)
+            ends = deadline_text(self.bot.runtime.deadline(match))
+            asked, deadline = self.bot.adapters[match.game].due_words(match)
+            if not ends:
+                return _("⏰ {mentions}: {asked} in **{game}**.", mentions=mentions,
+                         asked=asked, game=game)
+            return _("⏰ {mentions}: {asked} in **{game}** — {deadline} {when}.",
+                     mentions=mentions, asked=asked, game=game, deadline=deadline, when=ends)
+
+    def to_the_table(self, match: Match) -> Components:
+        """The ping's link to the live table: one tap from a busy channel or a direct
+        message to the board."""
+        with self.bot.speaking_to(match.guild_id):
+            label = _("Jump to the table")
+        view = Components()
+        view.add_item(discord.ui.Button(label=label, url=jump_url(match)))
+        return view
+
+    # -- each player told their own way (/notify) --------------------------------------------
+
+    async def way_of(self, user_id: str) -> str:
+        """How the player is told it is their move: CHANNEL, DIRECT or OFF."""
+        return await self.choices.get(user_id)
+
+    async def choose(self, user_id: str, way: str) -> None:
+        """The player's /notify choice, from now on in every server. Choosing again gives
+        direct messages another try."""
+        await self.choices.set(user_id, way)
+        self._no_direct.discard(user_id)
+
+    async def _tell(self, match: Match, players: list[str],
+                    words: Callable[[Match, list[str]], str],
+                    still_due: Callable[[], bool] | None = None) -> tuple[bool, int | None]:
+        """Tell ``players`` each the way they chose: one direct message each to those who
+        chose them, one channel message to those who chose the channel and to those whose
+        direct message did not go (named in the order given), nothing to those who chose
+        off. Whether a channel message was wanted, and its id (None: it did not go)."""
+        ways = {p: await self.way_of(p) for p in players}
+        here = {p for p in players if ways[p] == CHANNEL}
+        for p in players:
+            if ways[p] == DIRECT and not await self._direct(match, p, words(match, [p]),
+                                                           still_due):
+                here.add(p)
+        if not here:
+            return False, None
+        told = [p for p in players if p in here]
+        return True, await self._send(match, words(match, told), told, still_due)
+
+    async def _direct(self, match: Match, player: str, text: str,
+                      still_due: Callable[[], bool] | None) -> bool:
+        """A player's ping as a direct message. False when it did not go (the channel
+        tells them instead)."""
+        if player in self._no_direct:
+            return False
+        try:
+            channel = await self.bot.create_dm(discord.Object(int(player)))
+            if still_due is not None and not still_due():
+                return True  # they moved meanwhile: nothing to tell
+            await channel.send(text, allowed_mentions=_only(player),
+                               view=self.to_the_table(match))
+        except discord.Forbidden as exc:
+            if exc.code == CANNOT_MESSAGE_USER:
+                self._no_direct.add(player)
+                log.info("Player %s takes no direct messages from the bot: their turns are "
+                         "pinged in the channel.", player)
+            else:
+                log.info("Could not send player %s a direct message: %s", player, exc)
+            return False
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
+            log.info("Could not send player %s a direct message: %s", player, exc)
+            return False
+        return True
 
     async def _send(self, match: Match, text: str, players: list[str],
                     still_due: Callable[[], bool] | None = None) -> int | None:
         channel = self.bot.get_partial_messageable(match.channel_id)
-        # Exactly these players are notified, whatever else the text holds.
-        allowed = discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
-            users=[discord.Object(int(p)) for p in players])
         await self.bot.tables.pacing.wait("send", match.channel_id)
         if still_due is not None and not still_due():
             return None
         try:
-            message = await channel.send(text, allowed_mentions=allowed)
+            message = await channel.send(text, allowed_mentions=_only(*players),
+                                         view=self.to_the_table(match))
         except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
             # The table still says whose turn it is; only the notification is missing.
             log.info("Could not ping the players due in match %s: %s", match.id, exc)
@@ -329,3 +477,9 @@ class TurnPings:
         # Someone may have deleted it already, or the channel is gone: nothing to tidy.
         with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
             await message.delete()
+
+
+def _only(*players: str) -> discord.AllowedMentions:
+    """Exactly these players are notified, whatever else the text holds."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(p)) for p in players])
