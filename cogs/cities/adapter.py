@@ -6,26 +6,35 @@ from typing import Any
 
 import discord
 
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
+from bot.games.cities.data_words import city_name
+from bot.games.cities.state import STAR_SLOT
 from bot.games.cities.views import CitiesView, Row, events, move_of, phase_of, placing, table
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import wrap
 from bot.ui.screens import button, named_view
-from bot.ui.words import mention, name, plural
+from bot.ui.words import mention, name
 
 from .components import DYNAMIC_ITEMS, ActButton, HoodButton, HoodsButton, OpenButton
 from .words import (
-    PENDING_WORDS,
-    RULES,
+    RULES_TEXT,
+    achievement_name,
     breakdown_lines,
     final_line,
     item_words,
+    pending_words,
+    row_words,
     scores_line,
+    take_label,
     took_words,
 )
+
+_ = Words("bot.games.cities")
+_n = _.plural
 
 ROW_EMOJI = {"cards": "🃏", "tiles": "🧱", "features": "🌳", "pieces": "🏢"}
 ROW_INDEX = {"cards": 0, "tiles": 1, "features": 2, "pieces": 3}
@@ -44,13 +53,16 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
         action = move_of(la.action)
         if action["type"] == "choose_start_tile":
             tile = action["tile"]
-            items.append(button(f"Start with {tile} · {CONTENT.tiles[tile].label()}",
+            items.append(button(_("Start with {tile} · {layout}", tile=tile,
+                                  layout=CONTENT.tiles[tile].label()),
                                 ActButton.on(match, index=i), style=discord.ButtonStyle.primary,
                                 row=0))
         elif action["type"] == "take":
             row = action["row"]
-            emoji = "⭐" if la.label.startswith("Star") else ROW_EMOJI[row]
-            items.append(button(la.label, ActButton.on(match, index=i),
+            slot = match.state["rows"][row][action["slot"] - 1]
+            star = row == "pieces" and action["slot"] == STAR_SLOT
+            emoji = "⭐" if star else ROW_EMOJI[row]
+            items.append(button(take_label(row, slot), ActButton.on(match, index=i),
                                 style=discord.ButtonStyle.primary, row=ROW_INDEX[row],
                                 emoji=emoji))
     return items
@@ -60,38 +72,45 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
 
 
 class CitiesAdapter(GameAdapter[CitiesView], views=table,
-                    colour=discord.Colour.from_rgb(70, 150, 90), rules=RULES):
+                    colour=discord.Colour.from_rgb(70, 150, 90),
+                    rules=RULES_TEXT):  # type: ignore[arg-type]  # said where it is sent
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
-        head = f"**Cities** · {view['city']['name']}"
+        head = _("**Cities** · {city}", city=city_name(view["city"]["name"]))
         if view["variant"] == "3x5":
-            head += " · long variant (3×5)"
+            head = _("{head} · long variant (3×5)", head=head)
         if view["phase"] == "over":
-            return f"{head} · final\n{final_line(match, view)}\nScores: {scores_line(match, view)}"
+            return _("{head} · final\n{final}\nScores: {scores}", head=head,
+                     final=final_line(match, view), scores=scores_line(match, view))
         if view["phase"] == "start_tiles":
             due = view["to_act"][0]
-            return (f"{head} · setup\n{mention(match, due)}, choose your starting tile below "
-                    "(in reverse turn order).")
+            return _("{head} · setup\n{who}, choose your starting tile below (in reverse turn "
+                     "order).", head=head, who=mention(match, due))
         turn = view["turn"]
         assert turn is not None  # someone is on turn in play
-        lines = [f"{head} · round {view['round']} of {view['rounds']}"]
+        lines = [_("{head} · round {round} of {rounds}", head=head, round=view["round"],
+                   rounds=view["rounds"])]
         pending = view["pending"]
         if pending is not None:
-            lines.append(f"{mention(match, turn)} is placing the {PENDING_WORDS[pending['row']]} "
-                         "they took — **Place…** opens the chooser again if it was closed.")
+            lines.append(_("{who} is placing the {what} they took — **Place…** opens the "
+                           "chooser again if it was closed.", who=mention(match, turn),
+                           what=pending_words(pending["row"])))
         else:
             left = view["workers_left"].get(turn, {})
-            rows = [r for r in ROWS if left.get(r, 0) > 0]
-            lines.append(f"{mention(match, turn)}, it's your turn: take one item below "
-                         f"(workers left in: {', '.join(rows) or 'no row'}).")
-        lines.append(f"Scores so far: {scores_line(match, view)}")
+            rows = [row_words(r) for r in ROWS if left.get(r, 0) > 0]
+            lines.append(_("{who}, it's your turn: take one item below (workers left in: "
+                           "{rows}).", who=mention(match, turn),
+                           rows=", ".join(rows) or _("no row")))
+        lines.append(_("Scores so far: {scores}", scores=scores_line(match, view)))
         return "\n".join(lines)
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)
-        what = f"Cities market and neighbourhoods, {view['city']['name']}"
-        if view["phase"] == "play":
-            what += f", round {view['round']} of {view['rounds']}"
+        city = city_name(view["city"]["name"])
+        what = (_("Cities market and neighbourhoods, {city}, round {round} of {rounds}",
+                  city=city, round=view["round"], rounds=view["rounds"])
+                if view["phase"] == "play"
+                else _("Cities market and neighbourhoods, {city}", city=city))
         return self.board_words(match, what)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
@@ -102,21 +121,21 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
             if pending is None:
                 items.extend(take_items(match))
             else:
-                items.append(button(f"Place… ({PENDING_WORDS[pending['row']]})",
+                items.append(button(_("Place… ({what})", what=pending_words(pending["row"])),
                                     OpenButton.on(match, focus=0, page=0),
                                     style=discord.ButtonStyle.primary,
                                     emoji="📍", row=0))
-        items.append(button("My neighbourhood", HoodButton.on(match),
+        items.append(button(_("My neighbourhood"), HoodButton.on(match),
                             style=discord.ButtonStyle.success, emoji="🏙️", row=4))
-        items.append(button("Neighbourhoods", HoodsButton.on(match),
+        items.append(button(_("Neighbourhoods"), HoodsButton.on(match),
                             style=discord.ButtonStyle.secondary, emoji="🗺️", row=4))
         return [wrap(item, DYNAMIC_ITEMS) for item in items]
 
     def options_text(self, match: Match) -> str:
-        city = match.options.get("city") or "chosen at random"
-        text = f"City board: {city}"
+        city = match.options.get("city")
+        text = _("City board: {city}", city=city_name(city) if city else _("chosen at random"))
         if match.options.get("variant") == "3x5":
-            text += "\nLong two-player variant: 7 rounds on a 3×5 neighbourhood"
+            text += "\n" + _("Long two-player variant: 7 rounds on a 3×5 neighbourhood")
         return text
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
@@ -129,35 +148,42 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
             or any(e["type"] == "round_ended" for e in reported))
         took = next((e for e in reported if e["type"] == "took"), None)
         if outcome.timed_out and player is not None and turn_over:
-            did = f" (it took {took_words(took)})" if took else ""
-            notices.append(Notice(f"⏰ {name(match, player)} ran out of time, so the computer "
-                                  f"player finished their turn for them{did}.", fold=True))
+            notices.append(Notice(
+                _("⏰ {name} ran out of time, so the computer player finished their turn for "
+                  "them (it took {what}).", name=name(match, player), what=took_words(took))
+                if took else
+                _("⏰ {name} ran out of time, so the computer player finished their turn for "
+                  "them.", name=name(match, player)), fold=True))
         elif took is not None:
             # What the last player took is the one thing the table cannot show afterwards
             # (the space is simply empty): say it in the table's text.
-            notices.append(Notice(f"{name(match, str(took['player']))} took "
-                                  f"{took_words(took)}.", fold=True))
+            notices.append(Notice(_("{name} took {what}.", name=name(match, str(took["player"])),
+                                    what=took_words(took)), fold=True))
         claims = [e for e in reported if e["type"] == "achievement_claimed"]
         if claims:
             who = str(claims[0]["player"])
-            got = ", ".join(f"**{e['name']}** ({e['vp']} VP)" for e in claims)
+            got = ", ".join(_("**{name}** ({vp} VP)", name=achievement_name(e["name"]),
+                                vp=e["vp"]) for e in claims)
             named, names = named_view(ENGINE, match)
-            notices.append(Notice(f"🏅 {name(match, who)} claimed {got}.", [Picture(
+            notices.append(Notice(_("🏅 {name} claimed {got}.", name=name(match, who), got=got),
+                                  [Picture(
                 "neighbourhood.png", "render_neighbourhood", (named, names.get(who, who)))]))
         for event in reported:
             if event["type"] == "round_ended" and view["phase"] != "over":
-                lines = [f"**Round {event['round']} is over.** {name(match, event['first_player'])} "
-                         f"has the star and starts round {event['round'] + 1}."]
+                lines = [_("**Round {round} is over.** {name} has the star and starts round "
+                           "{next}.", round=event["round"], name=name(match, event["first_player"]),
+                           next=event["round"] + 1)]
                 shown = [item_words(r["row"], r["item"]) for r in event["removed"] if "row" in r]
                 hidden = sum(1 for r in event["removed"] if "face_down" in r)
                 if shown or hidden:
-                    gone = shown + ([plural(hidden, "face-down item")] if hidden else [])
-                    lines.append("Removed from the game: " + ", ".join(gone) + ".")
+                    gone = shown + ([_n("{n} face-down item", "{n} face-down items", hidden)]
+                                    if hidden else [])
+                    lines.append(_("Removed from the game: {items}.", items=", ".join(gone)))
                 notices.append(Notice("\n".join(lines)))
             elif event["type"] == "game_over":
-                lines = ["**Cities is over — the final scoring:**", *breakdown_lines(match, view),
+                lines = [_("**Cities is over — the final scoring:**"), *breakdown_lines(match, view),
                          final_line(match, view)]
-                final_view, _ = named_view(ENGINE, match)
+                final_view, _names = named_view(ENGINE, match)
                 notices.append(Notice("\n".join(lines)[:2000],
                                       [Picture("final.png", "render_final", (final_view,))]))
         return notices

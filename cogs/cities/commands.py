@@ -9,10 +9,14 @@ import discord
 from discord import app_commands
 
 from bot.core.engine import JSON
+from bot.core.i18n import Words
 from bot.games.cities.content import CONTENT
 from bot.ui.lobby import GameCommands, given
 from bot.ui.replies import tell
 from cogs.settings import save_defaults
+
+# The commands' words are filed in this catalog (scripts/i18n.py reads the command tree).
+_ = Words("bot.games.cities")
 
 # New York City and Rio de Janeiro first: the rulebook suggests them for a first game.
 FIRST_CITIES = ("New York City", "Rio de Janeiro")
@@ -48,7 +52,7 @@ class Cities(GameCommands):
     async def new(self, interaction: discord.Interaction, city: str | None = None,
                   long_variant: bool = False) -> None:
         if city is not None and city not in CONTENT.cities:
-            await tell(interaction, "Choose one of the listed city boards.")
+            await tell(interaction, _("Choose one of the listed city boards."))
             return
         await self.open(interaction, new_options(city, long_variant))
 

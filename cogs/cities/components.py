@@ -9,9 +9,11 @@ from typing import Any, ClassVar
 import discord
 
 from bot.core.engine import JSON, Engine, LegalAction
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.cities import ENGINE
-from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.content import CONTENT
+from bot.games.cities.data_words import colour_word, feature_text
 from bot.games.cities.state import hood_of
 from bot.games.cities.views import PlaceMove, move_of, phase_of, place_move, placing
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
@@ -30,6 +32,8 @@ from .screens import (
 )
 from .sending import build
 from .words import did_words, item_words, spot_label, tile_bounds, turn_refusal
+
+_ = Words("bot.games.cities")
 
 # -- components ---------------------------------------------------------------------------
 
@@ -55,7 +59,7 @@ class ActButton(CitiesItem, GameButton, template=":v{version}:a{index:[0-9]{1,4}
     async def on_click(self, click: Click) -> None:
         legal = await click.legal()
         if self.index >= len(legal):
-            await click.tell("That choice is not available any more.")
+            await click.tell(_("That choice is not available any more."))
             return
         await apply_and_answer(click, legal[self.index].action)
 
@@ -84,7 +88,8 @@ class PlaceSelect(ChooserItem, GameSelect,
                   template=":v{version}:s{focus:[0-9]{1,2}}p{page:[0-9]{1,3}}"):
     """The lettered menu of spots: a pick places the thing there."""
 
-    bad_pick = "Pick one of the lettered spots in the menu."
+    def invalid(self) -> str | None:
+        return None if self.read_pick() else bad_pick()
 
     async def on_click(self, click: Click) -> None:
         legal = await click.legal()
@@ -95,7 +100,7 @@ class PlaceSelect(ChooserItem, GameSelect,
                 or (pending["row"] != "tiles"
                     and (self.focus >= len(keys)
                          or action_key(move_of(legal[index].action)) != keys[self.focus]))):
-            await click.tell(self.bad_pick)
+            await click.tell(bad_pick())
             return
         await apply_and_answer(click, legal[index].action)
 
@@ -118,6 +123,10 @@ class HoodsButton(CitiesItem, GameButton, template=":hoods"):
         await show(click.interaction, click.match, screen, pictures, edit=False)
 
 
+def bad_pick() -> str:
+    return _("Pick one of the lettered spots in the menu.")
+
+
 DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (
     ActButton, OpenButton, PlaceSelect, HoodButton, HoodsButton)
 
@@ -131,7 +140,7 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
     assert match.state is not None
     pending = placing(match.state)
     if phase_of(match.state) != "play" or pending is None or pending["player"] != player:
-        return "You have nothing to place right now."
+        return _("You have nothing to place right now.")
     legal = ENGINE.legal(match.state, player)
     keys = focus_keys(pending)
     row = pending["row"]
@@ -151,9 +160,9 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
     preview: list[JSON] = []
     rest = list(pending["items"])
     rest.remove(key)
-    text = f"**Place {focus_words(row, key)}.**"
+    text = _("**Place {what}.**", what=focus_words(row, key))
     if rest:
-        text += f" Then: {', '.join(item_words(row, i) for i in rest)}."
+        text += " " + _("Then: {items}.", items=", ".join(item_words(row, i) for i in rest))
     if mine:
         hood = hood_of(match.state, player)
         tile_id = pending["items"][0] if row == "tiles" else None
@@ -170,23 +179,25 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
             choices, [la.action for _i, la, _p in mine], page, mark=preview_choice,
             select_id=lambda p: PlaceSelect.on(match, focus=focus, page=p),
             page_id=lambda p: OpenButton.on(match, focus=focus, page=p),
-            placeholder="Choose a lettered spot")
+            placeholder=_("Choose a lettered spot"))
         items.extend(menu)
-        text += (" The picture letters every spot it may go"
-                 + (" (each rotation of the tile has its own letter)" if row == "tiles" else "")
-                 + "; pick the same letter in the menu.")
+        text += " " + (_("The picture letters every spot it may go (each rotation of the tile "
+                         "has its own letter); pick the same letter in the menu.")
+                       if row == "tiles" else
+                       _("The picture letters every spot it may go; pick the same letter in "
+                         "the menu."))
     else:
-        text += " It has no legal spot in your neighbourhood, so it can only be removed."
+        text += " " + _("It has no legal spot in your neighbourhood, so it can only be removed.")
     extra_row = 2
     if discard is not None:
-        items.append(button("Remove it", ActButton.on(match, index=discard),
+        items.append(button(_("Remove it"), ActButton.on(match, index=discard),
                             style=discord.ButtonStyle.danger, emoji="🗑️", row=extra_row))
     for k, other in enumerate(keys):
         if k != focus:
-            label = (CONTENT.features[other].label if row == "features"
-                     else COLOUR_NAMES[other])
-            items.append(button(f"Place the {label} first", OpenButton.on(match, focus=k, page=0),
-                                row=extra_row))
+            label = (_("Place the {feature} first", feature=feature_text(CONTENT.features[other]))
+                     if row == "features" else
+                     _("Place the {colour} first", colour=colour_word(other)))
+            items.append(button(label, OpenButton.on(match, focus=k, page=0), row=extra_row))
     return CitiesScreen(text, items, preview or None, hood_of=None if preview else player,
                         player=player)
 

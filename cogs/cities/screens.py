@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.engine import JSON
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.games.cities.content import COLOUR_NAMES, CONTENT
+from bot.games.cities.content import CONTENT
+from bot.games.cities.data_words import colour_word, feature_text
 from bot.games.cities.views import (
     Move,
     Placing,
@@ -20,7 +22,9 @@ from bot.games.cities.views import (
 from bot.ui.screens import Screen
 from bot.ui.words import name
 
-from .words import cards_text, did_words
+from .words import achievement_name, card_name, cards_text, did_words
+
+_ = Words("bot.games.cities")
 
 # -- screens ----------------------------------------------------------------------------
 
@@ -53,10 +57,10 @@ def action_key(action: Move) -> str | None:
 
 def focus_words(row: str, key: str) -> str:
     if row == "tiles":
-        return f"your city tile {key} ({CONTENT.tiles[key].label()})"
+        return _("your city tile {tile} ({layout})", tile=key, layout=CONTENT.tiles[key].label())
     if row == "features":
-        return f"your {CONTENT.features[key].label} feature tile"
-    return f"a {COLOUR_NAMES[key]} piece"
+        return _("your {feature} feature tile", feature=feature_text(CONTENT.features[key]))
+    return _("a {colour} piece", colour=colour_word(key))
 
 
 def preview_choice(label: str, action: JSON) -> JSON:
@@ -72,15 +76,15 @@ def hood_screen(match: Match, player: str) -> CitiesScreen:
     assert match.state is not None
     view = table(match.state)
     score = view["scores"].get(player)
-    rings = [a["name"] + f" ({r['vp']} VP)" for a in view["city"]["achievements"]
-             for r in a["rings"] if r["player"] == player]
-    lines = ["**Your neighbourhood**" + (f" · {score} points if the game ended now"
-                                           if score is not None else "")]
+    rings = [_("{name} ({vp} VP)", name=achievement_name(a["name"]), vp=r["vp"])
+             for a in view["city"]["achievements"] for r in a["rings"] if r["player"] == player]
+    lines = [_("**Your neighbourhood** · {score} points if the game ended now", score=score)
+             if score is not None else _("**Your neighbourhood**")]
     if player not in view["neighbourhoods"]:
-        lines.append("You have not chosen a starting tile yet.")
+        lines.append(_("You have not chosen a starting tile yet."))
         return CitiesScreen("\n".join(lines))
-    lines.append("Achievements: " + (", ".join(rings) if rings else "none yet"))
-    lines.append("Scoring cards:\n" + cards_text(match, view, player))
+    lines.append(_("Achievements: {list}", list=", ".join(rings) if rings else _("none yet")))
+    lines.append(_("Scoring cards:\n{list}", list=cards_text(match, view, player)))
     return CitiesScreen("\n".join(lines), hood_of=player)
 
 
@@ -90,14 +94,18 @@ def hoods_screen(match: Match) -> CitiesScreen:
     assert match.state is not None
     view = table(match.state)
     scores = view["scores"]
-    lines = ["**Every neighbourhood** (the picture shows them all)"]
+    lines = [_("**Every neighbourhood** (the picture shows them all)")]
     for player in view["players"]:
-        cards = [card["name"] for card in view["cards_held"].get(player, [])]
+        cards = [card_name(card["name"]) for card in view["cards_held"].get(player, [])]
         score = scores.get(player)
-        lines.append(f"• **{name(match, player)}**"
-                     + (f" — {score} points so far" if score is not None else "")
-                     + (f" · cards: {', '.join(cards)}" if cards else " · no scoring cards")
-                     + ("" if player in view["neighbourhoods"] else " · no starting tile yet"))
+        parts = [f"• **{name(match, player)}**"]
+        if score is not None:
+            parts.append(" — " + _("{score} points so far", score=score))
+        parts.append(" · " + (_("cards: {list}", list=", ".join(cards)) if cards
+                              else _("no scoring cards")))
+        if player not in view["neighbourhoods"]:
+            parts.append(" · " + _("no starting tile yet"))
+        lines.append("".join(parts))
     return CitiesScreen("\n".join(lines)[:2000], everyone=True)
 
 
@@ -105,7 +113,7 @@ def done_screen(match: Match, player: str, outcome: Outcome) -> CitiesScreen:
     """What the player did, once their turn is over, with their neighbourhood."""
     did = did_words(player, outcome)
     setup = match.state is not None and phase_of(match.state) == "start_tiles"
-    did.append("Done." if setup else "Your turn is over.")
+    did.append(_("Done.") if setup else _("Your turn is over."))
     seated = match.state is not None and has_neighbourhood(match.state, player)
     return CitiesScreen(" ".join(did), hood_of=player if seated else None)
 

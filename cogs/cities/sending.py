@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.cities import ENGINE
 from bot.ui.game import Picture
@@ -17,8 +18,11 @@ from .screens import CitiesScreen
 
 # -- sending screens ----------------------------------------------------------------------
 
-EVERYONE_WORDS = "Every player's neighbourhood, as the text below lists them. "
-HOOD_WORDS = "A neighbourhood, as the text below lists it. "
+_ = Words("bot.games.cities")
+_l = _.lazy
+
+EVERYONE_WORDS = _l("Every player's neighbourhood, as the text below lists them. ")
+HOOD_WORDS = _l("A neighbourhood, as the text below lists it. ")
 
 
 def picture_of(match: Match, screen: CitiesScreen) -> Picture | None:
@@ -26,7 +30,7 @@ def picture_of(match: Match, screen: CitiesScreen) -> Picture | None:
     lettered choices, or one player's neighbourhood."""
     if screen.everyone:
         view, _names = named_view(ENGINE, match)
-        return Picture("neighbourhoods.png", "render_neighbourhoods", (view,), EVERYONE_WORDS)
+        return Picture("neighbourhoods.png", "render_neighbourhoods", (view,), str(EVERYONE_WORDS))
     if screen.preview:
         view, names = named_view(ENGINE, match)
         return Picture("choices.png", "render_preview",
@@ -35,7 +39,7 @@ def picture_of(match: Match, screen: CitiesScreen) -> Picture | None:
     if screen.hood_of is not None:
         view, names = named_view(ENGINE, match)
         return Picture("neighbourhood.png", "render_neighbourhood",
-                       (view, names.get(screen.hood_of, screen.hood_of)), HOOD_WORDS)
+                       (view, names.get(screen.hood_of, screen.hood_of)), str(HOOD_WORDS))
     return None
 
 

@@ -18,18 +18,19 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result
+from bot.core.i18n import Words
 from bot.core.rng import draw
 
 from . import scoring
 from .content import COLOUR_NAMES, COLOURS, CONTENT, PIECES_PER_COLOUR
-from .neighbourhood import ROTATIONS, Neighbourhood, space_key
+from .data_words import CITY, Listed, feature_label, later, row_word
+from .neighbourhood import ROTATIONS, Neighbourhood, Refusal, space_key
 from .options import _bag_stack, _shuffled, _stack
 from .state import (
     FEATURE_GROUPS,
     OPTION_KEYS,
     PIECE_GROUPS,
     REMOVED_LIST,
-    ROW_NAMES,
     ROWS,
     STAR_PIECES,
     STAR_SLOT,
@@ -45,20 +46,25 @@ from .state import (
 )
 from .view import public_view
 
+_ = Words("bot.games.cities")
+_l = _.lazy
+
 
 def _space(value: Any, what: str) -> tuple[int, int]:
     if (
         not isinstance(value, list | tuple) or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise IllegalAction(f"Give the {what} as [row, column], two whole numbers.")
+        raise IllegalAction(_l("Give the {what} as [row, column], two whole numbers.",
+                               what=_l("tile position") if what == "tile position"
+                               else _l("space")))
     return int(value[0]), int(value[1])
 
 
-def _refuse(refusal: str | None) -> None:
+def _refuse(refusal: Refusal | None) -> None:
     """Raise the neighbourhood's reason a placement is not allowed, if it gave one."""
     if refusal:
-        raise IllegalAction(refusal)
+        raise IllegalAction(refusal.text)
 
 
 def _space_label(space: tuple[int, int] | list[int]) -> str:
@@ -77,13 +83,13 @@ class CitiesEngine:
     def new(self, players: list[str], options: JSON, seed: int) -> JSON:
         players = [str(p) for p in players]
         if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("Cities is played by 2 to 4 players.")
+            raise IllegalAction(_l("Cities is played by 2 to 4 players."))
         if len(set(players)) != len(players):
-            raise IllegalAction("Every player may sit at the table only once.")
+            raise IllegalAction(_l("Every player may sit at the table only once."))
         options = {k: v for k, v in (options or {}).items() if v is not None}
         unknown = sorted(set(options) - set(OPTION_KEYS))
         if unknown:
-            raise IllegalAction(f"Cities has no option {', '.join(unknown)}.")
+            raise IllegalAction(_l("Cities has no option {names}.", names=", ".join(unknown)))
 
         variant = str(options.get("variant", "standard")).strip().lower()
         if variant in ("", "standard", "3x3"):
@@ -91,9 +97,9 @@ class CitiesEngine:
         elif variant in ("3x5", "long", "variant"):
             variant = "3x5"
             if len(players) != 2:
-                raise IllegalAction("The 3x5 variant of 7 rounds is for two players.")
+                raise IllegalAction(_l("The 3x5 variant of 7 rounds is for two players."))
         else:
-            raise IllegalAction("The variant is either standard or 3x5.")
+            raise IllegalAction(_l("The variant is either standard or 3x5."))
 
         state: JSON = {"game": "cities", "seed": seed, "rng_draws": 0}
 
@@ -104,10 +110,10 @@ class CitiesEngine:
         else:
             city = CONTENT.city(city_option)
             if city is None:
-                raise IllegalAction(
-                    f"There is no city board {city_option!r}; choose one of "
-                    + ", ".join(CONTENT.cities) + "."
-                )
+                raise IllegalAction(_l(
+                    "There is no city board {name}; choose one of {cities}.",
+                    name=repr(city_option),
+                    cities=Listed(tuple(later(CITY, n) for n in CONTENT.cities))))
             city_name = city.name
 
         first = options.get("first_player")
@@ -118,13 +124,13 @@ class CitiesEngine:
         elif str(first) in players:
             first_index = players.index(str(first))
         else:
-            raise IllegalAction("The first player must be one of the players.")
+            raise IllegalAction(_l("The first player must be one of the players."))
 
         cards = _stack(options, "scoring_cards", sorted(CONTENT.cards), "scoring card")
         tiles = _stack(options, "city_tiles", CONTENT.city_tiles, "city tile")
         features = _stack(options, "feature_tiles", sorted(CONTENT.features), "feature tile")
         bag = _bag_stack(options)
-        all_pieces = [c for c in COLOURS for _ in range(PIECES_PER_COLOUR)]
+        all_pieces = [c for c in COLOURS for _piece in range(PIECES_PER_COLOUR)]
 
         n = len(players)
         first_player = players[first_index]
@@ -277,20 +283,21 @@ class CitiesEngine:
 
     def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
         if not isinstance(action, dict):
-            raise IllegalAction("That is not a Cities move.")
+            raise IllegalAction(_l("That is not a Cities move."))
         kind = action.get("type")
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalAction(f"Cities has no move called {kind!r}.")
+            raise IllegalAction(_l("Cities has no move called {kind}.", kind=repr(kind)))
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_l("The game is over."))
         if player is None:
-            raise IllegalAction("Only a player can make that move.")
+            raise IllegalAction(_l("Only a player can make that move."))
         if player not in state["players"]:
-            raise IllegalAction("You are not playing in this game.")
+            raise IllegalAction(_l("You are not playing in this game."))
         if player not in self.to_act(state):
             waiting = self.to_act(state)
-            raise IllegalAction(f"It is not your turn; it is {waiting[0]}'s turn.")
+            raise IllegalAction(_l("It is not your turn; it is {player}'s turn.",
+                                   player=waiting[0]))
         new = copy_json(state)
         events: list[JSON] = []
         handler(self, new, player, action, events)
@@ -316,12 +323,11 @@ class CitiesEngine:
 
     def _choose_start_tile(self, state: JSON, player: str, action: JSON, events: list[JSON]) -> None:
         if state["phase"] != "start_tiles":
-            raise IllegalAction("Starting tiles were chosen at the start of the game.")
+            raise IllegalAction(_l("Starting tiles were chosen at the start of the game."))
         tile = str(action.get("tile", "")).strip().upper()
         if tile not in state["start_tiles"]:
-            raise IllegalAction(
-                f"Choose one of the starting tiles still on the table: {', '.join(state['start_tiles'])}."
-            )
+            raise IllegalAction(_l("Choose one of the starting tiles still on the table: {tiles}.",
+                                   tiles=", ".join(state["start_tiles"])))
         state["start_tiles"].remove(tile)
         state["start_tile_order"].pop(0)
         state["neighbourhoods"][player] = Neighbourhood.starting(tile).to_state()
@@ -335,26 +341,28 @@ class CitiesEngine:
     def _take(self, state: JSON, player: str, action: JSON, events: list[JSON]) -> None:
         self._require_play(state)
         if state["pending"] is not None:
-            raise IllegalAction("First place or remove what you have taken.")
+            raise IllegalAction(_l("First place or remove what you have taken."))
         row = action.get("row")
         if row not in ROWS:
-            raise IllegalAction("Take from the cards, tiles, features or pieces row.")
+            raise IllegalAction(_l("Take from the cards, tiles, features or pieces row."))
         slot_no = action.get("slot")
         if not isinstance(slot_no, int) or isinstance(slot_no, bool) or not 1 <= slot_no <= 4:
-            raise IllegalAction("Each row has spaces 1 to 4.")
+            raise IllegalAction(_l("Each row has spaces 1 to 4."))
         slot = state["rows"][row][slot_no - 1]
         if slot["taken_by"] is not None:
-            raise IllegalAction(f"That {ROW_NAMES[row]} space already has a worker on it.")
+            raise IllegalAction(_l("That {row} space already has a worker on it.",
+                                   row=row_word(row)))
         if workers_left(state, player, row) <= 0:
             per_row = workers_per_row(state)
             raise IllegalAction(
-                f"You have already placed {'your worker' if per_row == 1 else 'both your workers'} "
-                f"in the {ROW_NAMES[row]} row this round."
-            )
+                _l("You have already placed your worker in the {row} row this round.",
+                   row=row_word(row)) if per_row == 1 else
+                _l("You have already placed both your workers in the {row} row this round.",
+                   row=row_word(row)))
         if slot.get("star") and not state["star_on_board"]:
-            raise IllegalAction("The star space opens after the start player's first turn of the round.")
+            raise IllegalAction(_l("The star space opens after the start player's first turn of the round."))
         if not slot_available(state, row, slot):
-            raise IllegalAction("That space is empty.")
+            raise IllegalAction(_l("That space is empty."))
 
         slot["taken_by"] = player
         if slot.get("star"):
@@ -386,7 +394,7 @@ class CitiesEngine:
         at = _space(action.get("at"), "tile position")
         rotation = action.get("rotation", 0)
         if rotation not in ROTATIONS or isinstance(rotation, bool):
-            raise IllegalAction("Turn a tile by 0, 90, 180 or 270 degrees.")
+            raise IllegalAction(_l("Turn a tile by 0, 90, 180 or 270 degrees."))
         hood = hood_of(state, player)
         _refuse(hood.tile_refusal(at, limit_of(state)))
         tile = pending["items"][0]
@@ -442,26 +450,27 @@ class CitiesEngine:
     @staticmethod
     def _require_play(state: JSON) -> None:
         if state["phase"] != "play":
-            raise IllegalAction("Every player first chooses a starting tile.")
+            raise IllegalAction(_l("Every player first chooses a starting tile."))
 
     def _pending(self, state: JSON, row: str) -> JSON:
         self._require_play(state)
         pending = state["pending"]
         if pending is None:
-            raise IllegalAction("Take an item from the board first.")
+            raise IllegalAction(_l("Take an item from the board first."))
         if pending["row"] != row:
-            raise IllegalAction(
-                f"You have no {ROW_NAMES[row]} to place; first use the "
-                f"{ROW_NAMES[pending['row']]}{'s' if len(pending['items']) > 1 else ''} you took."
-            )
+            raise IllegalAction(_l(
+                "You have no {row} to place; first use the {taken} you took.",
+                row=row_word(row), taken=row_word(pending["row"], len(pending["items"]) > 1)))
         return pending
 
     @staticmethod
     def _pending_feature(pending: JSON, action: JSON) -> str:
         feature_id = str(action.get("feature", "")).strip().upper()
         if feature_id not in pending["items"]:
-            names = ", ".join(f"{CONTENT.features[f].label} ({f})" for f in pending["items"])
-            raise IllegalAction(f"That is not a feature tile you took; you hold {names}.")
+            names = Listed(tuple(_l("{feature} ({id})", id=f, feature=feature_label(
+                CONTENT.features[f], lazy=True)) for f in pending["items"]))
+            raise IllegalAction(_l("That is not a feature tile you took; you hold {names}.",
+                                   names=names))
         return feature_id
 
     @staticmethod
@@ -469,7 +478,8 @@ class CitiesEngine:
         colour = str(action.get("color", "")).strip().upper()
         if colour not in pending["items"]:
             held = " ".join(pending["items"])
-            raise IllegalAction(f"You hold no piece of that colour; you hold {held}.")
+            raise IllegalAction(_l("You hold no piece of that colour; you hold {held}.",
+                                   held=held))
         return colour
 
     def _after_use(self, state: JSON, player: str, events: list[JSON]) -> None:

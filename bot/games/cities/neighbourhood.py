@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from bot.core.i18n import Text, Words
+
 from .content import CONTENT, Feature
+from .data_words import feature_label
+
+_ = Words("bot.games.cities")
+_l = _.lazy
 
 Space = tuple[int, int]
 TilePos = tuple[int, int]
@@ -26,6 +32,27 @@ STANDARD_LIMIT: Limit = (3, 3)
 VARIANT_LIMIT: Limit = (3, 5)
 ROTATIONS = (0, 90, 180, 270)
 CITY_CODES = frozenset("RBGY")
+
+
+def _english(text: Text) -> str:
+    """A Text's English, without a catalog or the language context (cheap: refusals are
+    made by the thousand when the computer player weighs its spots)."""
+    message = text.plural if text.plural is not None and text.count != 1 else text.message
+    params = {k: _english(v) if isinstance(v, Text) else v for k, v in text.params.items()}
+    return message.format(**params) if params else message
+
+
+class Refusal(str):
+    """Why a placement is not allowed: its English words (the string itself, for the
+    computer player, tests and logs) and ``text``, said in the reader's language when the
+    engine's refusal reaches a person."""
+
+    text: Text
+
+    def __new__(cls, text: Text) -> Refusal:
+        refusal = super().__new__(cls, _english(text))
+        refusal.text = text
+        return refusal
 
 
 def space_key(space: Space) -> str:
@@ -136,21 +163,23 @@ class Neighbourhood:
         r0, r1, c0, c1 = self.tile_bounds()
         return r1 - r0 + 1, c1 - c0 + 1
 
-    def tile_refusal(self, at: TilePos, limit: Limit) -> str | None:
+    def tile_refusal(self, at: TilePos, limit: Limit) -> Refusal | None:
         """Why a tile may not go at ``at`` (None when it may)."""
         if at in self.tiles:
-            return "A tile is already there."
+            return Refusal(_l("A tile is already there."))
         r, c = at
         if not any(n in self.tiles for n in adjacent(at)):
-            return "A city tile must share a whole edge with a tile of your neighbourhood."
+            return Refusal(_l("A city tile must share a whole edge with a tile of your neighbourhood."))
         r0, r1, c0, c1 = self.tile_bounds()
         height = max(r1, r) - min(r0, r) + 1
         width = max(c1, c) - min(c0, c) + 1
         if not fits(height, width, limit):
             short, long = limit
             if short == long:
-                return f"Your neighbourhood may never exceed {short} tiles in length and {short} in width."
-            return f"Your neighbourhood may never exceed {short} x {long} tiles."
+                return Refusal(_l("Your neighbourhood may never exceed {short} tiles in length and "
+                                  "{short} in width.", short=short))
+            return Refusal(_l("Your neighbourhood may never exceed {short} x {long} tiles.",
+                              short=short, long=long))
         return None
 
     def tile_spots(self, limit: Limit) -> list[TilePos]:
@@ -190,25 +219,26 @@ class Neighbourhood:
 
     # -------------------------------------------------------------- features ---
 
-    def feature_refusal(self, feature: Feature, space: Space) -> str | None:
+    def feature_refusal(self, feature: Feature, space: Space) -> Refusal | None:
         """Why ``feature`` may not go on ``space``: "Only 1 feature tile may be placed per
         space"; blue on water, green on park, grey "on building spaces with no building
         pieces on them"."""
         kind = self.kinds.get(space)
         if kind is None:
-            return "That space is not in your neighbourhood."
+            return Refusal(_l("That space is not in your neighbourhood."))
         if space in self.features:
-            return "That space already has a feature tile."
+            return Refusal(_l("That space already has a feature tile."))
         needed = feature.space_code
+        label = feature_label(feature, lazy=True)
         if needed == "W" and kind != "W":
-            return f"{feature.label} goes on a water space."
+            return Refusal(_l("{feature} goes on a water space.", feature=label))
         if needed == "P" and kind != "P":
-            return f"{feature.label} goes on a park space."
+            return Refusal(_l("{feature} goes on a park space.", feature=label))
         if needed is None:
             if kind not in CITY_CODES:
-                return f"{feature.label} goes on a city space."
+                return Refusal(_l("{feature} goes on a city space.", feature=label))
             if space in self.buildings:
-                return f"{feature.label} goes on a city space without building pieces."
+                return Refusal(_l("{feature} goes on a city space without building pieces.", feature=label))
         return None
 
     def feature_spaces(self, feature: Feature) -> list[Space]:
@@ -228,25 +258,25 @@ class Neighbourhood:
 
     # ---------------------------------------------------------------- pieces ---
 
-    def piece_refusal(self, colour: str, space: Space) -> str | None:
+    def piece_refusal(self, colour: str, space: Space) -> Refusal | None:
         """Why a piece of ``colour`` may not go on ``space`` (None when it may)."""
         kind = self.kinds.get(space)
         if kind is None:
-            return "That space is not in your neighbourhood."
+            return Refusal(_l("That space is not in your neighbourhood."))
         if kind not in CITY_CODES:
-            return "Building pieces go on city spaces only."
+            return Refusal(_l("Building pieces go on city spaces only."))
         feature = self.features.get(space)
         if feature is not None and not feature.is_wild:
-            return "No building pieces may be placed on a feature tile."
+            return Refusal(_l("No building pieces may be placed on a feature tile."))
         building = self.buildings.get(space)
         if building is None:
             if feature is None and kind != colour:
-                return "A building piece goes on a city space of its own colour."
+                return Refusal(_l("A building piece goes on a city space of its own colour."))
             return None
         if building[0] != colour:
-            return "Only pieces of the building's colour may be stacked on it."
+            return Refusal(_l("Only pieces of the building's colour may be stacked on it."))
         if building[1] >= 4:
-            return "Buildings are at most 4 pieces high."
+            return Refusal(_l("Buildings are at most 4 pieces high."))
         return None
 
     def piece_spaces(self, colour: str) -> list[Space]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import INK, MUTED, RGB, RULE
+
+_ = Words("bot.games.cities")
+_l = _.lazy
 
 View = dict[str, Any]
 Space = tuple[int, int]
@@ -39,15 +43,17 @@ GHOST: RGB = (250, 244, 190)
 
 COLOUR_WORDS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 ROW_ORDER = ("cards", "tiles", "features", "pieces")
-ROW_TITLES = {"cards": "Scoring cards", "tiles": "City tiles", "features": "Feature tiles",
-              "pieces": "Building pieces"}
+ROW_TITLES = {"cards": _l("Scoring cards"), "tiles": _l("City tiles"),
+              "features": _l("Feature tiles"), "pieces": _l("Building pieces")}
+# TRANSLATORS: the word on a small feature token (at most about 6 letters; a word too wide
+# for the token is left off, the token's colour and star still say what it is).
 SHORT_KIND = {
-    "Sailboat": "Sail", "Ferry": "Ferry", "Kayaks": "Kayak", "Swimmers": "Swim",
-    "Fountain": "Fount", "Playground": "Play", "Picnic area": "Picnic", "Bandstand": "Band",
-    "Wild": "WILD", "Monument": "Monu",
+    "Sailboat": _l("Sail"), "Ferry": _l("Ferry"), "Kayaks": _l("Kayak"), "Swimmers": _l("Swim"),
+    "Fountain": _l("Fount"), "Playground": _l("Play"), "Picnic area": _l("Picnic"),
+    "Bandstand": _l("Band"), "Wild": _l("WILD"), "Monument": _l("Monu"),
 }
 SHORT_ART = {
-    "Triumphal arch": "Arch", "Clock tower": "Clock", "Observation wheel": "Wheel",
+    "Triumphal arch": _l("Arch"), "Clock tower": _l("Clock"), "Observation wheel": _l("Wheel"),
 }
 
 PALETTE = kit.KIT_PALETTE.extended(

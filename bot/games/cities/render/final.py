@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, RULE, Canvas
 
+from ..data_words import ACHIEVEMENT, CARD, said
 from .constants import GAP, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View
 from .helpers import _chip, _panel, _players
 from .hood import _draw_hood
 from .neighbourhood import _hoods_in_cells, _kinds, _two_to_a_row
 from .score import _breakdown, _score
 from .table import STATUS_H, _header, _status
+
+_ = Words("bot.games.cities")
+_n = _.plural
 
 # -- the end -------------------------------------------------------------------------------
 
@@ -21,25 +26,26 @@ def _final_lines(view: View, player: str, found: dict[str, Any] | None) -> list[
                                                                                       bool]]:
     """(left, right, bold) lines of one player's breakdown."""
     if not found:
-        return [("Total", str(_score(view, player)), True)]
+        return [(_("Total"), str(_score(view, player)), True)]
     lines: list[tuple[str, str, bool]] = []
     rings = found.get("achievement_rings") or []
-    lines.append(("Achievements", str(found.get("achievements", 0)), True))
-    lines += [(f"  {r.get('name', '?')}", str(r.get("vp", 0)), False) for r in rings]
-    for key, word, areas in (("water", "Water areas", found.get("water_areas")),
-                             ("park", "Park areas", found.get("park_areas"))):
+    lines.append((_("Achievements"), str(found.get("achievements", 0)), True))
+    lines += [(f"  {said(ACHIEVEMENT, str(r.get('name', '?')))}", str(r.get("vp", 0)), False)
+              for r in rings]
+    for key, word, areas in (("water", _("Water areas"), found.get("water_areas")),
+                             ("park", _("Park areas"), found.get("park_areas"))):
         lines.append((word, str(found.get(key, 0)), True))
         for a in areas or []:
             if a.get("vp"):
                 n = len(a.get("spaces") or [])
-                lines.append((f"  {n} space{'s' if n != 1 else ''}, {_kinds(a)}", str(a["vp"]),
-                              False))
-    lines.append((f"Monuments ({found.get('monument_count', 0)} × 2)",
+                lines.append(("  " + _n("{n} space, {kinds}", "{n} spaces, {kinds}", n,
+                                        kinds=_kinds(a)), str(a["vp"]), False))
+    lines.append((_("Monuments ({n} × 2)", n=found.get("monument_count", 0)),
                   str(found.get("monuments", 0)), True))
-    lines.append(("Scoring cards", str(found.get("cards", 0)), True))
+    lines.append((_("Scoring cards"), str(found.get("cards", 0)), True))
     for c in found.get("scoring_cards") or []:
-        lines.append((f"  {c.get('name', '?')} × {c.get('occurrences', 0)}", str(c.get("vp", 0)),
-                      False))
+        lines.append((f"  {said(CARD, str(c.get('name', '?')))} × {c.get('occurrences', 0)}",
+                      str(c.get("vp", 0)), False))
     return lines
 
 
@@ -68,9 +74,9 @@ def render_final(view: View) -> bytes:
                      outline=INK if won else RULE, width=4 if won else 2)
         total = int((found[p] or {}).get("total", _score(view, p)))
         _chip(canvas, view, (x + 10, y + 10), p, TEXT, max_width=cell_w - 20)
-        canvas.text((x + 12, y + 58), f"{total} pts", 34, bold=True)
+        canvas.text((x + 12, y + 58), _("{n} pts", n=total), 34, bold=True)
         if won:
-            canvas.label((x + cell_w - 10, y + 58), "★ Winner", TEXT, bg=HIGHLIGHT, outline=INK,
+            canvas.label((x + cell_w - 10, y + 58), _("★ Winner"), TEXT, bg=HIGHLIGHT, outline=INK,
                          anchor="rt")
         else:
             canvas.text((x + cell_w - 12, y + 60), f"#{order.index(p) + 1}", TEXT, bold=True,

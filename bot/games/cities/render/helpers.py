@@ -6,11 +6,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cache import KB, MB, byte_cache
 from bot.render.kit import PANEL, PAPER, RGB, Box, Canvas
 
+from ..data_words import CARD, FEATURE, feature_name, said
 from .constants import SHORT_ART, SHORT_KIND, Space, View
+
+_ = Words("bot.games.cities")
 
 # -- small helpers -------------------------------------------------------------------------
 
@@ -26,7 +30,7 @@ def _style(view: View, player: str | None) -> kit.PlayerStyle:
 
 def _fallback(view: View, player: str) -> str:
     players = _players(view)
-    return f"Player {players.index(player) + 1 if player in players else 1}"
+    return _("Player {n}", n=players.index(player) + 1 if player in players else 1)
 
 
 @byte_cache(3 * MB)
@@ -85,23 +89,22 @@ def _space_of(value: Any) -> Space:
 def _feature_short(feature: dict[str, Any]) -> str:
     if feature.get("kind") == "Monument" and feature.get("art"):
         art = str(feature["art"])
-        return SHORT_ART.get(art, art)
-    return SHORT_KIND.get(str(feature.get("kind")), str(feature.get("kind", "?")))
+        return str(SHORT_ART[art]) if art in SHORT_ART else said(FEATURE, art)
+    kind = str(feature.get("kind", "?"))
+    return str(SHORT_KIND[kind]) if kind in SHORT_KIND else said(FEATURE, kind)
 
 
 def _feature_name(feature: dict[str, Any]) -> str:
     if feature.get("face_down"):
-        return "face-down"
-    if feature.get("kind") == "Monument":
-        return str(feature.get("art") or "Monument")
-    return str(feature.get("kind", "?"))
+        return _("face-down")
+    return feature_name(str(feature.get("kind", "?")), feature.get("art"))
 
 
 def _item_words(row: str, item: dict[str, Any]) -> str:
     if item.get("face_down"):
-        return "face-down"
+        return _("face-down")
     if row == "cards":
-        return str(item.get("name", "?"))
+        return said(CARD, str(item.get("name", "?")))
     if row == "tiles":
         return str(item.get("id", "?"))
     if row == "features":

@@ -6,14 +6,19 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import INK, MUTED, PANEL, RULE, Box, Canvas
 
+from ..data_words import ACHIEVEMENT, CARD, CARD_RULE, said
 from .constants import GAP, INNER, MARGIN, PALETTE, SMALL, TEXT, WIDTH, View
 from .helpers import _chip, _panel, _wrap
 from .hood import Hood, _draw_hood, _hood_size
 from .pieces import _building, _space_image
 from .score import _breakdown, _score
+
+_ = Words("bot.games.cities")
+_n, _l, _p = _.plural, _.lazy, _.context
 
 # -- one neighbourhood ---------------------------------------------------------------------
 
@@ -47,26 +52,27 @@ def _hoods_in_cells(view: View, players: Sequence[str], width: int,
 
 def _legend(canvas: Canvas, y: int) -> int:
     x = MARGIN
-    for code, word in (("R", "red"), ("B", "blue"), ("G", "green"), ("Y", "yellow"),
-                       ("W", "water"), ("P", "park")):
+    for code, word in (("R", _p("space colour", "red")), ("B", _p("space colour", "blue")),
+                       ("G", _p("space colour", "green")), ("Y", _p("space colour", "yellow")),
+                       ("W", _p("space", "water")), ("P", _p("space", "park"))):
         canvas.image.paste(_space_image(code, 40), (x, y + 2))
         canvas.draw.rectangle((x, y + 2, x + 39, y + 41), outline=INK, width=1)
         box = canvas.text((x + 46, y + 22), word, SMALL + 2, anchor="lm", secondary=True)
         x = box[2] + 16
     _building(canvas, "R", 3, (x, y, x + 44, y + 44), key=True)
-    canvas.text((x + 50, y + 22), "= building, height 3", SMALL + 2, anchor="lm",
+    canvas.text((x + 50, y + 22), _("= building, height 3"), SMALL + 2, anchor="lm",
                 secondary=True)
     return y + LEGEND_H
 
 
-PART_KEYS = (("Achievements", "achievements"), ("Water areas", "water"), ("Park areas", "park"),
-             ("Monuments", "monuments"))
+PART_KEYS = ((_l("Achievements"), "achievements"), (_l("Water areas"), "water"),
+             (_l("Park areas"), "park"), (_l("Monuments"), "monuments"))
 
 
 def _part_details(found: dict[str, Any]) -> dict[str, str]:
     count = int(found.get("monument_count", 0) or 0)
     return {
-        "achievements": ", ".join(f"{r['name']} {r['vp']}"
+        "achievements": ", ".join(f"{said(ACHIEVEMENT, r['name'])} {r['vp']}"
                                   for r in found.get("achievement_rings") or []),
         "water": _areas_words(found.get("water_areas")),
         "park": _areas_words(found.get("park_areas")),
@@ -86,9 +92,9 @@ def _card_lines(view: View, player: str, found: dict[str, Any] | None,
         each = card.get("vp")
         tally = (f"{row.get('occurrences', 0)} × {each} = {row.get('vp', 0)}"
                  if each is not None else str(row.get("vp", 0)))
-        text = (_wrap(str(card.get("text", "")), SMALL, False, width, 3) if card.get("text")
-                else ())
-        out.append((str(row.get("name", "?")), tally, text))
+        text = (_wrap(said(CARD_RULE, str(card.get("text", ""))), SMALL, False, width, 3)
+                if card.get("text") else ())
+        out.append((said(CARD, str(row.get("name", "?"))), tally, text))
     return out
 
 
@@ -96,7 +102,7 @@ def _breakdown_height(view: View, player: str, found: dict[str, Any] | None, wid
     if not found:
         return 70
     details = _part_details(found)
-    h = 56 + sum(PART_LINE + (DETAIL_LINE if details[key] else 0) for _name, key in PART_KEYS)
+    h = 56 + sum(PART_LINE + (DETAIL_LINE if details[key] else 0) for _part, key in PART_KEYS)
     h += 12 + PART_LINE + 4
     cards = _card_lines(view, player, found, width - 28)
     h += sum(PART_LINE * (1 if _tally_beside(name, tally, width - 28) else 2)
@@ -115,21 +121,21 @@ def _tally_beside(name: str, tally: str, width: int) -> bool:
 
 
 def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
-                     found: dict[str, Any] | None, title: str = "Score so far") -> None:
+                     found: dict[str, Any] | None, title: str = "") -> None:
     """The score part by part, each held card with its occurrences and its text."""
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=14, outline=RULE)
     x = x0 + 14
     w = x1 - x0 - 28
     total = int(found["total"]) if found else _score(view, player)
-    canvas.text((x, y0 + 10), title, TEXT, bold=True, max_width=w - 130)
-    canvas.text((x1 - 14, y0 + 6), f"{total} pts", 34, bold=True, anchor="ra")
+    canvas.text((x, y0 + 10), title or _("Score so far"), TEXT, bold=True, max_width=w - 130)
+    canvas.text((x1 - 14, y0 + 6), _("{n} pts", n=total), 34, bold=True, anchor="ra")
     y = y0 + 56
     if not found:
         return
     details = _part_details(found)
-    for name, key in PART_KEYS:
-        canvas.text((x, y), name, TEXT, bold=True)
+    for part, key in PART_KEYS:
+        canvas.text((x, y), str(part), TEXT, bold=True)
         canvas.text((x1 - 14, y), str(found.get(key, 0)), TEXT, bold=True, anchor="ra")
         y += PART_LINE
         if details[key]:
@@ -138,12 +144,12 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
             y += DETAIL_LINE
     canvas.draw.line((x, y + 2, x1 - 14, y + 2), fill=RULE, width=2)
     y += 12
-    canvas.text((x, y), "Scoring cards", TEXT, bold=True)
+    canvas.text((x, y), _("Scoring cards"), TEXT, bold=True)
     canvas.text((x1 - 14, y), str(found.get("cards", 0)), TEXT, bold=True, anchor="ra")
     y += PART_LINE + 4
     cards = _card_lines(view, player, found, w)
     if not cards:
-        canvas.text((x, y), "no scoring cards yet", SMALL + 2, fill=MUTED, secondary=True)
+        canvas.text((x, y), _("no scoring cards yet"), SMALL + 2, fill=MUTED, secondary=True)
     for name, tally, text in cards:
         canvas.text((x, y), name, TEXT, bold=True, max_width=w)
         if not _tally_beside(name, tally, w):
@@ -165,7 +171,7 @@ def _areas_words(areas: Any) -> str:
 
 def _kinds(area: dict[str, Any]) -> str:
     n = len(area.get("kinds") or [])
-    return "1 kind" if n == 1 else f"{n} kinds"
+    return _n("{n} kind", "{n} kinds", n)
 
 
 def _hood_header(canvas: Canvas, view: View, player: str, y: int, title: str) -> int:
@@ -173,8 +179,9 @@ def _hood_header(canvas: Canvas, view: View, player: str, y: int, title: str) ->
     canvas.text((box[2] + 14, (box[1] + box[3]) / 2), title, TEXT, bold=True, anchor="lm",
                 max_width=WIDTH - MARGIN - box[2] - 14 - 220)
     phase = view.get("phase")
-    right = "Game over" if phase == "over" else f"Round {view.get('round', 1)} of " \
-        f"{view.get('rounds', 8)}"
+    right = (_("Game over") if phase == "over"
+             else _("Round {round} of {rounds}", round=view.get("round", 1),
+                    rounds=view.get("rounds", 8)))
     canvas.text((WIDTH - MARGIN, (box[1] + box[3]) / 2), right, TEXT, bold=True, anchor="rm",
                 fill=MUTED)
     return box[3] + 14
@@ -227,7 +234,7 @@ def _hood_picture(view: View, player: str, title: str,
     canvas = Canvas.new(WIDTH, layout.height)
     _hood_header(canvas, view, player, 14, title)
     if not hood.tiles:
-        canvas.text((layout.origin[0] + 20, layout.origin[1] + 40), "No starting tile yet",
+        canvas.text((layout.origin[0] + 20, layout.origin[1] + 40), _("No starting tile yet"),
                     TEXT, fill=MUTED)
     _draw_hood(canvas, hood, layout.origin, layout.size, layout.bounds)
     _legend(canvas, layout.legend_y)
@@ -237,5 +244,5 @@ def _hood_picture(view: View, player: str, title: str,
 
 def render_neighbourhood(view: View, player: str) -> bytes:
     """One player's neighbourhood, their scoring cards and their score so far."""
-    canvas, _hood, _layout = _hood_picture(view, player, "neighbourhood")
+    canvas, _hood, _layout = _hood_picture(view, player, _("neighbourhood"))
     return canvas.png(PALETTE)

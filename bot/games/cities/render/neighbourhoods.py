@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import INK, MUTED, PANEL, RULE, Canvas
 
+from ..data_words import ACHIEVEMENT, CARD, said
 from .constants import GAP, INNER, MARGIN, PALETTE, TEXT, WIDTH, View
 from .final import render_final
 from .helpers import _chip, _panel, _players, _wrap
@@ -15,6 +17,8 @@ from .hood import _draw_hood
 from .neighbourhood import LEGEND_H, _hoods_in_cells, _legend, _two_to_a_row
 from .score import _rings_of, _score
 from .table import _header
+
+_ = Words("bot.games.cities")
 
 # -- every neighbourhood -------------------------------------------------------------------
 
@@ -38,7 +42,7 @@ def render_neighbourhoods(view: View) -> bytes:
         y = top + (k // cols) * (body + GAP)
         _panel(canvas, (x, y, x + cell_w - 1, y + body - 1), fill=PANEL, radius=14,
                outline=RULE)
-        score = f"{_score(view, p)} pts"
+        score = _("{n} pts", n=_score(view, p))
         sw = kit.text_width(score, 30, True)
         _chip(canvas, view, (x + 12, y + 12), p, TEXT, max_width=cell_w - 40 - sw)
         canvas.text((x + cell_w - 14, y + 12), score, 30, bold=True, anchor="ra")
@@ -47,7 +51,7 @@ def render_neighbourhoods(view: View) -> bytes:
         if hoods[p].tiles:
             _draw_hood(canvas, hoods[p], (x + (cell_w - c * size) // 2, gy), size, bounds)
         else:
-            canvas.text((x + 14, gy + 10), "No starting tile yet", TEXT, fill=MUTED)
+            canvas.text((x + 14, gy + 10), _("No starting tile yet"), TEXT, fill=MUTED)
         ly = gy + grid_h + 14
         for bold, line in notes[p]:
             canvas.text((x + 14, ly), line, TEXT, bold=bold, fill=INK if bold else MUTED,
@@ -63,14 +67,16 @@ NOTE_LINE = TEXT + 8
 def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
     """Rings and scoring cards under a neighbourhood, as (bold, line)."""
     rings = _rings_of(view, player)
-    names = {str(a.get("id")): str(a.get("name", a.get("id")))
+    names = {str(a.get("id")): said(ACHIEVEMENT, str(a.get("name", a.get("id"))))
              for a in (view.get("city") or {}).get("achievements") or []}
-    got = ", ".join(f"{names.get(a, a)} {vp}" for a, vp in rings) or "none yet"
+    got = ", ".join(f"{names.get(a, a)} {vp}" for a, vp in rings) or _("none yet")
     width = (INNER - GAP) // 2 - 28
-    notes = [(True, line) for line in _wrap(f"Achievements: {got}", TEXT, True, width, 2)]
+    notes = [(True, line) for line in _wrap(_("Achievements: {list}", list=got), TEXT, True,
+                                            width, 2)]
     cards = [c for c in (view.get("cards_held") or {}).get(player) or [] if c.get("name")]
-    notes.append((True, f"Scoring cards: {len(cards) or 'none yet'}"))
-    notes += [(False, f"• {c['name']} ({c.get('vp', '?')} VP each)") for c in cards]
+    notes.append((True, _("Scoring cards: {count}", count=len(cards) or _("none yet"))))
+    notes += [(False, _("• {name} ({vp} VP each)", name=said(CARD, str(c["name"])),
+                        vp=c.get("vp", "?"))) for c in cards]
     return notes
 
 

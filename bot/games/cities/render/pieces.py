@@ -8,12 +8,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cache import KB, MB, byte_cache
 from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, RGB, WHITE, Box, Canvas
 
 from .constants import BACK, BACK_LINE, FEATURE_FILL, MONUMENT, SMALL, SPACE_FILL, TEXT, TREE, WAVE
 from .helpers import _feature_short
+
+_ = Words("bot.games.cities")
 
 # -- cached drawing pieces -----------------------------------------------------------------
 
@@ -164,7 +167,7 @@ def _card_back(canvas: Canvas, box: Box, small: bool = False, bg: RGB = PANEL) -
     size = TEXT if small else 40
     canvas.label((cx, cy), "?", size, fg=INK, bg=PANEL, anchor="mm", pad=size // 3)
     if not small and y1 - y0 > 110:
-        canvas.label((cx, y1 - 12), "face down", SMALL, fg=WHITE, bg=BACK, anchor="mb",
+        canvas.label((cx, y1 - 12), _("face down"), SMALL, fg=WHITE, bg=BACK, anchor="mb",
                      secondary=True)
 
 
@@ -172,7 +175,7 @@ def _mini_tile(canvas: Canvas, rows: Sequence[str], xy: tuple[int, int], size: i
                rotation: int = 0) -> Box:
     """A 2x2 tile drawn with ``size`` px spaces, turned clockwise by ``rotation``."""
     a, b, c, d = rows[0][0], rows[0][1], rows[1][0], rows[1][1]
-    for _ in range((rotation // 90) % 4):
+    for _turn in range((rotation // 90) % 4):
         a, b, c, d = c, a, d, b
     x, y = xy
     for code, (dx, dy) in zip((a, b, c, d), ((0, 0), (1, 0), (0, 1), (1, 1)), strict=True):

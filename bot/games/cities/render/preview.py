@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render.kit import HIGHLIGHT, INK, Box, Canvas
 
-from .constants import COLOUR_WORDS, GHOST, PALETTE, TEXT, Space, View
+from ..data_words import colour_word
+from .constants import GHOST, PALETTE, TEXT, Space, View
 from .helpers import _item_words, _space_of
 from .neighbourhood import _hood_picture
 from .pieces import _mini_tile
+
+_ = Words("bot.games.cities")
 
 # -- preview -------------------------------------------------------------------------------
 
@@ -33,15 +37,15 @@ def render_preview(view: View, player: str, choices: Sequence[dict[str, Any]]) -
     tile_rows: Sequence[str] = ["??", "??"]
     if pending.get("row") == "tiles" and pending.get("items"):
         tile_rows = pending["items"][0].get("rows") or tile_rows
-    title = "choose a spot"
+    title = _("choose a spot")
     if pending.get("items") and pending.get("player") == player:
         row = str(pending.get("row"))
         words = [_item_words(row, it) for it in pending["items"]]
         if row == "pieces":
-            words = [f"{COLOUR_WORDS.get(w, w)} piece" for w in words]
+            words = [_("{colour} piece", colour=colour_word(w)) for w in words]
         elif row == "tiles":
-            words = [f"tile {w}" for w in words]
-        title = "where to place " + ", ".join(words)
+            words = [_("tile {tile}", tile=w) for w in words]
+        title = _("where to place {what}", what=", ".join(words))
     canvas, _hood, layout = _hood_picture(view, player, title, list(tile_spots))
     r0, _r1, c0, _c1 = layout.bounds
     size, origin = layout.size, layout.origin

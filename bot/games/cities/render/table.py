@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, PANEL_ALT, PAPER, RULE, Box, Canvas
 
+from ..data_words import ACHIEVEMENT, ACHIEVEMENT_RULE, CARD_RULE, CITY, colour_word, said
 from .constants import (
-    COLOUR_WORDS,
     GAP,
     INNER,
     MARGIN,
@@ -25,21 +26,24 @@ from .icons import _row_icon
 from .pieces import _card_back, _feature, _mini_tile, _piece
 from .score import _score
 
+_ = Words("bot.games.cities")
+_n = _.plural
+
 # -- the table -----------------------------------------------------------------------------
 
 
 def _header(canvas: Canvas, view: View, y: int) -> int:
     city = view.get("city") or {}
-    title = f"Cities · {city.get('name', '?')}"
+    title = _("Cities · {city}", city=said(CITY, str(city.get("name", "?"))))
     canvas.text((MARGIN, y), title, 36, bold=True, max_width=760)
     phase = view.get("phase")
     rounds = view.get("rounds") or 8
     if phase == "over":
-        right = "Game over"
+        right = _("Game over")
     elif phase == "start_tiles":
-        right = "Setup"
+        right = _("Setup")
     else:
-        right = f"Round {view.get('round', 1)} of {rounds}"
+        right = _("Round {round} of {rounds}", round=view.get("round", 1), rounds=rounds)
     canvas.text((WIDTH - MARGIN, y + 4), right, TEXT, bold=True, anchor="ra")
     return y + 54
 
@@ -56,23 +60,24 @@ def _status(canvas: Canvas, view: View, y: int) -> int:
     x = MARGIN + 14
     if phase == "over":
         winners = [str(w) for w in view.get("winners") or []]
-        x = canvas.text((x, cy), "Winner:" if len(winners) == 1 else "Winners:", TEXT,
+        x = canvas.text((x, cy), _("Winner:") if len(winners) == 1 else _("Winners:"), TEXT,
                         bold=True, anchor="lm")[2] + 14
         for w in winners:
             box = _chip(canvas, view, (x, cy), w, TEXT, anchor="lm", max_width=300)
             x = box[2] + 10
         return y + h + GAP
     if who is None:
-        canvas.text((x, cy), "Waiting", TEXT, bold=True, anchor="lm")
+        canvas.text((x, cy), _("Waiting"), TEXT, bold=True, anchor="lm")
         return y + h + GAP
     box = _chip(canvas, view, (x, cy), str(who), TEXT, anchor="lm", max_width=340)
     x = box[2] + 14
     if phase == "start_tiles":
-        canvas.text((x, cy), "chooses a starting tile", TEXT, bold=True, anchor="lm")
+        canvas.text((x, cy), _("chooses a starting tile"), TEXT, bold=True, anchor="lm",
+                    max_width=WIDTH - MARGIN - 14 - x)
     elif pending and pending.get("items"):
         row = str(pending.get("row"))
-        what = {"tiles": "places the city tile", "features": "places or removes",
-                "pieces": "places or removes"}.get(row, "uses")
+        what = {"tiles": _("places the city tile"), "features": _("places or removes"),
+                "pieces": _("places or removes")}.get(row, _("uses"))
         box = canvas.text((x, cy), what, TEXT, bold=True, anchor="lm")
         x = box[2] + 14
         items = pending["items"]
@@ -95,7 +100,7 @@ def _status(canvas: Canvas, view: View, y: int) -> int:
                 _piece(canvas, str(item.get("color")), (x + 26, cy), 52)
                 x += 60
     else:
-        canvas.text((x, cy), "takes one item or group from a row", TEXT, bold=True, anchor="lm",
+        canvas.text((x, cy), _("takes one item or group from a row"), TEXT, bold=True, anchor="lm",
                     max_width=WIDTH - MARGIN - 14 - x)
     return y + h + GAP
 
@@ -119,10 +124,11 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
                      radius=14, outline=INK if active else RULE, width=3 if active else 2)
         score = str(_score(view, player))
         score_size = 36 if n <= 3 else TEXT  # four players: room for the name first
-        score_w = max(kit.text_width(score, score_size, True), kit.text_width("pts", SMALL))
+        pts = _("pts")
+        score_w = max(kit.text_width(score, score_size, True), kit.text_width(pts, SMALL))
         _chip(canvas, view, (x + 8, y + 10), player, TEXT, max_width=w - 26 - score_w)
         canvas.text((x + w - 10, y + 4), score, score_size, bold=True, anchor="ra")
-        canvas.text((x + w - 10, y + 46), "pts", SMALL, fill=MUTED, anchor="ra", secondary=True)
+        canvas.text((x + w - 10, y + 46), pts, SMALL, fill=MUTED, anchor="ra", secondary=True)
         # workers left in each row, by the rows' own icons
         left = workers.get(player) or {}
         bx = x + 12
@@ -134,15 +140,17 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
                 _row_icon(canvas, row, (bx + 11, by), 22, fill=ink)
                 canvas.text((bx + 26, by), str(count), TEXT, bold=True, fill=ink, anchor="lm")
                 bx += 60
-            if kit.text_width("workers", SMALL) <= x + w - bx - 10:
-                canvas.text((bx, by), "workers", SMALL, fill=MUTED, anchor="lm", secondary=True)
+            workers_word = _("workers")
+            if kit.text_width(workers_word, SMALL) <= x + w - bx - 10:
+                canvas.text((bx, by), workers_word, SMALL, fill=MUTED, anchor="lm",
+                            secondary=True)
         count = len(held.get(player) or [])
-        extra = f"{count} scoring card" if count == 1 else f"{count} scoring cards"
+        extra = _n("{n} scoring card", "{n} scoring cards", count)
         by += 40
         canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
         if player == star and view.get("phase") == "play":
             canvas.marker((x + w - 96, by), "star", 28, INK)
-            canvas.text((x + w - 78, by), "first", TEXT, bold=True, anchor="lm")
+            canvas.text((x + w - 78, by), _("first"), TEXT, bold=True, anchor="lm")
     return y + h + GAP
 
 
@@ -170,7 +178,8 @@ def _achievement_height(view: View) -> int:
         return 0
     n = len(achievements)
     w = (INNER - GAP * (n - 1)) // n
-    most = max(len(_rule_lines(str(a.get("text", "")), w - 24)) for a in achievements)
+    most = max(len(_rule_lines(said(ACHIEVEMENT_RULE, str(a.get("text", ""))), w - 24))
+               for a in achievements)
     return max(176, 48 + most * RULE_LINE + 60)
 
 
@@ -185,9 +194,10 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
     for i, a in enumerate(achievements):
         x = MARGIN + i * (w + GAP)
         _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
-        canvas.text((x + 12, y + 6), str(a.get("name", "?")), TITLE_TEXT, bold=True,
-                    max_width=w - 24)
-        for j, line in enumerate(_rule_lines(str(a.get("text", "")), w - 24)):
+        canvas.text((x + 12, y + 6), said(ACHIEVEMENT, str(a.get("name", "?"))), TITLE_TEXT,
+                    bold=True, max_width=w - 24)
+        for j, line in enumerate(_rule_lines(said(ACHIEVEMENT_RULE, str(a.get("text", ""))),
+                                              w - 24)):
             canvas.text((x + 12, y + 46 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
                         secondary=True)
         rings = a.get("rings") or []
@@ -216,7 +226,7 @@ def _slot_box(i: int) -> tuple[int, int]:
 
 def _row_heading(canvas: Canvas, row: str, y: int, note: str = "", title: str = "") -> int:
     _row_icon(canvas, row, (MARGIN + 12, y + 19), 24)
-    box = canvas.text((MARGIN + 34, y + 19), title or ROW_TITLES[row], TEXT, bold=True,
+    box = canvas.text((MARGIN + 34, y + 19), title or str(ROW_TITLES[row]), TEXT, bold=True,
                       anchor="lm")
     if note:
         canvas.text((box[2] + 14, y + 19), note, SMALL + 2, fill=MUTED, anchor="lm",
@@ -235,7 +245,7 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL_ALT, radius=12, outline=RULE)
     player = str(slot.get("taken_by"))
-    canvas.text((x0 + 12, y0 + 6), "taken by", SMALL, fill=MUTED, secondary=True)
+    canvas.text((x0 + 12, y0 + 6), _("taken by"), SMALL, fill=MUTED, secondary=True)
     _chip(canvas, view, (x0 + 10, y0 + 32), player, TEXT, max_width=x1 - x0 - 20)
     items = slot.get("items") or []
     top = y0 + 32 + 52
@@ -243,8 +253,8 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
     words = ", ".join(_item_words(row, it) for it in items)
     if row == "pieces":
         colours = [str(it.get("color")) for it in items]
-        words = ", ".join(COLOUR_WORDS.get(c, "?") + (f" ×{colours.count(c)}"
-                                                      if colours.count(c) > 1 else "")
+        words = ", ".join(colour_word(c) + (f" ×{colours.count(c)}"
+                                            if colours.count(c) > 1 else "")
                           for c in dict.fromkeys(colours))
     lines = (y1 - top - 4) // RULE_LINE
     for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(0, lines))):
@@ -254,14 +264,16 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
 def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PANEL, radius=12, outline=INK, width=2)
-    title = _title_lines(str(item.get("name", "?")), x1 - x0 - 20)
+    title = _title_lines(_item_words("cards", item), x1 - x0 - 20)
     for j, line in enumerate(title):
         canvas.text((x0 + 10, y0 + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
                     max_width=x1 - x0 - 20)
     top = y0 + 10 + len(title) * TITLE_LINE
-    for j, line in enumerate(_rule_lines(str(item.get("text", "")), x1 - x0 - 20)):
+    for j, line in enumerate(_rule_lines(said(CARD_RULE, str(item.get("text", ""))),
+                                         x1 - x0 - 20)):
         canvas.text((x0 + 10, top + j * RULE_LINE), line, RULE_TEXT, secondary=True)
-    canvas.label((x1 - 8, y1 - 8), f"{item.get('vp', '?')} VP each", TITLE_TEXT, anchor="rb",
+    canvas.label((x1 - 8, y1 - 8), _("{vp} VP each", vp=item.get("vp", "?")), TITLE_TEXT,
+                 anchor="rb",
                  bg=HIGHLIGHT, outline=INK)
 
 
@@ -274,9 +286,9 @@ def _row_height(view: View, row: str) -> int:
     for slot in (view.get("rows") or {}).get("cards") or []:
         items = slot.get("items") or []
         if slot.get("taken_by") is None and items and not items[0].get("face_down"):
-            title = _title_lines(str(items[0].get("name", "?")), w - 20)
+            title = _title_lines(_item_words("cards", items[0]), w - 20)
             most = max(most, len(title) * TITLE_LINE - 40 + RULE_LINE * len(
-                _rule_lines(str(items[0].get("text", "")), w - 20)))
+                _rule_lines(said(CARD_RULE, str(items[0].get("text", ""))), w - 20)))
     return max(ROW_HEIGHTS[row], 50 + most + 58)
 
 
@@ -346,7 +358,7 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
 def _empty(canvas: Canvas, box: Box) -> None:
     x0, y0, x1, y1 = box
     _panel(canvas, (x0, y0, x1 - 1, y1 - 1), fill=PAPER, radius=12, outline=RULE)
-    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "empty", SMALL + 2, fill=MUTED, anchor="mm",
+    canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), _("empty"), SMALL + 2, fill=MUTED, anchor="mm",
                 secondary=True)
 
 
@@ -357,9 +369,10 @@ def _star_slot(canvas: Canvas, slot: dict[str, Any], box: Box) -> None:
                  outline=INK if is_open else RULE, width=2)
     cy = (y0 + y1) / 2
     canvas.marker((x0 + 34, cy), "star", 46, INK if is_open else MUTED)
-    canvas.text((x0 + 66, cy - 24), "Star", TEXT, bold=True, anchor="lm",
+    canvas.text((x0 + 66, cy - 24), _("Star"), TEXT, bold=True, anchor="lm",
                 fill=INK if is_open else MUTED, max_width=x1 - x0 - 74)
-    words = ("2 random pieces,", "go first") if is_open else ("opens after", "turn 1")
+    words = ((_("2 random pieces,"), _("go first")) if is_open
+             else (_("opens after"), _("turn 1")))
     for j, line in enumerate(words):
         canvas.text((x0 + 66, cy + 6 + 22 * j), line, SMALL, anchor="lm",
                     fill=INK if is_open else MUTED, max_width=x1 - x0 - 74, secondary=True)
@@ -369,16 +382,18 @@ def _bag_line(canvas: Canvas, view: View, y: int) -> int:
     bag = view.get("bag") or {}
     decks = view.get("decks") or {}
     x = MARGIN
-    box = canvas.text((x, y + 22), "Bag:", TEXT, bold=True, anchor="lm")
+    box = canvas.text((x, y + 22), _("Bag:"), TEXT, bold=True, anchor="lm")
     x = box[2] + 10
     for colour in "RBGY":
         _piece(canvas, colour, (x + 20, y + 22), 40)
         box = canvas.text((x + 46, y + 22), str(bag.get(colour, 0)), TEXT, bold=True,
                           anchor="lm")
         x = box[2] + 16
-    parts = [f"{decks.get('scoring_cards', 0)} cards", f"{decks.get('city_tiles', 0)} tiles",
-             f"{decks.get('feature_tiles', 0)} features"]
-    canvas.text((WIDTH - MARGIN, y + 22), "Decks: " + " · ".join(parts), SMALL + 2, fill=MUTED,
+    parts = [_n("{n} card", "{n} cards", int(decks.get("scoring_cards", 0))),
+             _n("{n} tile", "{n} tiles", int(decks.get("city_tiles", 0))),
+             _n("{n} feature", "{n} features", int(decks.get("feature_tiles", 0)))]
+    canvas.text((WIDTH - MARGIN, y + 22), _("Decks: {parts}", parts=" · ".join(parts)), SMALL + 2,
+                fill=MUTED,
                 anchor="rm", max_width=WIDTH - MARGIN - x - 20, secondary=True)
     return y + BAG_H
 
@@ -387,7 +402,7 @@ BAG_H = 48
 
 
 def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
-    y = _row_heading(canvas, "tiles", y, "chosen in reverse turn order", "Starting tiles")
+    y = _row_heading(canvas, "tiles", y, _("chosen in reverse turn order"), _("Starting tiles"))
     tiles = view.get("start_tiles") or []
     for i, tile in enumerate(tiles[:4]):
         x, w = _slot_box(i)
@@ -398,7 +413,7 @@ def _start_tiles(canvas: Canvas, view: View, y: int) -> int:
     chosen = [p for p in _players(view) if p in (view.get("neighbourhoods") or {})]
     if chosen:
         x = MARGIN
-        box = canvas.text((x, y + 22), "Chosen:", TEXT, bold=True, anchor="lm")
+        box = canvas.text((x, y + 22), _("Chosen:"), TEXT, bold=True, anchor="lm")
         x = box[2] + 12
         for p in chosen:
             tiles_of = (view["neighbourhoods"][p].get("tiles") or [{}])
@@ -432,10 +447,10 @@ def render_table(view: View) -> bytes:
     rows = view.get("rows") or {}
     if rows:
         notes = {
-            "cards": "kept face up, scored at the end",
-            "tiles": "placed at once, any rotation",
-            "features": "groups taken whole",
-            "pieces": "groups of 4, 3, 3 and the star",
+            "cards": _("kept face up, scored at the end"),
+            "tiles": _("placed at once, any rotation"),
+            "features": _("groups taken whole"),
+            "pieces": _("groups of 4, 3, 3 and the star"),
         }
         for row in ROW_ORDER:
             if row in rows:
