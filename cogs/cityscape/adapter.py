@@ -7,38 +7,45 @@ from typing import Any
 
 import discord
 
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cityscape.views import CityscapeView, as_json, events, move, table
 from bot.ui.game import GameAdapter, Notice, Picture
-from bot.ui.words import final_line, mention, plural
+from bot.ui.words import final_line, mention
 
 from .components import GoalsButton, HeightButton
-from .words import RULES, built_words, late_move_words, scored_words
+from .words import RULES_TEXT, built_by_words, late_move_words, scored_words
+
+_ = Words("bot.games.cityscape")
+_n = _.plural
 
 
 class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
-                       colour=discord.Colour.from_rgb(64, 120, 200), rules=RULES):
+                       colour=discord.Colour.from_rgb(64, 120, 200),
+                       rules=RULES_TEXT):  # type: ignore[arg-type]  # said where it is sent
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
-        head = f"**Cityscape** · round {view['round']} of {view['rounds']}"
+        head = _("**Cityscape** · round {round} of {rounds}", round=view["round"],
+                 rounds=view["rounds"])
         if view["phase"] == "goals":
             waiting = ", ".join(mention(match, p) for p in view["to_act"])
-            return (f"{head} · secret goals\nPress **My goals** to choose yours privately. "
-                    f"Waiting for: {waiting}.")
+            return _("{head} · secret goals\nPress **My goals** to choose yours privately. "
+                     "Waiting for: {waiting}.", head=head, waiting=waiting)
         if view["phase"] == "building":
             turn = view["turn"]
             assert turn is not None  # someone builds while the round is building
-            return (f"{head} · block {view['placed'] + 1} of 25\n"
-                    f"{mention(match, turn)}, it's your turn: pick a block height below.")
-        return f"**Cityscape** · final\n{final_line(match, view)}"
+            return _("{head} · block {block} of 25\n"
+                     "{player}, it's your turn: pick a block height below.", head=head,
+                     block=view["placed"] + 1, player=mention(match, turn))
+        return _("**Cityscape** · final\n{winners}", winners=final_line(match, view))
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)
-        what = (f"Cityscape city, round {view['round']} of {view['rounds']}: "
-                f"{view['placed']} of 25 blocks built")
+        what = _("Cityscape city, round {round} of {rounds}: {placed} of 25 blocks built",
+                 round=view["round"], rounds=view["rounds"], placed=view["placed"])
         built = view["last_build"]
-        last = f"{match.name_of(built['player'])} {built_words(built)}" if built else ""
+        last = built_by_words(match.name_of(built["player"]), built) if built else ""
         return self.board_words(match, what, last)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
@@ -53,8 +60,8 @@ class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
 
     def options_text(self, match: Match) -> str:
         rounds = match.options.get("rounds")
-        return (plural(rounds, "round") if rounds
-                else "Rounds: one per player (four with two players)")
+        return (_n("{n} round", "{n} rounds", rounds) if rounds
+                else _("Rounds: one per player (four with two players)"))
 
     def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
         return late_move_words(move(outcome.action))

@@ -9,8 +9,13 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
+from bot.core.i18n import Words
 from bot.ui.lobby import GameCommands, given
 from cogs.settings import save_defaults
+
+# The commands' names, descriptions and options are filed in this catalog
+# (scripts/i18n.py reads them from the command tree) and said through the Translator.
+_ = Words("bot.games.cityscape")
 
 F = TypeVar("F", bound=Callable[..., object])
 Rounds = app_commands.Range[int, 1, 12]

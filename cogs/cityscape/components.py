@@ -10,9 +10,10 @@ from typing import Any, ClassVar
 import discord
 
 from bot.core.engine import Engine
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE
-from bot.games.cityscape.skyline import CODE_GOALS, SIDE_NAMES
+from bot.games.cityscape.terms import GOALS, POINTS, side_letter, side_word
 from bot.games.cityscape.views import events, owing_goals, table
 from bot.ui.components import offered_values
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
@@ -20,7 +21,9 @@ from bot.ui.screens import Screen, show_screen
 from bot.ui.words import name
 
 from .screens import my_goals_text
-from .words import CODE_POINTS, line_name
+from .words import line_name
+
+_ = Words("bot.games.cityscape")
 
 
 class CityscapeItem:
@@ -47,7 +50,8 @@ class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-
     @classmethod
     def make(cls, match_id: int, version: int, height: int, *, left: int = 1,
              row: int | None = None, chosen: bool = False) -> HeightButton:
-        label = f"{height}-high · {left} left" if not chosen else f"{height}-high ✓"
+        label = (_("{height}-high · {left} left", height=height, left=left) if not chosen
+                 else _("{height}-high ✓", height=height))
         return cls.create(discord.ui.Button(
             label=label, row=row, disabled=left == 0,
             style=discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary),
@@ -58,18 +62,21 @@ class HeightButton(CityscapeItem, GameButton, template=":v{version}:h{height:[1-
         view = table(match.state)
         turn = view["to_act"]
         if view["phase"] != "building":
-            return "Building has not started yet."
+            return _("Building has not started yet.")
         if player in turn:
             return None
-        return f"It's {name(match, turn[0]) if turn else 'nobody'}'s turn to build, not yours."
+        if not turn:
+            return _("It's nobody's turn to build, not yours.")
+        return _("It's {player}'s turn to build, not yours.", player=name(match, turn[0]))
 
     async def on_click(self, click: Click) -> None:
         if table(click.state)["blocks_left"][str(self.height)] == 0:
-            await click.tell(f"There are no {self.height}-high blocks left.")
+            await click.tell(_("There are no {height}-high blocks left.", height=self.height))
             return
         screen = lot_picker(click.match, self.height)
         if self.version != click.match.version:
-            screen.text = f"(The table was behind; this is the board as it is now.)\n{screen.text}"
+            screen.text = _("(The table was behind; this is the board as it is now.)\n{text}",
+                            text=screen.text)
         # from the table a new private reply; from the picker's own height row, that reply
         await show(click, screen)
 
@@ -88,9 +95,9 @@ def lot_picker(match: Match, height: int) -> Screen:
         left = view["blocks_left"][str(h)]
         items.append(HeightButton.make(match.id, match.version, h, left=left, row=4,
                                        chosen=h == height))
-    text = (f"Where does your **{height}-high** block go? The lots are laid out like the "
-            "board, north at the top; a number is the building's height now. "
-            "Another height? Pick it in the bottom row.")
+    text = _("Where does your **{height}-high** block go? The lots are laid out like the "
+             "board, north at the top; a number is the building's height now. "
+             "Another height? Pick it in the bottom row.", height=height)
     return Screen(text, items)
 
 
@@ -104,7 +111,7 @@ class LotButton(CityscapeItem, GameButton,
     def make(cls, match_id: int, version: int, height: int, lot: str, current: int = 0,
              row: int | None = None) -> LotButton:
         return cls.create(discord.ui.Button(
-            label=f"{lot} · {current}" if current else lot, row=row,
+            label=_("{lot} · {height}", lot=lot, height=current) if current else lot, row=row,
             style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary),
             match_id=match_id, version=version, height=height, lot=lot)
 
@@ -114,8 +121,9 @@ class LotButton(CityscapeItem, GameButton,
             return
         built = events(outcome.events)[0]
         assert built["type"] == "built"  # a build reports its block first
-        await show(click, Screen(f"You built a {self.height}-high block on {self.lot}; that "
-                                 f"building is now {built['building']} high."), edit=True)
+        await show(click, Screen(_("You built a {height}-high block on {lot}; that building is "
+                                   "now {building} high.", height=self.height, lot=self.lot,
+                                   building=built["building"])), edit=True)
 
 
 # -- secret goals ---------------------------------------------------------------------
@@ -126,7 +134,7 @@ class GoalsButton(CityscapeItem, GameButton, template=":goals"):
 
     @classmethod
     def make(cls, match_id: int, row: int | None = None) -> GoalsButton:
-        return cls.create(discord.ui.Button(label="My goals", emoji="🎯", row=row,
+        return cls.create(discord.ui.Button(label=_("My goals"), emoji="🎯", row=row,
                                             style=discord.ButtonStyle.success),
                           match_id=match_id)
 
@@ -145,9 +153,10 @@ def goal_picker(match: Match, side: str, draft: str) -> Screen:
     items: list[discord.ui.Item[Any]] = [
         GoalSelect.make(match.id, round_, side, line, draft) for line in range(4)]
     items.append(GoalConfirm.make(match.id, round_, side, draft))
-    text = (f"**Your secret goals for the {SIDE_NAMES[side]} side ({side})** — round {round_}. "
-            "Choose a code for each line, left to right as you look at the city from your "
-            "side, then press Confirm. Only you can see this.")
+    text = _("**Your secret goals for the {side} side ({letter})** — round {round}. "
+             "Choose a code for each line, left to right as you look at the city from your "
+             "side, then press Confirm. Only you can see this.", side=side_word(side),
+             letter=side_letter(side), round=round_)
     return Screen(text, items)
 
 
@@ -168,21 +177,31 @@ class GoalItem(CityscapeItem):
 
 class GoalSelect(GoalItem, GameSelect,
                  template=":r{round:[0-9]{1,3}}:s{side:[SWNE]}{line:[0-3]}{draft:[1-6_]{4}}"):
+    # The English of the refusals below, said in the clicker's language by ``invalid`` and
+    # ``stale_reason`` (``stale`` not None: a goal menu can go stale).
     bad_pick = "Pick one code from 1 to 6."
     stale = "Goal setting for that round is over."
     line: int
     code: str
 
+    def invalid(self) -> str | None:
+        return None if self.read_pick() else _("Pick one code from 1 to 6.")
+
+    def stale_reason(self) -> str:
+        return _("Goal setting for that round is over.")
+
     @classmethod
     def make(cls, match_id: int, round_: int, side: str, line: int, draft: str) -> GoalSelect:
         chosen = draft[line]
         options = [
-            discord.SelectOption(label=f"{code} · {CODE_GOALS[code]}", value=str(code),
-                                 description=CODE_POINTS[code], default=chosen == str(code))
+            discord.SelectOption(label=_("{code} · {goal}", code=code, goal=GOALS[code]),
+                                 value=str(code), description=str(POINTS[code]),
+                                 default=chosen == str(code))
             for code in range(1, 7)
         ]
         return cls.create(discord.ui.Select(
-            placeholder=f"Line {line + 1}: {line_name(side, line)}", options=options, row=line,
+            placeholder=_("Line {number}: {name}", number=line + 1, name=line_name(side, line)),
+            options=options, row=line,
             min_values=1, max_values=1),
             match_id=match_id, round=round_, side=side, line=line, draft=draft)
 
@@ -200,25 +219,30 @@ class GoalSelect(GoalItem, GameSelect,
 
 class GoalConfirm(GoalItem, GameButton,
                   template=":r{round:[0-9]{1,3}}:g{side:[SWNE]}{draft:[1-6_]{4}}"):
-    stale = "That choice belongs to an earlier stage of the game."
+    stale = "That choice belongs to an earlier stage of the game."  # said by stale_reason
+
+    def stale_reason(self) -> str:
+        return _("That choice belongs to an earlier stage of the game.")
 
     @classmethod
     def make(cls, match_id: int, round_: int, side: str, draft: str) -> GoalConfirm:
         complete = "_" not in draft
         return cls.create(discord.ui.Button(
-            label=f"Confirm {'-'.join(draft)}" if complete else "Confirm (choose all four)",
+            label=(_("Confirm {codes}", codes="-".join(draft)) if complete
+                   else _("Confirm (choose all four)")),
             style=discord.ButtonStyle.success, disabled=not complete, row=4),
             match_id=match_id, round=round_, side=side, draft=draft)
 
     def invalid(self) -> str | None:
-        return "Choose a code for all four lines first." if "_" in self.draft else None
+        return _("Choose a code for all four lines first.") if "_" in self.draft else None
 
     async def on_click(self, click: Click) -> None:
         codes = [int(c) for c in self.draft]
         outcome = await click.play({"type": "set_goals", "side": self.side, "codes": codes})
         if outcome is None:
             return
-        saved = f"Goals for the {SIDE_NAMES[self.side]} side saved: **{'-'.join(self.draft)}**."
+        saved = _("Goals for the {side} side saved: **{codes}**.", side=side_word(self.side),
+                  codes="-".join(self.draft))
         assert outcome.match.state is not None
         view = table(outcome.match.state)
         more = owing_goals(view, click.player)
@@ -226,8 +250,8 @@ class GoalConfirm(GoalItem, GameButton,
             screen = goal_picker(outcome.match, more[0], "____")
             screen.text = f"{saved}\n\n{screen.text}"
         else:
-            screen = Screen(f"{saved} They stay secret until the round is scored; "
-                            "**My goals** shows them again.")
+            screen = Screen(_("{saved} They stay secret until the round is scored; "
+                              "**My goals** shows them again.", saved=saved))
         await show(click, screen, edit=True)
 
 

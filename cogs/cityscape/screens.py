@@ -4,11 +4,16 @@ those items in ``components``."""
 
 from __future__ import annotations
 
+from bot.core.i18n import Words
 from bot.core.records import Match
-from bot.games.cityscape.skyline import CODE_GOALS, LINES, SIDE_NAMES, line_points, visible_count
+from bot.games.cityscape.skyline import LINES, line_points, visible_count
+from bot.games.cityscape.terms import GOALS, side_letter, side_word
 from bot.games.cityscape.views import seen_by
 
 from .words import line_name
+
+_ = Words("bot.games.cityscape")
+_n = _.plural
 
 
 def my_goals_text(match: Match, player: str) -> str:
@@ -17,16 +22,19 @@ def my_goals_text(match: Match, player: str) -> str:
     view = seen_by(match.state, player)
     mine = view.get("my_goals", {})
     if not mine:
-        return "You have no goals set right now."
+        return _("You have no goals set right now.")
     heights = view["heights"]
     tallest = max(heights.values())
-    out = [f"**Your secret goals** (round {view['round']}), scored as the board "
-           "stands now:"]
+    out = [_("**Your secret goals** (round {round}), scored as the board stands now:",
+             round=view["round"])]
     for side, codes in mine.items():
-        out.append(f"__{SIDE_NAMES[side].title()} side ({side})__")
+        out.append(_("__{side} side ({letter})__", side=side_word(side).title(),
+                     letter=side_letter(side)))
         for index, code in enumerate(codes):
             line = [heights[lot] for lot in LINES[side][index]]
             points = line_points(code, line, tallest)
-            out.append(f"Line {index + 1} ({line_name(side, index)}): code {code}, "
-                       f"{CODE_GOALS[code]} — you see {visible_count(line)} → {points} pts")
+            out.append(_n("Line {number} ({name}): code {code}, {goal} — you see {seen} → {n} pt",
+                          "Line {number} ({name}): code {code}, {goal} — you see {seen} → {n} pts",
+                          points, number=index + 1, name=line_name(side, index), code=code,
+                          goal=GOALS[code], seen=visible_count(line)))
     return "\n".join(out)

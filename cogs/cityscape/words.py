@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.cityscape.skyline import LINES
+from bot.games.cityscape.terms import side_letter
 from bot.games.cityscape.views import Block, CityscapeView, Move, RoundScored
 from bot.ui.words import final_line, name
 
-CODE_POINTS = {1: "10 points", 2: "20 points", 3: "30 points", 4: "40 points",
-               5: "10 points per equal-height building seen", 6: "25 points"}
+_ = Words("bot.games.cityscape")
+_l = _.lazy
 
-RULES = """\
+# The rules as said to the reader (``/cityscape rules``, a lobby's How to play); ``RULES``
+# is their English, the same words.
+RULES_TEXT: Final = _l("""\
 **Cityscape** — 2–4 players, 25 blocks (five each of heights 1–5) on a 4×4 city.
 **1. Goals (secret).** Each player picks a code for each of the four lines seen from their \
 side, left to right: **1–4** see exactly that many buildings (10/20/30/40), **5** see two or \
@@ -24,40 +30,50 @@ as nothing taller stands in front.
 **3. Scoring.** Goals are revealed and each line that meets its code scores. Totals run \
 over the rounds (one per player; four with two players) and the starting player rotates.
 **Two players** each own two adjacent sides (S+W and N+E), set goals for both and score both.
-Lots are A1–D4: letters are columns west→east, digits rows south→north."""
+Lots are A1–D4: letters are columns west→east, digits rows south→north.""")
+RULES: Final = RULES_TEXT.message
 
 
 def built_words(build: Block) -> str:
     """A build (the move, or the view's last build) in words: "built a 3-high block on B2"."""
-    return f"built a {build['height']}-high block on {build['lot']}"
+    # TRANSLATORS: what the computer player did for a player whose time ran out, said after
+    # "the computer player".
+    return _("built a {height}-high block on {lot}", height=build["height"], lot=build["lot"])
+
+
+def built_by_words(player: str, build: Block) -> str:
+    """A build and its builder: "Ann built a 3-high block on B2"."""
+    return _("{player} built a {height}-high block on {lot}", player=player,
+             height=build["height"], lot=build["lot"])
 
 
 def line_name(side: str, index: int) -> str:
     """A side's line as the board letters it: "column B" or "row 3"."""
     lots = LINES[side][index]
     if lots[0][0] == lots[1][0]:
-        return f"column {lots[0][0]}"
-    return f"row {lots[0][1]}"
+        return _("column {letter}", letter=lots[0][0])
+    return _("row {digit}", digit=lots[0][1])
 
 
 def late_move_words(action: Move) -> str:
     """What the computer player did for someone whose time ran out."""
     if action["type"] == "build":
         return built_words(action)
-    return f"chose goals for their {action['side']} side"
+    # TRANSLATORS: as "built a 3-high block on B2", said after "the computer player".
+    return _("chose goals for their {letter} side", letter=side_letter(action["side"]))
 
 
 def scored_words(match: Match, event: RoundScored, view: CityscapeView, over: bool) -> str:
     """A round's scoring: every side's codes and points per line, the totals, and at the
     end of the game who won."""
-    lines = [f"**Round {event['round']} scored** — goals revealed:"]
+    lines = [_("**Round {round} scored** — goals revealed:", round=event["round"])]
     for side, result in event["sides"].items():
         codes = "-".join(str(c) for c in result["codes"])
         per_line = " + ".join(str(line["points"]) for line in result["lines"])
-        lines.append(f"{side} {name(match, result['player'])}:"
+        lines.append(f"{side_letter(side)} {name(match, result['player'])}:"
                      f" {codes} → {per_line} = **{result['points']}**")
     totals = ", ".join(f"{name(match, p)} {t}" for p, t in event["totals"].items())
-    lines.append(f"Totals: {totals}")
+    lines.append(_("Totals: {totals}", totals=totals))
     if over:
         lines.append(final_line(match, view))
     return "\n".join(lines)
