@@ -16,7 +16,6 @@ command tree itself, filed under their cog's catalog with a context saying what 
 from __future__ import annotations
 
 import argparse
-import ast
 import asyncio
 import sys
 from collections.abc import Iterable, Iterator
@@ -45,13 +44,16 @@ SHARED = "bot"
 
 
 def declared_domain(path: Path) -> str | None:
-    """The catalog a module's ``Words("...")`` names, if it has one."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Words" \
-                and node.args and isinstance(node.args[0], ast.Constant):
-            return str(node.args[0].value)
-    return None
+    """The catalog a module's ``_`` says its words in (``_ = Words("...")``, or a ``_``
+    imported from a module that has one)."""
+    import importlib
+
+    from bot.core.i18n import Words
+
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    words = getattr(importlib.import_module(name), "_", None)
+    return words.domain if isinstance(words, Words) else None
 
 
 def modules(roots: Iterable[str] = SOURCES) -> Iterator[Path]:
@@ -73,7 +75,7 @@ def code_messages(roots: Iterable[str] = SOURCES) -> dict[str, list[Message]]:
             continue
         domain = declared_domain(path)
         if domain is None:
-            raise SystemExit(f"{path.relative_to(ROOT)} marks words but names no catalog "
+            raise ValueError(f"{path.relative_to(ROOT)} marks words but names no catalog "
                              "(_ = Words(...))")
         relative = str(path.relative_to(ROOT))
         for lineno, message, comments, context in marked:

@@ -117,6 +117,7 @@ def catalog_file(domain: str, language: str) -> Path:
 
 
 _loaded: dict[tuple[str, str], gettext.NullTranslations] = {}
+_known: dict[tuple[str, str], frozenset[tuple[str | None, str]]] = {}
 _loading = threading.Lock()
 
 
@@ -130,21 +131,31 @@ def translations(domain: str, language: str) -> gettext.NullTranslations:
     with _loading:
         found = _loaded.get(key)
         if found is None:
-            found = _read(domain, language)
+            found, _known[key] = _read(domain, language)
             _loaded[key] = found
     return found
 
 
-def _read(domain: str, language: str) -> gettext.NullTranslations:
+def translated(domain: str, language: str, message: str, context: str | None = None) -> bool:
+    """Whether the catalog has a translation of ``message`` (which may read the same as the
+    English: "Rio de Janeiro", a command called "stats")."""
+    translations(domain, language)
+    return (context, message) in _known[(domain, language)]
+
+
+def _read(domain: str, language: str) -> tuple[gettext.NullTranslations,
+                                                 frozenset[tuple[str | None, str]]]:
     path = catalog_file(domain, language)
     if language in (ENGLISH, PSEUDO) or not path.exists():
-        return gettext.NullTranslations()
+        return gettext.NullTranslations(), frozenset()
     with path.open("rb") as po:
         catalog = read_po(po, locale=language.replace("-", "_"), domain=domain)
+    known = frozenset((m.context, m.id if isinstance(m.id, str) else m.id[0])
+                      for m in catalog if m.id and m.string and not m.fuzzy)
     compiled = io.BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
     compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return gettext.GNUTranslations(compiled), known
 
 
 # -- the pseudo-locale -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 
 from discord import Locale, app_commands
 
-from bot.core.i18n import ENGLISH, PSEUDO, Words, language_of, translations
+from bot.core.i18n import ENGLISH, PSEUDO, Words, language_of, translated, translations
 
 SHARED = "bot"
 
@@ -41,9 +41,8 @@ class CommandWords(app_commands.Translator):
         where = context.location.name
         owner = _owner(context.data)
         for domain in (owner, *self.domains) if owner else self.domains:
-            said = translations(domain, language).pgettext(where, string.message)
-            if said != string.message:
-                return said
+            if translated(domain, language, string.message, where):
+                return translations(domain, language).pgettext(where, string.message)
         return None
 
 

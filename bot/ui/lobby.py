@@ -163,7 +163,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         self.match_id = match_id
 
     @classmethod
-    def on(cls, match: Match, words: Mapping[str, str]) -> LevelSelect:
+    def on(cls, match: Match, words: Mapping[str, str | Text]) -> LevelSelect:
         """The menu for ``match``; ``words`` say what each level means in this game (a
         phone shows an option's description under it)."""
         options = [
