@@ -3,16 +3,21 @@
 Not part of the bot: run it only to rebuild or update those files. It needs fontTools
 (``.venv/bin/pip install fonttools``) and the upstream fonts, e.g. from Debian's
 packages (``apt-get download fonts-noto-core fonts-noto-cjk-extra`` and ``dpkg-deb -x``), and
-NotoEmoji-Regular.ttf 1.05 from the noto-emoji repository's history (see
-``bot/data/fonts/README.md``)::
+Noto Emoji's Medium instance from the npm package ``@expo-google-fonts/noto-emoji`` (``npm
+pack @expo-google-fonts/noto-emoji`` and ``tar xzf``; see ``bot/data/fonts/README.md``)::
 
     python scripts/make_fonts.py --noto /usr/share/fonts/truetype/noto \\
-        --cjk /usr/share/fonts/opentype/noto --emoji NotoEmoji-Regular.ttf
+        --cjk /usr/share/fonts/opentype/noto \\
+        --emoji package/500Medium/NotoEmoji_500Medium.ttf
+
+Each option is optional: only the fonts whose sources are given are cut again.
 
 Each script's font keeps only its own blocks. The CJK fonts keep the characters of the
 national standard sets a name is almost always written in (GB 2312, JIS X 0208 level 1
 and 2, Big5 level 1, the 2,350 hangul syllables of KS X 1001) instead of all ~65,000
-glyphs: 12,700 characters in ~2.6 MB instead of ~18 MB.
+glyphs: 12,700 characters in ~2.6 MB instead of ~18 MB. The emoji font keeps every
+character and sequence it draws (its ``ccmp`` ligatures make flags, skin tones, keycaps and
+ZWJ sequences one glyph each), without hinting and vertical metrics: ~880 KB.
 """
 
 from __future__ import annotations
@@ -65,7 +70,8 @@ SCRIPTS: dict[str, list[int]] = {
 }
 
 
-def cut(font: TTFont, codes: Iterable[int], target: Path, layout: bool) -> None:
+def cut(font: TTFont, codes: Iterable[int], target: Path, layout: bool,
+        drop: Iterable[str] = ()) -> None:
     options = subset.Options()
     # Shaping features (joining forms, conjuncts, marks) are what raqm needs for Arabic and
     # Devanagari; CJK needs none, and dropping its tables saves a lot.
@@ -73,6 +79,7 @@ def cut(font: TTFont, codes: Iterable[int], target: Path, layout: bool) -> None:
     options.hinting = False  # pictures are drawn at 14-40 px, where autohinting is fine
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]  # keep copyright and licence records
     options.notdef_outline = True
+    options.drop_tables += list(drop)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[*codes, *JOINERS])
     subsetter.subset(font)
@@ -82,23 +89,29 @@ def cut(font: TTFont, codes: Iterable[int], target: Path, layout: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--noto", type=Path, required=True, help="folder with NotoSans*.ttf")
-    parser.add_argument("--cjk", type=Path, required=True, help="folder with NotoSansCJK-*.ttc")
-    parser.add_argument("--emoji", type=Path, required=True, help="NotoEmoji-Regular.ttf")
+    parser.add_argument("--noto", type=Path, help="folder with NotoSans*.ttf")
+    parser.add_argument("--cjk", type=Path, help="folder with NotoSansCJK-*.ttc")
+    parser.add_argument("--emoji", type=Path, help="NotoEmoji_500Medium.ttf (Noto Emoji 3.x)")
     args = parser.parse_args()
-    for script, codes in SCRIPTS.items():
-        for weight in ("Regular", "Bold"):
-            name = f"NotoSans{script}-{weight}.ttf"
-            cut(TTFont(args.noto / name), codes, OUT / name, layout=True)
-    # One CJK weight for regular and bold text: a second one would double the repository's
-    # biggest file, and Medium sits between the two. Font 0 of the collection is the
-    # Japanese face; the regional faces differ only in which glyph forms are the default,
-    # and a name in any of the four reads in it.
-    face = TTCollection(args.cjk / "NotoSansCJK-Medium.ttc").fonts[0]
-    cut(face, cjk_codes(), OUT / "NotoSansCJK-Medium-subset.otf", layout=False)
-    emoji = TTFont(args.emoji)
-    cut(emoji, emoji.getBestCmap(), OUT / "NotoEmoji-Regular.ttf", layout=True)
-
+    if args.noto:
+        for script, codes in SCRIPTS.items():
+            for weight in ("Regular", "Bold"):
+                name = f"NotoSans{script}-{weight}.ttf"
+                cut(TTFont(args.noto / name), codes, OUT / name, layout=True)
+    if args.cjk:
+        # One CJK weight for regular and bold text: a second one would double the
+        # repository's biggest file, and Medium sits between the two. Font 0 of the
+        # collection is the Japanese face; the regional faces differ only in which glyph
+        # forms are the default, and a name in any of the four reads in it.
+        face = TTCollection(args.cjk / "NotoSansCJK-Medium.ttc").fonts[0]
+        cut(face, cjk_codes(), OUT / "NotoSansCJK-Medium-subset.otf", layout=False)
+    if args.emoji:
+        # Medium for regular and bold text too. Its ``ccmp`` feature is what joins a
+        # sequence into one glyph; vertical metrics and the variation axis record are
+        # never used by a horizontal picture.
+        emoji = TTFont(args.emoji)
+        cut(emoji, emoji.getBestCmap(), OUT / "NotoEmoji-Medium.ttf", layout=True,
+            drop=("vhea", "vmtx", "STAT"))
 
 if __name__ == "__main__":
     main()

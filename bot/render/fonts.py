@@ -2,9 +2,11 @@
 
 Discord names are written in every script and full of emoji. DejaVu draws Latin, Cyrillic
 and Greek; Noto fonts cut to their scripts draw Arabic, Hebrew, Thai, Devanagari and
-Chinese/Japanese/Korean, and Noto Emoji draws emoji in black and white (see
-``bot/data/fonts/README.md``). Each character goes to the first face that has it, so a
-name mixing scripts is drawn as runs, each in a face that has it (``layout``). We read
+Chinese/Japanese/Korean, and Noto Emoji draws emoji (Unicode 17) in black and white, in the
+text's own ink (see ``bot/data/fonts/README.md``). Each character goes to the first face that
+has it, so a name mixing scripts is drawn as runs, each in a face that has it (``layout``).
+An emoji sequence (a flag, a skin tone, a keycap, people joined by ZWJ) is kept whole and
+drawn as the one glyph the emoji font makes of it (``emoji_spans``). We read
 each face's own character map once, so text is cleaned *before* drawing instead of
 guessing from rendered pixels: nothing is ever drawn as a font's "missing glyph" box.
 """
@@ -54,7 +56,8 @@ FACES: tuple[Face, ...] = (
          "NotoSansDevanagari-Bold.ttf"),
     # One CJK weight for both: a bold one would add 2.6 MB to the repository.
     Face("Noto Sans CJK", "NotoSansCJK-Medium-subset.otf", "NotoSansCJK-Medium-subset.otf"),
-    Face("Noto Emoji", "NotoEmoji-Regular.ttf", "NotoEmoji-Regular.ttf"),
+    # One weight for both, like CJK: a name's emoji sit beside bold and regular text alike.
+    Face("Noto Emoji", "NotoEmoji-Medium.ttf", "NotoEmoji-Medium.ttf"),
 )
 PRIMARY = 0
 EMOJI = len(FACES) - 1
@@ -170,29 +173,136 @@ _SPACES = re.compile(r"\s+")
 
 
 def _never_drawn(char: str) -> bool:
-    """Characters that only modify a neighbour in an emoji sequence. Drawn alone (the way
-    a black-and-white emoji font has them) they would look like the boxes we avoid:
-    regional indicators (two make a flag), skin tones, the keycap frame, tag characters."""
+    """Characters that only modify a neighbour in an emoji sequence. Left alone (outside a
+    sequence the emoji font joins) they would look like the boxes we avoid: variation
+    selectors, regional indicators (two make a flag), skin tones, the keycap frame, tags."""
     code = ord(char)
     return (0xFE00 <= code <= 0xFE0F or 0xE0000 <= code <= 0xE01EF
             or 0x1F1E6 <= code <= 0x1F1FF or 0x1F3FB <= code <= 0x1F3FF or code == 0x20E3)
+
+
+def _emoji_symbol(char: str) -> bool:
+    """An emoji the emoji font draws, even one newer than Python's Unicode tables (which
+    call it unassigned, "Cn"); not one of the joiners and modifiers it also maps."""
+    return (ord(char) in coverage(False, EMOJI) and not _never_drawn(char)
+            and unicodedata.category(char) not in ("Cf", "Mn", "Me", "Zs", "Cc", "Co"))
+
+
+# -- emoji sequences ---------------------------------------------------------------------
+
+ZWJ = "\u200d"
+_VS16 = "\ufe0f"  # "draw the one before as an emoji"
+_KEYCAP = "\u20e3"
+_CANCEL_TAG = "\U000e007f"
+
+
+def _regional(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
+def _element(text: str, i: int) -> int:
+    """End of the emoji element starting at ``i`` (``i`` when none does): a flag's two
+    regional letters, a keycap, or an emoji with its selector, skin tone and tags."""
+    n, char = len(text), text[i]
+    if _regional(char):
+        return i + 2 if i + 1 < n and _regional(text[i + 1]) else i
+    if not _emoji_symbol(char):
+        return i
+    j = i + 1
+    if char in "0123456789#*":  # a digit is an emoji only in its keycap
+        j += j < n and text[j] == _VS16
+        return j + 1 if j < n and text[j] == _KEYCAP else i
+    j += j < n and text[j] == _VS16
+    j += j < n and 0x1F3FB <= ord(text[j]) <= 0x1F3FF
+    k = j
+    while k < n and 0xE0020 <= ord(text[k]) <= 0xE007E:
+        k += 1
+    return k + 1 if k > j and k < n and text[k] == _CANCEL_TAG else j
+
+
+def _sequence(text: str, i: int) -> int:
+    """End of the emoji sequence starting at ``i``: elements joined by ZWJ."""
+    end = _element(text, i)
+    while i < end < len(text) - 1 and text[end] == ZWJ:
+        after = _element(text, end + 1)
+        if after == end + 1:
+            break
+        end = after
+    return end
+
+
+@byte_cache(256 * KB)
+def emoji_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where ``text`` holds emoji sequences of more than one character, as (start, end):
+    they are drawn whole, in the emoji font, and never cut apart."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(text):
+        end = _sequence(text, i)
+        if end > i + 1:
+            spans.append((i, end))
+        i = max(end, i + 1)
+    return tuple(spans)
+
+
+@byte_cache(64 * KB)
+def _joined(sequence: str) -> bool:
+    """Whether the emoji font draws ``sequence`` as one glyph. Its ``ccmp`` ligatures need
+    libraqm's shaping; every emoji glyph has the same advance, so one advance is one glyph."""
+    if not SHAPING:
+        return False
+    face = font(64, False, EMOJI, True)
+    one = face.getlength("\U0001f600")
+    return abs(face.getlength(sequence) - one) < one / 4
+
+
+def _unjoined(sequence: str, shaping: bool = True) -> str:
+    """What is drawn of an emoji sequence: itself when the font joins it, else its parts'
+    base emoji (as phones show a ZWJ sequence they lack), a flag's letters dropped."""
+    if shaping and _joined(sequence):
+        return sequence
+    parts = sequence.split(ZWJ)
+    if len(parts) > 1:
+        return "".join(_unjoined(part, shaping) for part in parts if part)
+    return "" if _regional(sequence[0]) else sequence[0]
+
+
+def plain_emoji(text: str) -> str:
+    """``text`` with each emoji sequence reduced to base emoji, for a layout that cannot
+    shape (Pillow without libraqm draws no ligature)."""
+    out, last = [], 0
+    for start, end in emoji_spans(text):
+        out += [text[last:start], _unjoined(text[start:end], shaping=False)]
+        last = end
+    return "".join(out) + text[last:]
 
 
 @byte_cache(MB // 2)
 def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> str:
     """``text`` with only characters some bundled face can draw.
 
-    Symbols and emoji no face has are dropped; a run of letters or digits none has (a
-    Cherokee name, say) becomes one "?" so a name keeps its shape ("ᏣᎳᎩ Bob" -> "? Bob").
-    Runs of whitespace become one space. With a ``fallback`` (for names), the text is
-    trimmed and the fallback returned when no letter, digit or symbol is left.
+    Symbols no face has are dropped; a run of letters or digits none has (a Cherokee
+    name, say) becomes one "?" so a name keeps its shape ("ᏣᎳᎩ Bob" -> "? Bob"). Emoji
+    sequences the emoji font joins stay whole; of others the base emoji are kept. Runs of
+    whitespace become one space. With a ``fallback`` (for names), the text is trimmed and
+    the fallback returned when no letter, digit or symbol is left.
     """
     text = unicodedata.normalize("NFC", text)
     out: list[str] = []
-    for char in text:
+    i = 0
+    while i < len(text):
+        end = _sequence(text, i)
+        if end > i + 1:
+            out.append(_unjoined(text[i:end]))
+            i = end
+            continue
+        char = text[i]
+        i += 1
         category = unicodedata.category(char)
         if category[0] == "Z" or category == "Cc":
             char, category = " ", "Zs"  # newlines and tabs in names become plain spaces
+        if category == "Cn" and _emoji_symbol(char):
+            category = "So"
         if category in _DROP_CATEGORIES or _never_drawn(char):
             continue
         if char == " " or face_of(char, bold) is not None:
@@ -204,7 +314,8 @@ def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> st
         return cleaned
     cleaned = cleaned.strip()
     # An emoji-only name is a name; one left with only "?" and punctuation is not.
-    readable = any(c.isalnum() or unicodedata.category(c) == "So" for c in cleaned)
+    readable = any(c.isalnum() or unicodedata.category(c) == "So" or _emoji_symbol(c)
+                   for c in cleaned)
     return cleaned if readable else fallback
 
 
@@ -232,12 +343,18 @@ def _attached(category: str) -> bool:
 
 @byte_cache(256 * KB)
 def layout(text: str, bold: bool = False, shaping: bool = SHAPING) -> tuple[Run, ...]:
-    """How already cleaned ``text`` is drawn: its runs of one face, left to right."""
+    """How already cleaned ``text`` is drawn: its runs of one face, left to right. An
+    emoji sequence is one run's part in the emoji font (base emoji only, unshaped)."""
+    if not shaping:
+        text = plain_emoji(text)
+    in_sequence = {i for start, end in emoji_spans(text) for i in range(start, end)}
     faces: list[int] = []
     for i, char in enumerate(text):
         face = face_of(char, bold)
-        if i and _attached(unicodedata.category(char)) and ord(char) in coverage(
-                bold, faces[-1]):
+        if i in in_sequence:
+            face = EMOJI
+        elif i and _attached(unicodedata.category(char)) and faces[-1] != EMOJI and ord(
+                char) in coverage(bold, faces[-1]):  # the emoji font's space is too wide
             face = faces[-1]
         faces.append(PRIMARY if face is None else face)
     if not bidi.has_rtl(text) and all(f == PRIMARY for f in faces):
