@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
+from bot.core.i18n import pseudo
 from fakediscord import FakeDiscord, find_button
 from fakediscord.models import FakeMessage
 
@@ -70,4 +71,12 @@ def by_id(*players: Member) -> Users:
 
 
 def button_id(message: FakeMessage, label: str | None = None, prefix: str | None = None) -> str:
-    return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
+    """The custom id of the button labelled ``label`` (its English words; a table drawn in
+    the pseudo-locale, bot.core.i18n, shows them accented) or starting with ``prefix``."""
+    try:
+        return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
+    except AssertionError:
+        if label is None:
+            raise
+        return str(find_button(message, label=pseudo(label), custom_id_prefix=prefix)[
+            "custom_id"])
