@@ -12,15 +12,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.i18n import Words
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import ENGINES, GAMES
 from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.permissions import NotPermitted, has_manage_messages
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
+from bot.ui.words import slash
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
+
+_ = Words("bot")
+_n = _.plural
+_l = _.lazy
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +39,10 @@ def _per_member_and_channel(interaction: discord.Interaction) -> tuple[int, int 
     return (interaction.user.id, interaction.channel_id)
 
 
-UNKNOWN_BUTTON = ("That button isn't one I recognise (it may come from an older version of "
-                  "Cityhall). Nothing was changed; /game status shows the current table.")
+# The English, which tests compare; said with ``_(UNKNOWN_BUTTON)`` in the clicker's language.
+UNKNOWN_BUTTON = _l("That button isn't one I recognise (it may come from an older version of "
+                    "Cityhall). Nothing was changed; /game status shows the current table."
+                    ).message
 
 
 class Matches(commands.Cog):
@@ -55,8 +63,8 @@ class Matches(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         match = self.bot.runtime.in_channel(interaction.channel_id or 0)
         if match is None:
-            await tell(interaction, "There is no game in this channel. Start one with "
-                                    + ", ".join(f"/{name} new" for name in sorted(GAMES)) + ".")
+            await tell(interaction, _("There is no game in this channel. Start one with "
+                                      "{commands}.", commands=_any_new()))
             return
         shown = copy.copy(match)  # one board: the match changes in place as moves land
         payload = await self.bot.tables.payload(shown)
@@ -69,14 +77,15 @@ class Matches(commands.Cog):
     @game.command(name="end", description="End this channel's game (its host)")
     async def end(self, interaction: discord.Interaction) -> None:
         await self._end(interaction, can_manage=False,
-                        refusal="Only the host can end this game with /game end. "
-                                "Moderators end anyone's game with /moderate end.")
+                        refusal=_("Only the host can end this game with {end}. Moderators "
+                                  "end anyone's game with {moderate}.",
+                                  end=slash("game end"), moderate=slash("moderate end")))
 
     @moderate.command(name="end", description="End this channel's game, whoever hosts it")
     async def moderate_end(self, interaction: discord.Interaction) -> None:
         await self._end(interaction, can_manage=True,
-                        refusal="Only members with the Manage Messages permission can end "
-                                "someone else's game. Nothing was changed.")
+                        refusal=_("Only members with the Manage Messages permission can end "
+                                  "someone else's game. Nothing was changed."))
 
     async def _end(self, interaction: discord.Interaction, *, can_manage: bool,
                    refusal: str) -> None:
@@ -84,7 +93,7 @@ class Matches(commands.Cog):
         Messages; anyone else is told ``refusal``."""
         match = self.bot.runtime.in_channel(interaction.channel_id or 0)
         if match is None:
-            await tell(interaction, "There is no game to end in this channel.")
+            await tell(interaction, _("There is no game to end in this channel."))
             return
         # Discord showed /moderate end to this member, but the bot checks for itself: a forged
         # call, or a role the admins gave the command to without Manage Messages, must not
@@ -100,10 +109,14 @@ class Matches(commands.Cog):
             await tell(interaction, str(exc))
             return
         title = self.bot.adapters[ended.game].engine.title
-        await interaction.response.send_message(
-            f"The {title} game was ended by {plain_name(interaction.user.display_name)}. "
-            "No result is recorded.", allowed_mentions=NO_MENTIONS)
-        await self.bot.tables.end(ended, note=f"This {title} game was ended early.")
+        # Said to the channel, in the server's language.
+        with self.bot.speaking_to(ended.guild_id):
+            await interaction.response.send_message(
+                _("The {title} game was ended by {name}. No result is recorded.", title=title,
+                  name=plain_name(interaction.user.display_name)),
+                allowed_mentions=NO_MENTIONS)
+            await self.bot.tables.end(ended, note=_("This {title} game was ended early.",
+                                                    title=title))
         await self.bot.pings.finish(ended.id)
 
     @app_commands.command(name="stats", description="Leaderboards of this server")
@@ -113,29 +126,37 @@ class Matches(commands.Cog):
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()])
     async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
         if interaction.guild_id is None:
-            await tell(interaction, "Leaderboards are kept per server; use /stats in a server.")
+            await tell(interaction, _("Leaderboards are kept per server; use {stats} in a "
+                                      "server.", stats=slash("stats")))
             return
         if game is not None and game not in GAMES:
-            await tell(interaction, "Choose one of the listed games.")
+            await tell(interaction, _("Choose one of the listed games."))
             return
-        embed = discord.Embed(title="Cityhall leaderboards", colour=discord.Colour.gold())
+        # The leaderboards are posted in the channel: in the server's language.
+        with self.bot.speaking_to(interaction.guild_id):
+            embed = await self._leaderboards(interaction.guild_id, game)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    async def _leaderboards(self, guild_id: int, game: str | None) -> discord.Embed:
+        embed = discord.Embed(title=_("Cityhall leaderboards"), colour=discord.Colour.gold())
         names = [game] if game else sorted(GAMES)
-        boards = await self.bot.storage.leaderboards(interaction.guild_id, names)
+        boards = await self.bot.storage.leaderboards(guild_id, names)
         for name in names:
             rows = boards[name]
             adapter = self.bot.adapters.get(name)
             if not rows:
-                value = "No finished games yet."
+                value = _("No finished games yet.")
             else:
                 value = "\n".join(
-                    f"**{i}.** {plain_name(r.name)} — {r.games} "
-                    f"game{'s' if r.games != 1 else ''}, {r.wins} win{'s' if r.wins != 1 else ''},"
-                    f" best {r.best}"
+                    _("**{place}.** {name} — {games}, {wins}, best {best}", place=i,
+                      name=plain_name(r.name),
+                      games=_n("{n} game", "{n} games", r.games),
+                      wins=_n("{n} win", "{n} wins", r.wins), best=r.best)
                     + (adapter.stats_suffix(r.extra or {}) if adapter else "")
                     for i, r in enumerate(rows, 1)
                 )
             embed.add_field(name=ENGINES[name].title, value=value[:1024], inline=False)
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+        return embed
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -146,7 +167,7 @@ class Matches(commands.Cog):
         custom_id = str(data.get("custom_id", ""))
         if self._handled(interaction, custom_id):
             return
-        await tell(interaction, UNKNOWN_BUTTON)
+        await tell(interaction, _(UNKNOWN_BUTTON))
 
     def _handled(self, interaction: discord.Interaction, custom_id: str) -> bool:
         # discord.py hands a click to a DynamicItem only when its template matches *and*
@@ -166,27 +187,46 @@ class Matches(commands.Cog):
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):
-            await tell(interaction, "Cityhall games are played in server channels.")
+            await tell(interaction, _("Cityhall games are played in server channels."))
         elif isinstance(error, app_commands.TransformerError):
-            await tell(interaction, f"{error.value!r} is not a valid value there.")
+            await tell(interaction, _("{value} is not a valid value there.",
+                                      value=repr(error.value)))
         elif isinstance(error, app_commands.CommandOnCooldown):
             wait = max(1, math.ceil(error.retry_after))
-            name = interaction.command.qualified_name if interaction.command else "that command"
-            await tell(interaction, f"You used /{name} here a moment ago; try again in "
-                                    f"{wait} second{'s' if wait != 1 else ''}.")
+            command = interaction.command
+            await tell(interaction, _n(
+                "You used {command} here a moment ago; try again in {n} second.",
+                "You used {command} here a moment ago; try again in {n} seconds.", wait,
+                command=slash(command.qualified_name, _command_domain(command))
+                if command else "/" + _("that command")))
         elif isinstance(error, NotPermitted):
             await tell(interaction, str(error))
         elif isinstance(error, app_commands.CheckFailure):
-            await tell(interaction, "You can't use that command here.")
+            await tell(interaction, _("You can't use that command here."))
         elif isinstance(error, app_commands.CommandNotFound):
-            await tell(interaction, "That command no longer exists; Discord may still be "
-                                    "showing an old list. Try again in a minute.")
+            await tell(interaction, _("That command no longer exists; Discord may still be "
+                                      "showing an old list. Try again in a minute."))
         elif (sentence := storage_fault(error, f"/{interaction.command.qualified_name}"
                                         if interaction.command else "a command")) is not None:
             await tell(interaction, sentence)
         else:
             log.error("slash command failed", exc_info=error)
             await oops(interaction)
+
+
+def _any_new() -> str:
+    """"/bigcity new, /cities new, ..." with each game's command as the reader's Discord
+    names it."""
+    return ", ".join(slash(f"{name} new", f"bot.games.{name}") for name in sorted(GAMES))
+
+
+def _command_domain(command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu
+                    ) -> str:
+    """The catalog of the cog that declares a command (a game's own, or the shared one)."""
+    module = getattr(command, "module", None) or ""
+    parts = module.split(".")
+    return f"bot.games.{parts[1]}" if len(parts) > 1 and parts[0] == "cogs" \
+        and parts[1] in GAMES else "bot"
 
 
 async def setup(bot: CityhallBot) -> None:

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.engine import IllegalAction
-from bot.core.i18n import LANGUAGES
+from bot.core.i18n import ENGLISH, LANGUAGES, Words, speaking
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
 from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
@@ -27,6 +27,8 @@ from bot.ui.server_words import channels_sentence, describe
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
+
+_ = Words("bot")
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ class Settings(commands.Cog):
     @settings.command(name="show", description="Show this server's Cityhall settings")
     async def show(self, interaction: discord.Interaction) -> None:
         guild_id = self._guild(interaction)
-        await tell(interaction, "Cityhall in this server:\n" + self._words(guild_id))
+        await tell(interaction, _("Cityhall in this server:") + "\n" + self._words(guild_id))
 
     @settings.command(name="turn_time", description="Time for a move before the computer "
                                                     "player makes it")
@@ -72,8 +74,8 @@ class Settings(commands.Cog):
         total = None if minutes is None and seconds is None \
             else float((minutes or 0) * 60 + (seconds or 0))
         await self._change(interaction, guild_id, lambda s: _replace(s, turn_seconds=total),
-                           "The turn time applies from the next turn of every game; turns "
-                           "already running keep their time.")
+                           _("The turn time applies from the next turn of every game; turns "
+                             "already running keep their time."))
 
     @settings.command(name="computer_delay", description="How long computer players pause "
                                                          "before each move")
@@ -82,7 +84,7 @@ class Settings(commands.Cog):
                              seconds: app_commands.Range[float, 0.0, 10.0] | None = None) -> None:
         guild_id = self._guild(interaction)
         await self._change(interaction, guild_id, lambda s: _replace(s, cpu_delay=seconds),
-                           "Computer players use it from their next move.")
+                           _("Computer players use it from their next move."))
 
     @settings.command(name="channels", description="Where games may be started")
     @app_commands.describe(action="What to do", channel="The channel (default: this one)")
@@ -92,7 +94,7 @@ class Settings(commands.Cog):
                        channel: discord.TextChannel | None = None) -> None:
         guild_id = self._guild(interaction)
         if action not in CHANNEL_ACTIONS:
-            await tell(interaction, "Choose one of the listed actions.")
+            await tell(interaction, _("Choose one of the listed actions."))
             return
         target = channel.id if channel is not None else int(interaction.channel_id or 0)
 
@@ -106,7 +108,7 @@ class Settings(commands.Cog):
             return server.everywhere()
 
         await self._change(interaction, guild_id, change,
-                           "Games already running are not affected.")
+                           _("Games already running are not affected."))
 
     @settings.command(name="language", description="The language of Cityhall's messages and "
                                                    "pictures in this server's channels")
@@ -117,13 +119,13 @@ class Settings(commands.Cog):
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         guild_id = self._guild(interaction)
         if language not in LANGUAGES and language != AUTOMATIC:
-            await tell(interaction, "Choose one of the listed languages.")
+            await tell(interaction, _("Choose one of the listed languages."))
             return
         chosen = None if language == AUTOMATIC else language
         await self._change(interaction, guild_id, lambda s: _replace(s, language=chosen),
-                           "The tables of the games running here are drawn again in it; "
-                           "each player's private answers stay in their own Discord "
-                           "language.")
+                           _("The tables of the games running here are drawn again in it; "
+                             "each player's private answers stay in their own Discord "
+                             "language."))
         for match in self.bot.runtime.unfinished():
             if match.guild_id == guild_id:
                 self.bot.background(self.bot.tables.refresh(match.id))
@@ -161,10 +163,11 @@ class Settings(commands.Cog):
             # The same check /new makes, so a default is never refused at every /new.
             engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
         except (IllegalAction, ValueError) as exc:
-            await tell(interaction, f"{engine.title} does not accept those options: {exc}")
+            await tell(interaction, _("{title} does not accept those options: {problem}",
+                                      title=engine.title, problem=str(exc)))
             return
         await self._change(interaction, guild_id, lambda s: s.with_options(game, options),
-                           f"Options given to /{game} new still win over these.")
+                           _("Options given to /{game} new still win over these.", game=game))
 
     async def _change(self, interaction: discord.Interaction, guild_id: int,
                       change: Any, note: str) -> None:
@@ -172,12 +175,12 @@ class Settings(commands.Cog):
         try:
             after: ServerSettings = change(before)
         except SettingsError as exc:
-            await tell(interaction, f"{exc} Nothing was changed.")
+            await tell(interaction, _("{problem} Nothing was changed.", problem=str(exc)))
             return
         await self.bot.servers.save(guild_id, after)
         log.info("Settings of server %s changed by %s: %s", guild_id, interaction.user.id,
                  _difference(before, after))
-        await tell(interaction, f"Saved. {note}\n" + self._words(guild_id))
+        await tell(interaction, _("Saved. {note}", note=note) + "\n" + self._words(guild_id))
 
 
 def _replace(server: ServerSettings, **changes: Any) -> ServerSettings:
@@ -185,6 +188,11 @@ def _replace(server: ServerSettings, **changes: Any) -> ServerSettings:
 
 
 def _difference(before: ServerSettings, after: ServerSettings) -> str:
+    with speaking(ENGLISH):  # for the log, whoever changed the settings
+        return _changes(before, after)
+
+
+def _changes(before: ServerSettings, after: ServerSettings) -> str:
     changed = []
     if before.turn_seconds != after.turn_seconds:
         changed.append("turn time " + ("default" if after.turn_seconds is None
@@ -207,7 +215,8 @@ async def save_defaults(interaction: discord.Interaction, game: str,
     settings = interaction.client.get_cog("Settings") \
         if isinstance(interaction.client, commands.Bot) else None
     if not isinstance(settings, Settings):
-        await tell(interaction, "Settings are not available right now. Nothing was changed.")
+        await tell(interaction, _("Settings are not available right now. Nothing was "
+                                  "changed."))
         return
     await settings.save_defaults(interaction, game, options)
 

@@ -11,6 +11,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
+from .i18n import Words
+
+# Engines say nothing themselves: a refusal is a Text, said in the reader's language when
+# the cog turns it into a string.
+_ = Words("bot")
+_l = _.lazy
+
 JSON = dict[str, Any]
 """A JSON-serialisable dict: states, actions, events and views are all of this shape."""
 
@@ -95,13 +102,15 @@ def check_seats(engine: Engine, players: Sequence[str], options: JSON,
     """What a new game is refused for first, worded alike in Big Cityz and Cityscape: too few
     or too many players, a player in two seats, an option the game does not know."""
     if not engine.min_players <= len(players) <= engine.max_players:
-        raise IllegalAction(f"{engine.title} is for {engine.min_players} to {engine.max_players} "
-                            "players.")
+        raise IllegalAction(_l("{title} is for {fewest} to {most} players.",
+                               title=engine.title, fewest=engine.min_players,
+                               most=engine.max_players))
     if len(set(players)) != len(players):
-        raise IllegalAction("Each player can take only one seat.")
+        raise IllegalAction(_l("Each player can take only one seat."))
     unknown = set(options) - set(known)
     if unknown:
-        raise IllegalAction(f"{engine.title} has no option {sorted(unknown)[0]!r}.")
+        raise IllegalAction(_l("{title} has no option {option}.", title=engine.title,
+                               option=repr(sorted(unknown)[0])))
 
 
 def timer_seconds(engine: Engine, state: JSON) -> float | None:

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from .catalogue import GameRecord
 from .engine import JSON, Engine, IllegalAction, StateVersionError, timer_seconds, upgrade_state
+from .i18n import Words
 from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
 from .outcomes import Limits, Outcome, Refusal, StaleBoard
@@ -28,6 +29,9 @@ from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
 from .shards import Shards
 from .storage import ChannelBusy, ResultRow, Storage
+
+_ = Words("bot")
+_n = _.plural
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +174,8 @@ class Runtime:
             try:
                 await self.storage.create_match(match)
             except ChannelBusy:
-                raise Refusal("This channel already has a game; use /game status to see "
-                              "it.") from None
+                raise Refusal(_("This channel already has a game; use /game status to see "
+                                "it.")) from None
             self._matches[match.id] = match
         log.info("%s lobby %s opened in server %s, channel %s.", engine.title, match.id,
                  guild_id, channel_id)
@@ -184,26 +188,34 @@ class Runtime:
             raise Refusal(self._busy_sentence(busy))
         in_server = [m for m in self._matches.values() if m.guild_id == guild_id]
         if len(in_server) >= self.limits.matches_per_server:
-            raise Refusal(f"This server already has {len(in_server)} games open, the most "
-                          "Cityhall runs in one server at once. Finish or end one first.")
+            raise Refusal(_n("This server already has {n} game open, the most Cityhall runs "
+                             "in one server at once. Finish or end one first.",
+                             "This server already has {n} games open, the most Cityhall runs "
+                             "in one server at once. Finish or end one first.",
+                             len(in_server)))
         hosted = [m for m in in_server if m.host_id == host.id]
         lobbies = sum(1 for m in hosted if m.status == LOBBY)
         if lobbies >= self.limits.lobbies_per_user:
-            raise Refusal(f"You already have {lobbies} open lobbies in this server; "
-                          "start or cancel one of them first.")
+            raise Refusal(_n("You already have {n} open lobby in this server; start or "
+                             "cancel it first.",
+                             "You already have {n} open lobbies in this server; start or "
+                             "cancel one of them first.", lobbies))
         if len(hosted) >= self.limits.matches_per_user:
-            raise Refusal(f"You already host {len(hosted)} unfinished games in this server, "
-                          "the most one member may; finish or end one first.")
+            raise Refusal(_n("You already host {n} unfinished game in this server, the most "
+                             "one member may; finish or end it first.",
+                             "You already host {n} unfinished games in this server, the most "
+                             "one member may; finish or end one first.", len(hosted)))
 
     async def join(self, match_id: int, seat: Seat) -> Match:
         async with self._locked(match_id):
             match = self._lobby(match_id)
             engine = self.engine(match)
             if match.seat(seat.id):
-                raise Refusal("You are already in this game.")
+                raise Refusal(_("You are already in this game."))
             if len(match.seats) >= engine.max_players:
-                raise Refusal(f"{engine.title} is for at most {engine.max_players} players; "
-                              "the table is full.")
+                raise Refusal(_n("{title} is for at most {n} player; the table is full.",
+                                 "{title} is for at most {n} players; the table is full.",
+                                 engine.max_players, title=engine.title))
             new = self._copy(match)
             new.seats.append(seat)
             return await self._commit(new)
@@ -212,9 +224,9 @@ class Runtime:
         async with self._locked(match_id):
             match = self._lobby(match_id)
             if not match.seat(player_id):
-                raise Refusal("You are not in this game.")
+                raise Refusal(_("You are not in this game."))
             if player_id == match.host_id:
-                raise Refusal("You are the host: use Cancel to close the lobby instead.")
+                raise Refusal(_("You are the host: use Cancel to close the lobby instead."))
             new = self._copy(match)
             new.seats = [s for s in match.seats if s.id != player_id]
             return await self._commit(new)
@@ -224,12 +236,13 @@ class Runtime:
             match = self._lobby(match_id)
             engine = self.engine(match)
             if by != match.host_id:
-                raise Refusal("Only the host can add computer players.")
+                raise Refusal(_("Only the host can add computer players."))
             if level not in LEVELS:
                 raise Refusal(_level_sentence(level))
             if len(match.seats) >= engine.max_players:
-                raise Refusal(f"{engine.title} is for at most {engine.max_players} players; "
-                              "the table is full.")
+                raise Refusal(_n("{title} is for at most {n} player; the table is full.",
+                                 "{title} is for at most {n} players; the table is full.",
+                                 engine.max_players, title=engine.title))
             taken = {s.id for s in match.seats}
             number = next(i for i in range(1, 100) if f"cpu{i}" not in taken)
             name = f"{CPU_NAMES[(number - 1) % len(CPU_NAMES)]} (computer)"
@@ -242,15 +255,15 @@ class Runtime:
         async with self._locked(match_id):
             match = self._lobby(match_id)
             if by != match.host_id:
-                raise Refusal("Only the host can set the computer players' levels.")
+                raise Refusal(_("Only the host can set the computer players' levels."))
             if level not in LEVELS:
                 raise Refusal(_level_sentence(level))
             seat = match.seat(player_id)
             if seat is None:
-                raise Refusal("That computer player has left the lobby.")
+                raise Refusal(_("That computer player has left the lobby."))
             if not seat.cpu:
-                raise Refusal(f"{seat.name} is a person, not a computer player: only computer "
-                              "players have a level.")
+                raise Refusal(_("{name} is a person, not a computer player: only computer "
+                                "players have a level.", name=seat.name))
             if seat.level == level:
                 return match
             new = self._copy(match)
@@ -262,10 +275,10 @@ class Runtime:
         async with self._locked(match_id):
             match = self._lobby(match_id)
             if by != match.host_id:
-                raise Refusal("Only the host can remove computer players.")
+                raise Refusal(_("Only the host can remove computer players."))
             cpus = [s for s in match.seats if s.cpu]
             if not cpus:
-                raise Refusal("There is no computer player to remove.")
+                raise Refusal(_("There is no computer player to remove."))
             new = self._copy(match)
             new.seats.remove(cpus[-1])
             return await self._commit(new)
@@ -275,11 +288,13 @@ class Runtime:
             match = self._lobby(match_id)
             engine = self.engine(match)
             if by != match.host_id:
-                raise Refusal("Only the host can start the game.")
+                raise Refusal(_("Only the host can start the game."))
             count = len(match.seats)
             if not engine.min_players <= count <= engine.max_players:
-                raise Refusal(f"{engine.title} needs {engine.min_players}–{engine.max_players} "
-                              f"players; {count} {'is' if count == 1 else 'are'} seated.")
+                raise Refusal(_n("{title} needs {fewest}–{most} players; {n} is seated.",
+                                 "{title} needs {fewest}–{most} players; {n} are seated.",
+                                 count, title=engine.title, fewest=engine.min_players,
+                                 most=engine.max_players))
             try:
                 state = engine.new(match.player_ids, match.options, match.seed)
             except IllegalAction as exc:
@@ -301,9 +316,9 @@ class Runtime:
         async with self._locked(match_id):
             match = self._matches.get(match_id)
             if match is None:
-                raise Refusal("That game has already finished.")
+                raise Refusal(_("That game has already finished."))
             if by != match.host_id and not can_manage:
-                raise Refusal("Only the host or someone with Manage Messages can end this game.")
+                raise Refusal(_("Only the host or someone with Manage Messages can end this game."))
             # Read before the commit: it updates ``match`` in place, to ENDED.
             stage = "lobby" if match.status == LOBBY else "game"
             new = self._copy(match)
@@ -382,11 +397,11 @@ class Runtime:
         match = self._active(match_id)
         assert match.state is not None
         if player is not None and match.seat(player) is None:
-            raise Refusal("You are not playing in this game.")
+            raise Refusal(_("You are not playing in this game."))
         if expected_version is not None and expected_version != match.version:
-            raise StaleBoard("That button belongs to an earlier board.")
+            raise StaleBoard(_("That button belongs to an earlier board."))
         if still_valid is not None and not still_valid(match):
-            raise StaleBoard("That choice belongs to an earlier stage of the game.")
+            raise StaleBoard(_("That choice belongs to an earlier stage of the game."))
         engine = self.engine(match)
         before_to_act = set(engine.to_act(match.state))
         state, events = engine.apply(match.state, player, action)  # IllegalAction: no change
@@ -534,17 +549,17 @@ class Runtime:
     def _lobby(self, match_id: int) -> Match:
         match = self._matches.get(match_id)
         if match is None:
-            raise Refusal("That game has already finished.")
+            raise Refusal(_("That game has already finished."))
         if match.status != LOBBY:
-            raise Refusal("That game has already started.")
+            raise Refusal(_("That game has already started."))
         return match
 
     def _active(self, match_id: int) -> Match:
         match = self._matches.get(match_id)
         if match is None:
-            raise Refusal("That game has already finished.")
+            raise Refusal(_("That game has already finished."))
         if match.status == LOBBY:
-            raise Refusal("The game has not started yet.")
+            raise Refusal(_("The game has not started yet."))
         return match
 
     def _start_clock(self, match: Match) -> None:
@@ -580,10 +595,15 @@ class Runtime:
     def _busy_sentence(self, match: Match) -> str:
         # Only games this bot runs are ever in memory (load() leaves the others on disk).
         title = self.games[match.game].engine.title
-        stage = "a lobby" if match.status == LOBBY else "a game"
-        return (f"This channel already has {stage} of {title} running. Finish it, or ask its "
-                "host to use /game end, before starting another (or start one in a thread).")
+        if match.status == LOBBY:
+            return _("This channel already has a lobby of {title} running. Finish it, or ask "
+                     "its host to use /game end, before starting another (or start one in a "
+                     "thread).", title=title)
+        return _("This channel already has a game of {title} running. Finish it, or ask its "
+                 "host to use /game end, before starting another (or start one in a thread).",
+                 title=title)
 
 
 def _level_sentence(level: object) -> str:
-    return f"{str(level)[:20]!r} is not a computer level: choose easy, normal or hard."
+    return _("{level} is not a computer level: choose easy, normal or hard.",
+             level=repr(str(level)[:20]))

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .i18n import LANGUAGES, Words
+from .i18n import ENGLISH, LANGUAGES, PSEUDO, Words, cldr, current, number
 from .storage import Storage
 
 _ = Words("bot")
-_l = _.lazy
+_n = _.plural
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +58,16 @@ class ServerSettings:
 
     def __post_init__(self) -> None:
         if self.language is not None and self.language not in LANGUAGES:
-            raise SettingsError(str(_l("Cityhall does not speak {language}.",
-                                       language=self.language)))
+            raise SettingsError(_("Cityhall does not speak {language}.",
+                                  language=self.language))
         if self.turn_seconds is not None and \
                 not TURN_SECONDS_MIN <= self.turn_seconds <= TURN_SECONDS_MAX:
-            raise SettingsError(f"The turn time must be between {describe_seconds(TURN_SECONDS_MIN)}"
-                                f" and {describe_seconds(TURN_SECONDS_MAX)}.")
+            raise SettingsError(_("The turn time must be between {shortest} and {longest}.",
+                                  shortest=describe_seconds(TURN_SECONDS_MIN),
+                                  longest=describe_seconds(TURN_SECONDS_MAX)))
         if self.cpu_delay is not None and not 0.0 <= self.cpu_delay <= CPU_DELAY_MAX:
-            raise SettingsError(f"The computer players' pause must be between 0 and "
-                                f"{CPU_DELAY_MAX:g} seconds.")
+            raise SettingsError(_("The computer players' pause must be between 0 and "
+                                  "{most} seconds.", most=int(CPU_DELAY_MAX)))
 
     # -- where games may be started ---------------------------------------------------------
 
@@ -197,15 +198,31 @@ class ServerSettingsStore:
 
 
 def describe_seconds(seconds: float) -> str:
-    """3 minutes, 1 minute 30 seconds, 45 seconds, 2 hours."""
+    """3 minutes, 1 minute 30 seconds, 45 seconds, 2 hours (in the current language)."""
     total = round(seconds)
     if total < 60 and seconds != total:
-        return f"{seconds:g} seconds"
+        return seconds_words(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{n} {unit}{'s' if n != 1 else ''}"
-             for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second")) if n]
-    return " ".join(parts) or "0 seconds"
+    parts = []
+    if hours:
+        parts.append(_n("{n} hour", "{n} hours", hours))
+    if minutes:
+        parts.append(_n("{n} minute", "{n} minutes", minutes))
+    if secs:
+        parts.append(_n("{n} second", "{n} seconds", secs))
+    return " ".join(parts) or _n("{n} second", "{n} seconds", 0)
+
+
+def seconds_words(seconds: float) -> str:
+    """``1 second``, ``0.5 seconds``: English writes the number as Python does (``:g``),
+    other languages the reader's way (``0,5 Sekunden``), singular or plural by CLDR's rule
+    for the number itself (French and Portuguese say ``0,5 seconde``)."""
+    language = current()
+    amount: float = int(seconds) if seconds == int(seconds) else seconds
+    count = 1 if cldr(language).plural_form(amount) == "one" else 2
+    shown = f"{seconds:g}" if language in (ENGLISH, PSEUDO) else number(amount)
+    return _n("{n} second", "{n} seconds", count, n=shown)
 
 
 def _number(value: Any) -> float | None:

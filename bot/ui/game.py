@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 import discord
 
 from bot.core.engine import JSON, Engine
+from bot.core.i18n import Text, Words
 from bot.core.levels import NORMAL
 from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Outcome
@@ -17,19 +18,31 @@ from bot.games import renderer
 
 from .replies import plain_name
 
-COMPUTER = " (computer)"
+_ = Words("bot")
+_l = _.lazy
+
+COMPUTER = " (computer)"  # how a computer seat's stored name ends
 ViewT = TypeVar("ViewT")
+# A computer player's level, as the lobby names it too.
+_LEVEL_NAMES: Mapping[str, Text] = {"easy": _l("easy"), "normal": _l("normal"),
+                                    "hard": _l("hard")}
 
 
 def shown_name(seat: Seat) -> str:
     """A seat's name with its computer level when that is not normal: "Ada (hard)", no
     longer than "Ada (computer)" so that pictures, where names are cut to fit, keep the
-    level. Normal stays "Ada (computer)", as every computer player was before levels."""
-    if not seat.cpu or seat.level == NORMAL:
+    level. Normal stays "Ada (computer)", as every computer player was before levels. The
+    stored name is English ("Ada (computer)"); its mark is said in the reader's language."""
+    if not seat.cpu:
         return seat.name
-    if seat.name.endswith(COMPUTER):
-        return f"{seat.name[:-len(COMPUTER)]} ({seat.level})"
-    return f"{seat.name} ({seat.level})"
+    named = seat.name.endswith(COMPUTER)
+    base = seat.name[:-len(COMPUTER)] if named else seat.name
+    if seat.level == NORMAL:
+        # TRANSLATORS: a computer player's name in lists and pictures: "Ada (computer)".
+        return _("{name} (computer)", name=base) if named else seat.name
+    level = str(_LEVEL_NAMES.get(seat.level, seat.level))
+    # TRANSLATORS: a computer player and its level: "Ada (hard)".
+    return _("{name} ({level})", name=base, level=level)
 
 
 def display_names(match: Match) -> dict[str, str]:
@@ -96,7 +109,8 @@ def plain_text(text: str, match: Match | None = None) -> str:
     render as a countdown) become "soon", emphasis and escapes go, lines become sentences."""
     if match is not None:
         text = _MENTION.sub(lambda m: match.name_of(m.group(1)), text)
-    text = _TIMESTAMP.sub("soon", text)
+    # TRANSLATORS: stands for a countdown ("in 3 minutes") in a picture's alt text.
+    text = _TIMESTAMP.sub(_("soon"), text)
     text = _EMPHASIS.sub("", text)
     text = _ESCAPED.sub(r"\1", text)
     sentences = []
@@ -133,10 +147,10 @@ class Notice:
     fold: bool = False
 
 # What each computer level means, in the lobby's level menu; a game may say more.
-LEVEL_WORDS = {
-    "easy": "Makes slips a person might make",
-    "normal": "Plays as Cityhall's computer players always have",
-    "hard": "Thinks ahead, up to a second a move",
+LEVEL_WORDS: Mapping[str, str | Text] = {
+    "easy": _l("Makes slips a person might make"),
+    "normal": _l("Plays as Cityhall's computer players always have"),
+    "hard": _l("Thinks ahead, up to a second a move"),
 }
 
 
@@ -155,7 +169,7 @@ class GameAdapter(Generic[ViewT]):
     rules_summary: str = ""  # the short rules: /<game> rules and a lobby's How to play
     rules_footer: str | None = None
     player_range: str = ""
-    level_words: Mapping[str, str] = LEVEL_WORDS
+    level_words: Mapping[str, str | Text] = LEVEL_WORDS
 
     def __init_subclass__(cls, *, views: Callable[[JSON], Any] | None = None,
                           colour: discord.Colour | None = None, rules: str | None = None,
@@ -202,14 +216,17 @@ class GameAdapter(Generic[ViewT]):
     def due_words(self, match: Match) -> tuple[str, str]:
         """What a ping asks of the players due, and how its deadline is named: a turn by
         default. A game with a window (Big Cityz's objections) names it."""
-        return "your move", "time runs out"
+        # TRANSLATORS: said in a ping: "⏰ <@Ann>: your move in **Cityscape** — time runs
+        # out in 3 minutes."
+        return _("your move"), _("time runs out")
 
     def picture_description(self, match: Match) -> str:
         """The table picture in words (its alt text): whose turn, the scores, the last
         move. By default the table's own text, which says that for most games; a cog says
         more where its picture shows more. The bot adds the latest news and fits the
         result to Discord's 1,024 characters."""
-        return f"{self.engine.title} table. " + plain_text(self.table_content(match), match)
+        return _("{title} table.", title=self.engine.title) + " " + plain_text(
+            self.table_content(match), match)
 
     def board_words(self, match: Match, what: str, last: str = "") -> str:
         """Alt text from the public view's usual keys: ``what`` the picture shows, who is
@@ -220,14 +237,14 @@ class GameAdapter(Generic[ViewT]):
         parts = [what.rstrip(".") + "."]
         if match.status == ACTIVE and match.state is not None:
             due = [names.get(p, p) for p in self.engine.to_act(match.state)]
-            parts.append(f"Due now: {', '.join(due)}." if due else "")
+            parts.append(_("Due now: {names}.", names=", ".join(due)) if due else "")
         scores = view.get("scores")
         if isinstance(scores, dict) and scores:
             order = [p for p in view.get("players", scores) if p in scores]
-            parts.append("Scores: " + ", ".join(f"{names.get(p, p)} {scores[p]}"
-                                                for p in order) + ".")
+            parts.append(_("Scores: {scores}.", scores=", ".join(
+                f"{names.get(p, p)} {scores[p]}" for p in order)))
         if last:
-            parts.append(f"Last move: {last.rstrip('.')}.")
+            parts.append(_("Last move: {move}.", move=last.rstrip(".")))
         return fit_description(plain_text(" ".join(p for p in parts if p), match))
 
     def notices(self, match: Match, outcome: Outcome) -> list[Notice]:
@@ -247,8 +264,11 @@ class GameAdapter(Generic[ViewT]):
         did = self.done_for_late_player(match, outcome)
         if did is None:
             return []
-        return [Notice(f"⏰ {plain_name(seat_name(match, outcome.player))} ran out of time, so the computer "
-                       f"player {did} for them.", fold=True)]
+        # TRANSLATORS: {did} is what the computer player did, in the game's words: "built a
+        # 3-high block on B2".
+        return [Notice(_("⏰ {name} ran out of time, so the computer player {did} for them.",
+                         name=plain_name(seat_name(match, outcome.player)), did=did),
+                       fold=True)]
 
     def options_text(self, match: Match) -> str:
         return ""

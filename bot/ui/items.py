@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Self, TypeVar
 import discord
 
 from bot.core.engine import JSON, Engine, LegalAction, slow_legal
+from bot.core.i18n import Text, Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 
@@ -49,6 +50,9 @@ from .leftovers import let_go_of_view
 from .play import current_board, guarded, play, running, seated
 from .replies import tell
 from .words import name
+
+_ = Words("bot")
+_l = _.lazy
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
@@ -98,7 +102,7 @@ class IdTemplate:
                     depth += {"{": 1, "}": -1}.get(text[end], 0)
                     end += 1
                 body = text[i + 1:end - 1]
-                slot_name, _, pattern = body.partition(":")
+                slot_name, _colon, pattern = body.partition(":")
                 if not _NAME.fullmatch(slot_name):
                     raise ValueError(f"bad slot name {slot_name!r} in {text!r}")
                 pattern = pattern or _DEFAULTS.get(slot_name, "")
@@ -230,7 +234,7 @@ class Click:
         message = self.interaction.message
         return message is not None and message.flags.ephemeral
 
-    async def tell(self, text: str) -> None:
+    async def tell(self, text: str | Text) -> None:
         await tell(self.interaction, text)
 
     async def legal(self) -> list[LegalAction]:
@@ -255,7 +259,8 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     id_template: ClassVar[IdTemplate]
 
     for_anyone: ClassVar[bool] = False
-    stale: ClassVar[str | None] = "That button belongs to an earlier board."
+    # Texts (``_l``), said in the clicker's language; a plain str is said as it is.
+    stale: ClassVar[str | Text | None] = _l("That button belongs to an earlier board.")
     stale_shows_board: ClassVar[bool] = True
     turn_only: ClassVar[bool] = False
 
@@ -358,7 +363,7 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     # -- what subclasses may change ------------------------------------------------------
 
-    def invalid(self) -> str | None:
+    def invalid(self) -> str | Text | None:
         """What is wrong with the click itself, if anything (a forged or half-made pick)."""
         return None
 
@@ -371,7 +376,7 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     def stale_reason(self) -> str:
         """Why a click on an earlier board is refused: ``stale``, unless the item says
         more precisely what it was tied to."""
-        return self.stale or ""
+        return str(self.stale) if self.stale is not None else ""
 
     def guard(self) -> dict[str, Any]:
         """How ``Click.play`` ties the move to the board: the same test as ``current``."""
@@ -391,7 +396,9 @@ class GameItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
     def turn_refusal(self, match: Match, player: str) -> str:
         assert match.state is not None
         turn = self.engine.to_act(match.state)
-        return f"It's {name(match, turn[0]) if turn else 'nobody'}'s turn, not yours."
+        if not turn:
+            return _("It's nobody's turn, not yours.")
+        return _("It's {name}'s turn, not yours.", name=name(match, turn[0]))
 
 
 class GameButton(GameItem[discord.ui.Button[Any]]):
@@ -402,7 +409,7 @@ class GameSelect(GameItem[discord.ui.Select[Any]]):
     """A game's menu. By default its pick is one number among the options the message
     offered, read into ``number`` before the board is checked."""
 
-    bad_pick: ClassVar[str] = "Pick one of the choices in the menu."
+    bad_pick: ClassVar[str | Text] = _l("Pick one of the choices in the menu.")
     number: int
 
     def read_pick(self) -> bool:
@@ -413,7 +420,7 @@ class GameSelect(GameItem[discord.ui.Select[Any]]):
         self.number = number
         return True
 
-    def invalid(self) -> str | None:
+    def invalid(self) -> str | Text | None:
         return None if self.read_pick() else self.bad_pick
 
 

@@ -24,10 +24,14 @@ from typing import Any
 
 import discord
 
+from bot.core.i18n import Words
 from bot.render.pool import Priority, RenderPool
 
 from .deferral import edit_answer
 from .replies import NO_MENTIONS
+
+_ = Words("bot")
+_l = _.lazy
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,7 @@ PICTURE_WAIT_S = 0.4
 # (100 clicks a second), a good share of clicks waited the whole 0.4 s and then went without
 # their picture anyway: the wait is only worth it when the picture is nearly ready.
 PICTURE_BUSY_S = 0.1
-DRAWING = "🖼️ The picture is on its way…"
+DRAWING = _l("🖼️ The picture is on its way…")
 
 
 def picture_wait(pictures: RenderPool, wait: float = PICTURE_WAIT_S) -> float:
@@ -110,7 +114,7 @@ async def show_private(interaction: discord.Interaction, match_id: int, content:
             files = drawing.result()
         else:
             later = drawing
-    shown = content if later is None else f"{content}\n{DRAWING}"
+    shown = content if later is None else f"{content}\n{DRAWING}"  # said in the clicker's
     try:
         await _answer(interaction, shown, view, files, edit=edit)
     except BaseException:

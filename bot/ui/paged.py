@@ -17,6 +17,10 @@ from typing import Any
 
 import discord
 
+from bot.core.i18n import Words
+
+_ = Words("bot")
+
 PAGE_SIZE = 25  # Discord's limit of options in one select menu
 TEXT_LIMIT = 100  # Discord's limit for an option's label, value and description
 
@@ -104,15 +108,19 @@ def paged_menu(
         first = letters(page * size) if lettered else str(page * size + 1)
         last_pos = min(len(choices), (page + 1) * size) - 1
         last = letters(last_pos) if lettered else str(last_pos + 1)
-        placeholder = f"{placeholder} ({first}–{last}, page {page + 1} of {pages})"
+        # TRANSLATORS: a menu's placeholder on one of its pages: "Pick a spot (A–Y, page 1
+        # of 3)".
+        placeholder = _("{placeholder} ({first}–{last}, page {page} of {pages})",
+                        placeholder=placeholder, first=first, last=last, page=page + 1,
+                        pages=pages)
     items: list[discord.ui.Item[Any]] = [discord.ui.Select(
         custom_id=select_id(page), placeholder=shorten(placeholder, 150),
         options=options, min_values=1, max_values=1, row=row)]
     if pages > 1:
         items.append(discord.ui.Button(
-            label="◀ Previous", custom_id=page_id(max(page - 1, 0)), disabled=page == 0,
+            label=_("◀ Previous"), custom_id=page_id(max(page - 1, 0)), disabled=page == 0,
             style=discord.ButtonStyle.secondary, row=row + 1))
         items.append(discord.ui.Button(
-            label="Next ▶", custom_id=page_id(min(page + 1, pages - 1)),
+            label=_("Next ▶"), custom_id=page_id(min(page + 1, pages - 1)),
             disabled=page == pages - 1, style=discord.ButtonStyle.secondary, row=row + 1))
     return items

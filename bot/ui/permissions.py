@@ -11,6 +11,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.core.i18n import Words
+
+_ = Words("bot")
+
 
 class NotPermitted(app_commands.CheckFailure):
     """A refusal whose text is the sentence the member sees."""
@@ -28,5 +32,5 @@ def has_manage_messages(interaction: discord.Interaction) -> bool:
 
 def require_manage_server(interaction: discord.Interaction) -> None:
     if not has_manage_server(interaction):
-        raise NotPermitted("Only members with the Manage Server permission can change "
-                           "Cityhall's settings. Nothing was changed.")
+        raise NotPermitted(_("Only members with the Manage Server permission can change "
+                             "Cityhall's settings. Nothing was changed."))

@@ -7,14 +7,27 @@ import logging
 import discord
 
 from bot.core import diskfull
+from bot.core.i18n import Text, Words
 from bot.core.storage import DatabaseLost
 
 from .expiry import too_late
 
+_ = Words("bot")
+_l = _.lazy
+
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
-RESTARTING = "Cityhall is restarting — try again in a moment."
+# The English, which tests compare; said with ``_(RESTARTING)`` in the clicker's language.
+RESTARTING = _l("Cityhall is restarting — try again in a moment.").message
+# What bot.core tells a player in English when the database refuses a write (dbfile.LOST,
+# diskfull.SENTENCE), filed here for the catalog: ``storage_fault`` looks them up by it.
+STORAGE_SENTENCES = (
+    _l("The bot's database file was deleted or replaced while it was running, so your move "
+       "was not saved. The bot's admin has been told."),
+    _l("The server's disk is full, so your move was not saved; nothing was changed. The "
+       "bot's admin can free some space, then play on."),
+)
 USER_MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
@@ -35,16 +48,18 @@ def storage_fault(exc: BaseException, where: str) -> str | None:
     None for anything else, which is a bug: log it and apologise."""
     lost = exc if isinstance(exc, DatabaseLost) else exc.__cause__
     if isinstance(lost, DatabaseLost):
-        return str(lost)
+        return _(str(lost))
     if diskfull.is_disk_full(exc):
         diskfull.NOTES.note(where)
-        return diskfull.SENTENCE
+        return _(diskfull.SENTENCE)
     return None
 
 
-async def tell(interaction: discord.Interaction, text: str, *,
+async def tell(interaction: discord.Interaction, text: str | Text, *,
                file: discord.File | None = None) -> None:
-    """An ephemeral sentence for the one who clicked, whether or not we answered before."""
+    """An ephemeral sentence for the one who clicked, whether or not we answered before
+    (a ``Text`` is said in the language current here: the clicker's)."""
+    text = str(text)
     kwargs: dict = {"ephemeral": True, "allowed_mentions": NO_MENTIONS}
     if file is not None:
         kwargs["file"] = file
@@ -67,7 +82,7 @@ async def oops(interaction: discord.Interaction) -> None:
     render workers closed under a click still running): then the player is told what new
     clicks are told, to try again in a moment, not that something is broken."""
     if getattr(interaction.client, "draining", False):
-        await tell(interaction, RESTARTING)
+        await tell(interaction, _(RESTARTING))
         return
-    await tell(interaction, "Something went wrong on our side and nothing was changed. "
-                            "Please try again; /game status shows the current table.")
+    await tell(interaction, _("Something went wrong on our side and nothing was changed. "
+                              "Please try again; /game status shows the current table."))

@@ -25,6 +25,7 @@ from typing import Any
 import discord
 
 from bot.core.engine import JSON, Engine
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.render.pool import Priority
 
@@ -35,10 +36,14 @@ from .paged import Choice, letters, page_slice, paged_menu, shorten
 from .play import cityhall
 from .uploads import Upload
 
+_ = Words("bot")
+_l = _.lazy
+
 log = logging.getLogger(__name__)
 
 # The alt text's start for a preview picture: what it shows before the screen's words.
-PREVIEW_WORDS = "The city with the choices below marked on it by letter. "
+# A Text: a cog says it (``str(PREVIEW_WORDS)``) as it builds the screen's Picture.
+PREVIEW_WORDS = _l("The city with the choices below marked on it by letter. ")
 
 
 @dataclass
@@ -94,8 +99,14 @@ async def drawn(interaction: discord.Interaction, game: str, picture: Picture, s
     except Exception:
         log.exception(failure)
         return []
-    description = fit_description(picture.description + plain_text(screen.text))
+    description = fit_description(_described(picture.description) + plain_text(screen.text))
     return [Upload(png, picture.filename, description=description)]
+
+
+def _described(description: str) -> str:
+    """A picture's own words before the screen's, a space between them even where a
+    translation lost the one its sentence ends with."""
+    return description + " " if description[-1:] in (".", "!", "?", "…", ":") else description
 
 
 async def show_screen(interaction: discord.Interaction, match_id: int, screen: Screen,

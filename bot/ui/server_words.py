@@ -5,24 +5,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from bot.core.i18n import LANGUAGES
+from bot.core.i18n import LANGUAGES, Words
 from bot.core.records import LOBBY, Match
-from bot.core.server_settings import ServerSettings, ServerSettingsStore, describe_seconds
+from bot.core.server_settings import (
+    ServerSettings,
+    ServerSettingsStore,
+    describe_seconds,
+    seconds_words,
+)
+
+from .words import join_words
 
 if TYPE_CHECKING:
     from .game import GameAdapter
+
+_ = Words("bot")
 
 
 def channels_sentence(server: ServerSettings) -> str:
     if server.allowed_channels is not None:
         if not server.allowed_channels:
-            return "Games may not be started in any channel at the moment."
-        return ("Games may be started only in " + _mentions(server.allowed_channels)
-                + " (and threads in them).")
+            return _("Games may not be started in any channel at the moment.")
+        return _("Games may be started only in {channels} (and threads in them).",
+                 channels=_mentions(server.allowed_channels))
     if server.denied_channels:
-        return ("Games may be started in every channel except "
-                + _mentions(server.denied_channels) + ".")
-    return "Games may be started in every channel."
+        return _("Games may be started in every channel except {channels}.",
+                 channels=_mentions(server.denied_channels))
+    return _("Games may be started in every channel.")
 
 
 def describe(server: ServerSettings, store: ServerSettingsStore, guild_id: int,
@@ -30,26 +39,31 @@ def describe(server: ServerSettings, store: ServerSettingsStore, guild_id: int,
     """Every setting of one server, one line each."""
     turn = describe_seconds(store.turn_seconds(guild_id))
     pause = store.cpu_delay(guild_id)
+    seconds = seconds_words(pause)
     lines = [
-        f"**Turn time:** {turn} per move"
-        + (" (the bot's default)" if server.turn_seconds is None else "")
-        + "; then the computer player moves for whoever is late.",
-        f"**Computer players** pause {pause:g} second{'s' if pause != 1 else ''} before "
-        "each move" + (" (the bot's default)." if server.cpu_delay is None else "."),
-        f"**Channels:** {channels_sentence(server)}",
-        "**Language:** " + (LANGUAGES[server.language] if server.language else
-                            "Discord's language for the server, English if it has none")
-        + " (public messages and pictures; private answers follow each player's Discord).",
+        _("**Turn time:** {turn} per move (the bot's default); then the computer player "
+          "moves for whoever is late.", turn=turn) if server.turn_seconds is None else
+        _("**Turn time:** {turn} per move; then the computer player moves for whoever is "
+          "late.", turn=turn),
+        _("**Computer players** pause {seconds} before each move (the bot's default).",
+          seconds=seconds) if server.cpu_delay is None else
+        _("**Computer players** pause {seconds} before each move.", seconds=seconds),
+        _("**Channels:** {sentence}", sentence=channels_sentence(server)),
+        _("**Language:** {language} (public messages and pictures; private answers follow "
+          "each player's Discord).",
+          language=LANGUAGES[server.language] if server.language else
+          _("Discord's language for the server, English if it has none")),
     ]
     for game, adapter in sorted(adapters.items()):
         chosen = server.game_options.get(game)
         if not chosen:
             continue
         words = adapter.options_text(_placeholder(game, chosen)).replace("\n", "; ")
-        lines.append(f"**{adapter.engine.title} defaults for /{game} new:** {words}")
+        lines.append(_("**{title} defaults for /{game} new:** {words}",
+                       title=adapter.engine.title, game=game, words=words))
     if not server.game_options:
-        lines.append("**Game options:** each game's own defaults; /settings defaults sets "
-                     "this server's.")
+        lines.append(_("**Game options:** each game's own defaults; /settings defaults sets "
+                       "this server's."))
     return "\n".join(lines)
 
 
@@ -60,5 +74,4 @@ def _placeholder(game: str, options: Mapping[str, object]) -> Match:
 
 
 def _mentions(channel_ids: tuple[int, ...]) -> str:
-    names = [f"<#{c}>" for c in channel_ids]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return join_words([f"<#{c}>" for c in channel_ids])

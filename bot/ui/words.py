@@ -9,22 +9,59 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from babel.lists import format_list
+
+from bot.core.i18n import ENGLISH, PSEUDO, Text, Words, cldr, current, translations
 from bot.core.records import Match
 
 from .game import seat_name
 from .replies import plain_name
 
+_ = Words("bot")
+_n = _.plural
+
 
 def plural(n: int, word: str) -> str:
-    """``3 points``, ``1 point``: the count with its word, plural unless exactly one."""
+    """``3 points``, ``1 point``: the count with an English word, plural unless exactly one.
+    English grammar only: a sentence in a catalog says its counts with ``_n`` instead."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def join_words(words: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
+    """``A``, ``A and B``, ``A, B and C``; in the current language as CLDR lists them
+    (``A, B und C``, ``A, B et C``). English keeps its list without the serial comma."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    language = current()
+    if language in (ENGLISH, PSEUDO):
+        return ", ".join(words[:-1]) + " and " + words[-1]
+    return format_list(list(words), locale=cldr(language))
+
+
+def slash(command: str, domain: str = "bot") -> str:
+    """``/game status`` as the reader's Discord lists it: each word of a slash command as the
+    catalogs name it (a game's own commands in its catalog, ``domain``), so that a sentence
+    names the command the reader will find. English, and words no catalog renames, as
+    they are."""
+    language = current()
+    words = command.split()
+    said = [_command_word(word, last=i == len(words) - 1, language=language,
+                          domains=tuple(dict.fromkeys((domain, "bot"))))
+            for i, word in enumerate(words)]
+    return "/" + " ".join(said)
+
+
+def _command_word(word: str, *, last: bool, language: str, domains: tuple[str, ...]) -> str:
+    # Every word before the last is a group's; the last may be a command or a group
+    # ("/settings defaults").
+    kinds = ("command_name", "group_name") if last else ("group_name",)
+    for domain in domains:
+        catalog = translations(domain, language)
+        for kind in kinds:
+            said = catalog.pgettext(kind, word)
+            if said != word:
+                return said
+    return word
 
 
 def name(match: Match, player: str) -> str:
@@ -41,7 +78,7 @@ def mention(match: Match, player: str) -> str:
 
 
 def winner_line(match: Match, winners: Sequence[str], scores: Mapping[str, int], *,
-                tie_break: str | None = None) -> str:
+                tie_break: str | Text | None = None) -> str:
     """The game's last word: who won, with how many points.
 
     ``tie_break`` says what decided it when a winner's total is shared by a loser (Cities
@@ -53,10 +90,20 @@ def winner_line(match: Match, winners: Sequence[str], scores: Mapping[str, int],
     score = scores.get(winners[0], 0)
     names = join_words([mention(match, w) for w in winners])
     level = any(scores.get(p) == score for p in scores if p not in winners)
-    why = f", ahead on the tie-break ({tie_break})" if tie_break and level else ""
+    if tie_break and level:
+        if len(winners) == 1:
+            return _n("🏆 {names} wins with {n} point, ahead on the tie-break ({tie_break})!",
+                      "🏆 {names} wins with {n} points, ahead on the tie-break ({tie_break})!",
+                      score, names=names, tie_break=tie_break)
+        return _n("🏆 Shared win: {names} with {n} point each, ahead on the tie-break "
+                  "({tie_break})!",
+                  "🏆 Shared win: {names} with {n} points each, ahead on the tie-break "
+                  "({tie_break})!", score, names=names, tie_break=tie_break)
     if len(winners) == 1:
-        return f"🏆 {names} wins with {plural(score, 'point')}{why}!"
-    return f"🏆 Shared win: {names} with {plural(score, 'point')} each{why}!"
+        return _n("🏆 {names} wins with {n} point!", "🏆 {names} wins with {n} points!", score,
+                  names=names)
+    return _n("🏆 Shared win: {names} with {n} point each!",
+              "🏆 Shared win: {names} with {n} points each!", score, names=names)
 
 
 def final_line(match: Match, view: Mapping[str, Any]) -> str:
