@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
+from bot.games.bigcity.saying import title
 from bot.games.bigcity.views import events, seen_by
 from bot.ui.screens import Screen
-from bot.ui.words import join_words, name, plural
+from bot.ui.words import join_words, name
 
 from .screens import step_items
-from .words import built_words, cards_words, final_line, hand_inline, laid_words, placed_words
+from .words import cards_words, final_line, hand_inline, laid_streets, sites, you_built_words
+
+_ = Words("bot.games.bigcity")
+_n = _.plural
 
 
 def result_text(match: Match, player: str, outcome: Outcome) -> str:
@@ -18,38 +23,43 @@ def result_text(match: Match, player: str, outcome: Outcome) -> str:
     lines = []
     for event in events(outcome.events):
         if event["type"] == "built":
-            lines.append("🏗️ " + built_words("You", event["building"], event["properties"],
-                                             event["points"], event["explanation"]))
+            lines.append("🏗️ " + you_built_words(event["building"], event["properties"],
+                                                 event["points"], event["explanation"]))
         elif event["type"] == "special_placed":
-            lines.append(f"You {placed_words(event['card'], event['properties'])}.")
+            lines.append(_("You placed {card} on {sites}.", card=title(event["card"]),
+                           sites=sites(event["properties"])))
         elif event["type"] == "streetcars_placed":
-            lines.append(f"🚋 You {laid_words(event['segments'], event['where'])}.")
+            lines.append("🚋 " + _n("You laid {n} streetcar ({streets}).",
+                                    "You laid {n} streetcars ({streets}).",
+                                    len(event["segments"]), streets=laid_streets(event["where"])))
         elif event["type"] == "neighborhood_placed":
-            lines.append(f"You placed neighborhood {event['neighborhood']}.")
+            lines.append(_("You placed neighborhood {number}.", number=event["neighborhood"]))
         elif event["type"] == "exchanged":
-            lines.append(f"You put {plural(event['count'], 'card')} back under the stacks.")
+            lines.append(_n("You put {n} card back under the stacks.",
+                            "You put {n} cards back under the stacks.", event["count"]))
         elif event["type"] == "discarded":
-            lines.append(f"You discarded {cards_words(event['cards'])}.")
+            lines.append(_("You discarded {cards}.", cards=cards_words(event["cards"])))
         elif event["type"] == "drew":
             hand = seen_by(outcome.match.state, player)["hand"]
             count = len(event["stacks"])
             drawn = hand[-count:] if count else []
-            lines.append(f"🃏 You drew **{cards_words(drawn)}** from stack "
-                         f"{join_words([str(s) for s in event['stacks']])}.")
+            lines.append("🃏 " + _("You drew **{cards}** from stack {stacks}.",
+                                   cards=cards_words(drawn),
+                                   stacks=join_words([str(s) for s in event["stacks"]])))
         elif event["type"] == "passed":
-            lines.append("You passed.")
+            lines.append(_("You passed."))
         elif event["type"] == "trade_announced":
-            lines.append("🤝 Your trade is announced; the others are answering. You will get "
-                         "a **Trade offers** button on the table.")
+            lines.append("🤝 " + _("Your trade is announced; the others are answering. You "
+                                   "will get a **Trade offers** button on the table."))
         elif event["type"] == "trade_offered":
-            lines.append("Your offer is made; the trader decides.")
+            lines.append(_("Your offer is made; the trader decides."))
         elif event["type"] == "trade_declined":
-            lines.append("You declined the trade.")
+            lines.append(_("You declined the trade."))
         elif event["type"] == "traded":
-            lines.append(f"🤝 You traded with {name(match, event['with'])}.")
+            lines.append("🤝 " + _("You traded with {name}.", name=name(match, event["with"])))
         elif event["type"] == "trade_ended":
-            lines.append("The trade is over.")
-    return "\n".join(lines) or "Done."
+            lines.append(_("The trade is over."))
+    return "\n".join(lines) or _("Done.")
 
 
 def after_screen(outcome: Outcome, player: str) -> Screen:
@@ -59,20 +69,26 @@ def after_screen(outcome: Outcome, player: str) -> Screen:
     text = result_text(match, player, outcome)
     view = seen_by(match.state, player)
     if view["phase"] == "over":
-        return Screen(f"{text}\n\nThe game is over. {final_line(match, view)}")
+        return Screen(text + "\n\n" + _("The game is over. {final}",
+                                        final=final_line(match, view)))
     if player in view["to_act"]:
         step = view["step"]
         if step == "draw":
             draw = view["draw"]
             assert draw is not None
-            text += (f"\nDraw {plural(draw['cards'], 'more card')}: pick a stack (at most two "
-                     f"from one stack per turn). Your hand: {hand_inline(view)}.")
+            text += "\n" + _n("Draw {n} more card: pick a stack (at most two from one stack "
+                              "per turn). Your hand: {hand}.",
+                              "Draw {n} more cards: pick a stack (at most two from one stack "
+                              "per turn). Your hand: {hand}.", draw["cards"],
+                              hand=hand_inline(view))
         elif step == "main":
-            text += f"\nNow take your turn's action. Your hand: {hand_inline(view)}."
+            text += "\n" + _("Now take your turn's action. Your hand: {hand}.",
+                             hand=hand_inline(view))
         elif step == "trade_accept":
-            text += "\nThe answers are in."
+            text += "\n" + _("The answers are in.")
         return Screen(text, step_items(match, player, private=True))
     trade = view["trade"]
     if view["step"] == "trade_offers" and trade is not None and trade["trader"] == player:
         return Screen(text)
-    return Screen(f"{text}\nYour turn is over. Your hand: {hand_inline(view)}.")
+    return Screen(text + "\n" + _("Your turn is over. Your hand: {hand}.",
+                                  hand=hand_inline(view)))

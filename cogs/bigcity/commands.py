@@ -8,8 +8,13 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.core.i18n import Words
 from bot.ui.lobby import GameCommands
 from cogs.settings import save_defaults
+
+# The slash commands' words below are filed in this catalog (scripts/i18n.py reads the
+# command tree; Discord shows each user their own language's).
+_ = Words("bot.games.bigcity")
 
 # -- slash commands --------------------------------------------------------------------
 

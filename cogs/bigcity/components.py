@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.core.engine import Engine
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import Card
@@ -34,6 +35,8 @@ from .screens import (
 )
 from .sending import guard_for, off_loop, preview_of
 from .words import cards_words, parse_card, turn_refusal
+
+_ = Words("bot.games.bigcity")
 
 # -- components ------------------------------------------------------------------------
 
@@ -102,9 +105,9 @@ def open_screen(match: Match, player: str, code: str, arg: int | None,
     # answers to a trade only while it runs; the trader's offers (or an exchange instead)
     # only when the answers are in
     if (code == "r") != (step == "trade_offers"):
-        return CATEGORIES[code].empty
+        return str(CATEGORIES[code].empty)
     if (step == "trade_accept" and code not in "wx") or (code == "w" and step != "trade_accept"):
-        return CATEGORIES[code].empty
+        return str(CATEGORIES[code].empty)
     if code in MAP_CODES:
         return map_screen(match, player, code, arg, page)
     if code in CARD_CODES:
@@ -113,7 +116,7 @@ def open_screen(match: Match, player: str, code: str, arg: int | None,
         return offers_screen(match, player)
     found = of_kind(ENGINE.legal(match.state, player), "p")
     if not found:
-        return CATEGORIES["p"].empty
+        return str(CATEGORIES["p"].empty)
     index, la = found[0]
     return confirm_screen(match, board(match), index, la, None)
 
@@ -145,7 +148,7 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
         return options
     position = next((k for k, (i, _la) in enumerate(options) if i == index), None)
     if position is None:
-        return "That is not one of the choices."
+        return _("That is not one of the choices.")
     la = legal[index]
     if code == "s" and arg is None and any(
             len(streetcar_of(other.action)["segments"]) == 2
@@ -174,10 +177,12 @@ class GroupSelect(Stamped, GameSelect, template=":" + STAMP + ":gn:p{page:[0-9]{
 class CardSelect(Stamped, GameSelect, template=":" + STAMP + ":m{code:[xdtr]}"):
     """Cards picked from the hand (exchange, discard, trade, an offer); then confirm."""
 
-    bad_pick = "Pick cards from your hand in the menu."
     turn_only = True
     code: str
     cards: list[Card]
+
+    def invalid(self) -> str | None:
+        return None if self.read_pick() else _("Pick cards from your hand in the menu.")
 
     def read_pick(self) -> bool:
         values = offered_values(self.item) or []
@@ -200,12 +205,14 @@ def cards_confirm(match: Match, player: str, stamp: Stamp, code: str,
                   if "cards" in (move := move_of(la.action))
                   and sorted(str(c) for c in move["cards"]) == wanted), None)
     if index is None:
-        return {
-            "x": f"You can't exchange {cards_words(cards)} now.",
-            "d": f"Only useless cards can be discarded, and not {cards_words(cards)} now.",
-            "t": "You may offer one or two of your cards in trade.",
-            "r": "Offer one card, or as many as the trader announced.",
-        }[code]
+        if code == "x":
+            return _("You can't exchange {cards} now.", cards=cards_words(cards))
+        if code == "d":
+            return _("Only useless cards can be discarded, and not {cards} now.",
+                     cards=cards_words(cards))
+        if code == "t":
+            return _("You may offer one or two of your cards in trade.")
+        return _("Offer one card, or as many as the trader announced.")
     return confirm_screen(match, stamp, index, legal[index], f"{stamp.base}:c{code}")
 
 
@@ -220,7 +227,7 @@ class ActionButton(Stamped, GameButton, template=":" + STAMP + ":a{index:[0-9]{1
             await click.tell(turn_refusal(click.match, click.player))
             return
         if self.index >= len(legal):
-            await click.tell("That choice is not available.")
+            await click.tell(_("That choice is not available."))
             return
         outcome = await click.play(legal[self.index].action)
         if outcome is None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.engine import LegalAction
+from bot.core.i18n import Text, Words
 from bot.core.records import Match
 from bot.games.bigcity.views import move_of, table
+
+_ = Words("bot.games.bigcity")
+_l = _.lazy
 
 # The stamp's part of a component's id template (bot/ui/items.py): ``v<version>`` or
 # ``t<turn of a trade>``.
@@ -39,8 +43,8 @@ class Stamp:
         return view["step"] == "trade_offers" and view["turn_number"] == self.number
 
     def stale_reason(self) -> str:
-        return ("That button belongs to an earlier board." if self.kind == "v"
-                else "That trade is over.")
+        return (_("That button belongs to an earlier board.") if self.kind == "v"
+                else _("That trade is over."))
 
 
 def board(match: Match) -> Stamp:
@@ -58,31 +62,32 @@ def trade_stamp(match: Match) -> Stamp:
 @dataclass(frozen=True)
 class Category:
     code: str
-    title: str
+    title: Text  # the button's label
     types: tuple[str, ...]
-    empty: str
+    empty: Text  # why the chooser has nothing to offer
     emoji: str
 
 
 CATEGORIES: dict[str, Category] = {c.code: c for c in (
-    Category("b", "Build", ("build",), "Your cards allow no building right now.", "🏠"),
-    Category("k", "Park or factory", ("special",),
-             "You can't place a park or factory now: it takes its card, city hall, and free "
-             "properties of its shape.", "🌳"),
-    Category("s", "Streetcar", ("streetcar",),
-             "There is no street where a streetcar may go now.", "🚋"),
-    Category("n", "Neighborhood", ("place_neighborhood",),
-             "No neighborhood can be placed now.", "🧩"),
-    Category("x", "Exchange", ("exchange",), "You have no cards to exchange now.", "🔄"),
-    Category("d", "Discard useless", ("discard_useless",),
-             "Only cards of properties under a park or factory can be discarded, at the start "
-             "of your turn, and you hold none now.", "🗑️"),
-    Category("t", "Trade", ("trade",), "You can't start a trade now.", "🤝"),
-    Category("p", "Pass", ("pass",), "You can't pass now.", "⏭️"),
-    Category("r", "Answer the trade", ("trade_offer", "trade_decline"),
-             "You have nothing to answer now.", "🤝"),
-    Category("w", "Trade offers", ("trade_accept", "trade_end", "exchange"),
-             "There are no trade offers for you now.", "🤝"),
+    Category("b", _l("Build"), ("build",), _l("Your cards allow no building right now."), "🏠"),
+    Category("k", _l("Park or factory"), ("special",),
+             _l("You can't place a park or factory now: it takes its card, city hall, and free "
+                "properties of its shape."), "🌳"),
+    Category("s", _l("Streetcar"), ("streetcar",),
+             _l("There is no street where a streetcar may go now."), "🚋"),
+    Category("n", _l("Neighborhood"), ("place_neighborhood",),
+             _l("No neighborhood can be placed now."), "🧩"),
+    Category("x", _l("Exchange"), ("exchange",), _l("You have no cards to exchange now."),
+             "🔄"),
+    Category("d", _l("Discard useless"), ("discard_useless",),
+             _l("Only cards of properties under a park or factory can be discarded, at the "
+                "start of your turn, and you hold none now."), "🗑️"),
+    Category("t", _l("Trade"), ("trade",), _l("You can't start a trade now."), "🤝"),
+    Category("p", _l("Pass"), ("pass",), _l("You can't pass now."), "⏭️"),
+    Category("r", _l("Answer the trade"), ("trade_offer", "trade_decline"),
+             _l("You have nothing to answer now."), "🤝"),
+    Category("w", _l("Trade offers"), ("trade_accept", "trade_end", "exchange"),
+             _l("There are no trade offers for you now."), "🤝"),
 )}
 MAP_CODES = "bksn"
 CARD_CODES = "xdtr"

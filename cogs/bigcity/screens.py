@@ -8,12 +8,14 @@ from typing import Any
 import discord
 
 from bot.core.engine import JSON, LegalAction
+from bot.core.i18n import Text, Words
 from bot.core.records import Match
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.city import City
-from bot.games.bigcity.content import SPECIAL_CARDS, Card, card_label
-from bot.games.bigcity.geometry import neighborhood_layout, neighbors
-from bot.games.bigcity.legality import building_label, building_sites
+from bot.games.bigcity.content import SPECIAL_CARDS, Card
+from bot.games.bigcity.geometry import neighborhood_layout, neighbors, normalize_segment
+from bot.games.bigcity.legality import building_sites
+from bot.games.bigcity.saying import card_name, street, title
 from bot.games.bigcity.scoring import score_building
 from bot.games.bigcity.views import (
     PlaceNeighborhood,
@@ -27,10 +29,13 @@ from bot.games.bigcity.views import (
 from bot.ui.game import seat_name
 from bot.ui.paged import PAGE_SIZE, Choice, clamp_page, page_of, paged_menu, shorten
 from bot.ui.screens import Screen, button, lettered_menu
-from bot.ui.words import join_words, name, plural
+from bot.ui.words import join_words, name
 
 from .ids import CATEGORIES, PLAYING_STEPS, Stamp, board, of_kind, trade_stamp
-from .words import card_notes, cards_words, hand_lines, score_words, turn_refusal
+from .words import card_notes, cards_words, hand_lines, score_words, sites, turn_refusal
+
+_ = Words("bot.games.bigcity")
+_n, _l = _.plural, _.lazy
 
 # -- screens: what a private reply shows (a ``Screen``, bot/ui/screens.py) ---------------
 
@@ -57,7 +62,7 @@ def step_items(match: Match, player: str | None, *,
     step = view["step"]
     items: list[discord.ui.Item[Any]] = []
     if step == "place":
-        items.append(button("Place a neighborhood", f"{base}:cn", emoji="🧩",
+        items.append(button(_("Place a neighborhood"), f"{base}:cn", emoji="🧩",
                             style=discord.ButtonStyle.primary))
     elif step in PLAYING_STEPS:
         # only here: listing the placements of the "place" step takes ~10 ms, for nothing
@@ -81,24 +86,26 @@ def step_items(match: Match, player: str | None, *,
                 cat = CATEGORIES[code]
                 style = (discord.ButtonStyle.primary if code in "bksn"
                          else discord.ButtonStyle.secondary)
-                items.append(button(cat.title, f"{base}:c{code}", emoji=cat.emoji, style=style))
+                items.append(button(str(cat.title), f"{base}:c{code}", emoji=cat.emoji,
+                                    style=style))
     elif step == "draw":
         current = view["to_act"][0]
         for i, la in enumerate(ENGINE.legal(match.state, current)):
             number = drawing(la.action)["stacks"][0]
-            items.append(button(f"Stack {number} · {view['stacks'][str(number)]} left",
+            items.append(button(_("Stack {number} · {n} left", number=number,
+                                  n=view["stacks"][str(number)]),
                                 f"{base}:a{i}", style=discord.ButtonStyle.primary))
     elif step == "trade_offers":
-        items.append(button("Answer the trade", f"{trade_stamp(match).base}:cr", emoji="🤝",
+        items.append(button(_("Answer the trade"), f"{trade_stamp(match).base}:cr", emoji="🤝",
                             style=discord.ButtonStyle.primary))
     elif step == "trade_accept":
-        items.append(button("Trade offers", f"{base}:cw", emoji="🤝",
+        items.append(button(_("Trade offers"), f"{base}:cw", emoji="🤝",
                             style=discord.ButtonStyle.primary))
     return items
 
 
 def hand_button(match: Match) -> discord.ui.Button[Any]:
-    return button("My hand", f"ch:bc:{match.id}:hand", emoji="🃏",
+    return button(_("My hand"), f"ch:bc:{match.id}:hand", emoji="🃏",
                   style=discord.ButtonStyle.success)
 
 
@@ -111,10 +118,12 @@ def hand_button(match: Match) -> discord.ui.Button[Any]:
 # the group as ``number * 100 + ordinal`` (three digits); a one-digit argument is an older
 # message's neighbourhood number and still lists all its places, page by page.
 
-SIDES = ("above the city", "right of the city", "below the city", "left of the city")
+SIDES = (_l("above the city"), _l("right of the city"), _l("below the city"),
+         _l("left of the city"))
 PARTS = {  # a side with more than 25 places is cut along its length
-    2: (("left part", "right part"), ("upper part", "lower part")),
-    3: (("left part", "middle part", "right part"), ("upper part", "middle part", "lower part")),
+    2: ((_l("left part"), _l("right part")), (_l("upper part"), _l("lower part"))),
+    3: ((_l("left part"), _l("middle part"), _l("right part")),
+        (_l("upper part"), _l("middle part"), _l("lower part"))),
 }
 GROUP_CODE = 100  # arguments from here on are groups; below 10 an older neighbourhood number
 
@@ -125,7 +134,7 @@ class Group:
 
     number: int
     code: int
-    words: str
+    words: Text | str  # which side of the city (said when shown)
     options: list[tuple[int, LegalAction]]
 
 
@@ -163,19 +172,18 @@ def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> li
             size = -(-len(places) // chunks)
             for k in range(chunks):
                 ordinal += 1
-                part = ""
+                words: Text | str = SIDES[side]
                 if chunks in PARTS:
-                    part = ", " + PARTS[chunks][side % 2][k]
+                    words = _l("{side}, {part}", side=SIDES[side], part=PARTS[chunks][side % 2][k])
                 elif chunks > 1:
-                    part = f", part {k + 1} of {chunks}"
-                groups.append(Group(number, number * GROUP_CODE + ordinal,
-                                    SIDES[side] + part,
+                    words = _l("{side}, part {k} of {n}", side=SIDES[side], k=k + 1, n=chunks)
+                groups.append(Group(number, number * GROUP_CODE + ordinal, words,
                                     [(i, la) for _a, _r, i, la in places[k * size:(k + 1) * size]]))
     return groups
 
 
 def turned_words(rotation: int) -> str:
-    return f"turned {rotation}°" if rotation % 360 else "not turned"
+    return _("turned {degrees}°", degrees=rotation) if rotation % 360 else _("not turned")
 
 
 def touch_words(city: City, action: PlaceNeighborhood) -> tuple[str, str]:
@@ -188,8 +196,9 @@ def touch_words(city: City, action: PlaceNeighborhood) -> tuple[str, str]:
             if other is not None:
                 pairs.append((prop, other))
     touched = sorted({other for _prop, other in pairs})
-    return (f"next to {', '.join(map(str, touched))}",
-            " · ".join(f"{prop} by {other}" for prop, other in pairs))
+    return (_("next to {properties}", properties=", ".join(map(str, touched))),
+            " · ".join(_("{property} by {other}", property=prop, other=other)
+                       for prop, other in pairs))
 
 
 def place_words(city: City, action: PlaceNeighborhood) -> tuple[str, str]:
@@ -203,23 +212,24 @@ def map_options(state: JSON, legal: list[LegalAction], code: str,
     """The choices of a place-picking screen, or why there are none."""
     found = of_kind(legal, code)
     if not found:
-        return CATEGORIES[code].empty
+        return str(CATEGORIES[code].empty)
     if code == "n" and arg is not None and arg >= GROUP_CODE:
         group = next((g for g in neighborhood_groups(state, found) if g.code == arg), None)
         if group is None:
-            return f"Neighborhood {arg // GROUP_CODE} can't be placed there now."
+            return _("Neighborhood {number} can't be placed there now.",
+                     number=arg // GROUP_CODE)
         return group.options
     if code == "n" and arg is not None:
         found = [(i, la) for i, la in found if placing(la.action)["neighborhood"] == arg]
         if not found:
-            return f"Neighborhood {arg} can't be placed now."
+            return _("Neighborhood {number} can't be placed now.", number=arg)
     if code == "s":
         singles = [(i, la) for i, la in found if len(streetcar_of(la.action)["segments"]) == 1]
         if arg is None:
             return singles
         chosen = move_of(legal[arg].action) if arg < len(legal) else None
         if chosen is None or chosen["type"] != "streetcar" or len(chosen["segments"]) != 1:
-            return "That streetcar is not a choice any more."
+            return _("That streetcar is not a choice any more.")
         first = chosen["segments"][0]
         return [(arg, legal[arg])] + [(i, la) for i, la in found
                                       if len(streetcar_of(la.action)["segments"]) == 2
@@ -238,77 +248,83 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
         if len(groups) == 1:
             arg = groups[0].code
         elif groups:
-            choices = [Choice(str(g.code), f"Neighborhood {g.number} · {g.words}",
-                              f"{plural(len(g.options), 'place')}, lettered on the next picture")
+            choices = [Choice(str(g.code), _("Neighborhood {number} · {side}", number=g.number,
+                                             side=g.words),
+                              _n("{n} place, lettered on the next picture",
+                                 "{n} places, lettered on the next picture", len(g.options)))
                        for g in groups]
             setup = table(match.state)["phase"] == "setup"
-            text = ("**Place a starting neighborhood.**" if setup
-                    else "**Add a neighborhood.**") + \
-                (" Which one, and on which side of the city (as the table's picture shows it)?"
-                 " The next menu letters every place there. Two of its properties must lie "
-                 "next to two properties of the city.")
+            text = (_("**Place a starting neighborhood.**") if setup
+                    else _("**Add a neighborhood.**")) + " " + \
+                _("Which one, and on which side of the city (as the table's picture shows "
+                  "it)? The next menu letters every place there. Two of its properties must "
+                  "lie next to two properties of the city.")
             items = paged_menu(choices, page, select_id=lambda p: f"{base}:gn:p{p}",
                                page_id=lambda p: f"{base}:cn:p{p}", lettered=False,
-                               placeholder="Which neighborhood, on which side?")
+                               placeholder=_("Which neighborhood, on which side?"))
             return Screen(text, items)
     found = map_options(match.state, legal, code, arg)
     if isinstance(found, str):
         return found
     if not found:
-        return CATEGORIES[code].empty
+        return str(CATEGORIES[code].empty)
     arg_text = "" if arg is None else str(arg)
     page = clamp_page(page, len(found))
     extra: list[discord.ui.Item[Any]] = []
     if code == "b":
-        head = ("**Build** — the buildings your cards allow now, best first, with the points "
-                "each scores. The picture marks each site with its letter.")
-        menu = "Pick a building"
+        head = _("**Build** — the buildings your cards allow now, best first, with the points "
+                 "each scores. The picture marks each site with its letter.")
+        menu = _("Pick a building")
     elif code == "k":
-        head = ("**Park or factory** — where your card's piece fits. A park may have at most "
-                "one property on the outskirts, a factory needs at least two.")
-        menu = "Pick a place"
+        head = _("**Park or factory** — where your card's piece fits. A park may have at most "
+                 "one property on the outskirts, a factory needs at least two.")
+        menu = _("Pick a place")
     elif code == "s" and arg is None:
         first = not table(match.state)["streetcars"]
-        head = ("**Streetcar** — " + ("the first streetcar goes on any street of the city. "
-                                       if first else "pick the first new streetcar; ")
-                + ("" if first else "you can add a second one next. ")
-                + "The picture marks each street with its letter.")
-        menu = "Pick a street"
+        head = (_("**Streetcar** — the first streetcar goes on any street of the city. The "
+                  "picture marks each street with its letter.") if first
+                else _("**Streetcar** — pick the first new streetcar; you can add a second one "
+                       "next. The picture marks each street with its letter."))
+        menu = _("Pick a street")
     elif code == "s":
-        head = ("**Streetcar** — this one alone (A), or with a second one (B…). Both are "
-                "drawn with their letter.")
-        menu = "One or two streetcars"
+        head = _("**Streetcar** — this one alone (A), or with a second one (B…). Both are "
+                 "drawn with their letter.")
+        menu = _("One or two streetcars")
         singles = of_kind(legal, "s")
         singles = [(i, la) for i, la in singles
                    if len(streetcar_of(la.action)["segments"]) == 1]
         position = next(k for k, (i, _la) in enumerate(singles) if i == arg)
-        extra.append(button("◀ Another first streetcar", f"{base}:cs:p{page_of(position)}",
+        extra.append(button(_("◀ Another first streetcar"), f"{base}:cs:p{page_of(position)}",
                             row=2))
     else:
         assert arg is not None
         group = next((g for g in groups if g.code == arg), None)
         number = group.number if group else arg
-        where = f", {group.words}" if group else ""
-        head = (f"**Neighborhood {number}{where}** — each place is drawn with its letter; "
-                "the menu says how it is turned and which properties of the city it would lie "
-                "next to.")
-        menu = "Pick a place"
+        tail = _("each place is drawn with its letter; the menu says how it is turned and which "
+                 "properties of the city it would lie next to.")
+        head = (_("**Neighborhood {number}, {side}** — {rest}", number=number, side=group.words,
+                  rest=tail) if group
+                else _("**Neighborhood {number}** — {rest}", number=number, rest=tail))
+        menu = _("Pick a place")
         if len(groups) > 1 or group is None:
-            extra.append(button("◀ Another side or neighborhood", f"{base}:cn:p0", row=2))
-    city = City(match.state) if code == "n" else None
+            extra.append(button(_("◀ Another side or neighborhood"), f"{base}:cn:p0", row=2))
+    city = City(match.state)
     choices = []
     for pos, (i, la) in enumerate(found):
-        if city is not None:
+        if code == "n":
             label, description = place_words(city, placing(la.action))
             choices.append(Choice(str(i), label, description))
+        elif code == "s" and arg is not None and pos == 0:
+            choices.append(Choice(str(i), _("Only this streetcar: {choice}",
+                                            choice=move_label(city, la))))
         else:
-            choices.append(Choice(str(i), ("Only this streetcar: " if code == "s"
-                                           and arg is not None and pos == 0 else "") + la.label))
+            choices.append(Choice(str(i), move_label(city, la)))
     items, preview = lettered_menu(
         choices, [la.action for _i, la in found], page, mark=preview_choice,
         select_id=lambda p: f"{base}:l{code}{arg_text}:p{p}",
         page_id=lambda p: f"{base}:c{code}{arg_text}:p{p}", placeholder=menu)
-    text = head + f"\n{plural(len(found), 'choice')}; pick one, then confirm."
+    text = head + "\n" + _n("{n} choice; pick one, then confirm.",
+                            "{n} choices; pick one, then confirm.", len(found))
     return Screen(text, items + extra, preview)
 
 
@@ -324,42 +340,45 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
     most = max((len(move["cards"]) for move in with_cards), default=0)
     if with_cards:
         offered = {str(c) for move in with_cards for c in move["cards"]}
-        options = [discord.SelectOption(label=card_label(c), value=str(c),
+        options = [discord.SelectOption(label=card_name(c), value=str(c),
                                         description=shorten(notes[str(c)]))
                    for c in view["hand"] if str(c) in offered]
         items.append(discord.ui.Select(
             custom_id=f"{stamp.base}:m{code}", min_values=1, max_values=min(most, len(options)),
-            options=options, placeholder="Pick the cards" if most > 1 else "Pick a card",
+            options=options, placeholder=_("Pick the cards") if most > 1 else _("Pick a card"),
             row=0))
     if code == "r":
         decline = next((i for i, la in found if move_of(la.action)["type"] == "trade_decline"),
                        None)
         if decline is not None:
-            items.append(button("Decline", f"{stamp.base}:a{decline}",
+            items.append(button(_("Decline"), f"{stamp.base}:a{decline}",
                                 style=discord.ButtonStyle.danger, row=1))
     if not items:
-        return CATEGORIES[code].empty
+        return str(CATEGORIES[code].empty)
     if code == "x":
-        text = ("**Exchange** — pick the cards to put back (face down, under their own "
-                "stacks); you then draw as many, at most two from one stack this turn.")
+        text = _("**Exchange** — pick the cards to put back (face down, under their own "
+                 "stacks); you then draw as many, at most two from one stack this turn.")
         if most < len(view["hand"]):
-            text += f" After a trade without a deal you may exchange at most {most}."
+            text += " " + _("After a trade without a deal you may exchange at most {n}.",
+                            n=most)
     elif code == "d":
-        text = ("**Discard useless cards** — their properties are under a park or factory. "
-                "They are shown to everyone and leave the game; you draw replacements at the "
-                "end of your turn, and still take an action now.")
+        text = _("**Discard useless cards** — their properties are under a park or factory. "
+                 "They are shown to everyone and leave the game; you draw replacements at the "
+                 "end of your turn, and still take an action now.")
     elif code == "t":
-        text = ("**Trade** — pick one or two cards to offer. The others see only the "
-                "neighborhoods on their backs and answer with offers; you then accept offers "
-                "card for card, or end the trade.")
+        text = _("**Trade** — pick one or two cards to offer. The others see only the "
+                 "neighborhoods on their backs and answer with offers; you then accept offers "
+                 "card for card, or end the trade.")
     else:
         trade = view["trade"]
         assert trade is not None  # answers only while a trade runs
-        wanted = plural(len(trade["neighborhoods"]), "card")
-        text = (f"**{name(match, trade['trader'])} wants to trade {wanted}** (from "
-                f"neighborhood {join_words([str(n) for n in trade['neighborhoods']])}). "
-                f"Offer one card or {len(trade['neighborhoods'])}, or decline.")
-    return Screen(f"{text}\n\n**Your hand:**\n{hand_lines(view)}", items)
+        text = _n("**{name} wants to trade {n} card** (from neighborhood {numbers}). Offer one "
+                  "card or {n}, or decline.",
+                  "**{name} wants to trade {n} cards** (from neighborhood {numbers}). Offer one "
+                  "card or {n}, or decline.", len(trade["neighborhoods"]),
+                  name=name(match, trade["trader"]),
+                  numbers=join_words([str(n) for n in trade["neighborhoods"]]))
+    return Screen(text + "\n\n" + _("**Your hand:**") + "\n" + hand_lines(view), items)
 
 
 def offers_screen(match: Match, player: str) -> Screen | str:
@@ -368,7 +387,7 @@ def offers_screen(match: Match, player: str) -> Screen | str:
     legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, "w")
     if not found:
-        return CATEGORIES["w"].empty
+        return str(CATEGORIES["w"].empty)
     base = board(match).base
     view = seen_by(match.state, player)
     trade = view["trade"]
@@ -376,15 +395,18 @@ def offers_screen(match: Match, player: str) -> Screen | str:
     lines = []
     for other, stacks in trade["offers"].items():
         if other in trade["accepted"]:
-            lines.append(f"• {name(match, other)}: traded")
+            lines.append("• " + _("{name}: traded", name=name(match, other)))
         elif stacks:
-            lines.append(f"• {name(match, other)} offers {plural(len(stacks), 'card')} from "
-                         f"neighborhood {join_words([str(s) for s in stacks])}")
+            lines.append("• " + _n("{name} offers {n} card from neighborhood {numbers}",
+                                   "{name} offers {n} cards from neighborhood {numbers}",
+                                   len(stacks), name=name(match, other),
+                                   numbers=join_words([str(s) for s in stacks])))
         else:
-            lines.append(f"• {name(match, other)} declined")
+            lines.append("• " + _("{name} declined", name=name(match, other)))
     side = view["my_trade"]
     mine, given = (side["cards"], side["given"]) if side and "cards" in side else ([], [])
-    text = (f"**Trade offers** for your {cards_words([c for c in mine if c not in given])}:\n"
+    text = (_("**Trade offers** for your {cards}:",
+              cards=cards_words([c for c in mine if c not in given])) + "\n"
             + "\n".join(lines))
     items: list[discord.ui.Item[Any]] = []
     for i, la in found:
@@ -392,12 +414,14 @@ def offers_screen(match: Match, player: str) -> Screen | str:
         if move["type"] == "trade_accept":
             partner = move["partner"]
             items.append(button(
-                f"Give {cards_words(move['give'])} for {seat_name(match, partner)}'s offer",
+                _("Give {cards} for {name}'s offer", cards=cards_words(move["give"]),
+                  name=seat_name(match, partner)),
                 f"{base}:a{i}", style=discord.ButtonStyle.success))
     if any(move_of(la.action)["type"] == "exchange" for _i, la in found):
-        items.append(button("Exchange up to two cards instead", f"{base}:cx"))
+        items.append(button(_("Exchange up to two cards instead"), f"{base}:cx"))
     end = next(i for i, la in found if move_of(la.action)["type"] == "trade_end")
-    items.append(button("End the trade", f"{base}:a{end}", style=discord.ButtonStyle.danger))
+    items.append(button(_("End the trade"), f"{base}:a{end}",
+                        style=discord.ButtonStyle.danger))
     return Screen(text, items)
 
 
@@ -410,39 +434,47 @@ def confirm_screen(match: Match, stamp: Stamp, index: int, la: LegalAction,
     if kind in ("build", "special", "streetcar", "place_neighborhood"):
         preview = [preview_choice(letter or "A", la.action)]
     tag = f"**{letter}** · " if letter else ""
+    city = City(match.state)
     if action["type"] == "build":
-        score = score_building(City(match.state), action["building"], action["properties"])
-        text = (f"Build {tag}**{building_label(action['building'], action['properties'])}**? "
-                f"It scores {score_words(score.explanation, score.points)}.")
+        score = score_building(city, action["building"], action["properties"])
+        text = _("Build {tag}**{building} on {sites}**? It scores {score}.", tag=tag,
+                 building=title(action["building"]), sites=sites(action["properties"]),
+                 score=score_words(score.explanation, score.points))
     elif action["type"] == "place_neighborhood":
-        near, pairs = touch_words(City(match.state), action)
-        text = (f"Place {tag}**neighborhood {action['neighborhood']}**, "
-                f"{turned_words(int(action['rotation']))}, {near}? ({pairs})")
-    elif kind in ("special", "streetcar"):
-        verb = "Lay" if kind == "streetcar" else "Place"
-        text = f"{verb} {tag}**{la.label}**?"
+        near, pairs = touch_words(city, action)
+        text = _("Place {tag}**neighborhood {number}**, {turned}, {near}? ({pairs})", tag=tag,
+                 number=action["neighborhood"], turned=turned_words(int(action["rotation"])),
+                 near=near, pairs=pairs)
+    elif kind == "streetcar":
+        text = _("Lay {tag}**{choice}**?", tag=tag, choice=move_label(city, la))
+    elif kind == "special":
+        text = _("Place {tag}**{choice}**?", tag=tag, choice=move_label(city, la))
     elif action["type"] == "exchange":
-        text = (f"Exchange **{cards_words(action['cards'])}**? They go face down under their "
-                f"stacks; then you draw {plural(len(action['cards']), 'new card')}.")
+        text = _n("Exchange **{cards}**? They go face down under their stacks; then you draw "
+                  "{n} new card.",
+                  "Exchange **{cards}**? They go face down under their stacks; then you draw "
+                  "{n} new cards.", len(action["cards"]), cards=cards_words(action["cards"]))
     elif action["type"] == "discard_useless":
-        text = (f"Discard **{cards_words(action['cards'])}**? Everyone sees them; you draw "
-                "replacements at the end of your turn.")
+        text = _("Discard **{cards}**? Everyone sees them; you draw replacements at the end of "
+                 "your turn.", cards=cards_words(action["cards"]))
     elif action["type"] == "trade":
-        text = (f"Offer **{cards_words(action['cards'])}** in trade? The others see only "
-                "their neighborhoods.")
+        text = _("Offer **{cards}** in trade? The others see only their neighborhoods.",
+                 cards=cards_words(action["cards"]))
     elif action["type"] == "trade_offer":
         trade = table(match.state)["trade"]
         assert trade is not None  # an offer answers a running trade
-        text = f"Offer **{cards_words(action['cards'])}** to {name(match, trade['trader'])}?"
+        text = _("Offer **{cards}** to {name}?", cards=cards_words(action["cards"]),
+                 name=name(match, trade["trader"]))
     elif kind == "pass":
-        text = ("Pass this turn? When every player passes in a row, the game ends (a player "
-                "who still can may go on while the others pass).")
+        text = _("Pass this turn? When every player passes in a row, the game ends (a player "
+                 "who still can may go on while the others pass).")
     else:
-        text = f"**{la.label}**?"
+        text = f"**{move_label(city, la)}**?"
     items: list[discord.ui.Item[Any]] = [
-        button("Confirm", f"{stamp.base}:a{index}", style=discord.ButtonStyle.success, row=0)]
+        button(_("Confirm"), f"{stamp.base}:a{index}", style=discord.ButtonStyle.success,
+               row=0)]
     if back_id is not None:
-        items.append(button("Back", back_id, row=0))
+        items.append(button(_("Back"), back_id, row=0))
     return Screen(text, items, preview)
 
 
@@ -454,27 +486,68 @@ def possible_builds(state: JSON, hand: list[Card]) -> list[str]:
         points = score_building(city, building, props).points
         scored.append((-points, building, props))
     scored.sort()
-    return [f"{building_label(b, p)} ({plural(-neg, 'pt')})" for neg, b, p in scored]
+    return [build_label(b, p, -neg) for neg, b, p in scored]
+
+
+def build_label(building: str, props: list[int], points: int) -> str:
+    """"Double residence on 14+15 (10 pts)"."""
+    return _n("{building} on {sites} ({n} pt)", "{building} on {sites} ({n} pts)", points,
+              building=title(building), sites=sites(props))
+
+
+def move_label(city: City, la: LegalAction) -> str:
+    """A legal move in a menu's or confirmation's words (the engine's labels stay English)."""
+    move = move_of(la.action)
+    if move["type"] == "build":
+        points = score_building(city, move["building"], move["properties"]).points
+        return build_label(move["building"], move["properties"], points)
+    if move["type"] == "special":
+        return _("{card} on {sites}", card=title(move["card"]), sites=sites(move["properties"]))
+    if move["type"] == "streetcar":
+        where = []
+        for raw in move["segments"]:
+            segment = normalize_segment(raw)
+            where.append(street(city.describe_segment(segment)) if segment else str(raw))
+        return _n("Streetcar {streets}", "Streetcars {streets}", len(where),
+                  streets=_(" and ").join(where))
+    if move["type"] == "exchange":
+        return _("Exchange {cards}", cards=", ".join(card_name(c) for c in move["cards"]))
+    if move["type"] == "discard_useless":
+        return _("Discard useless {cards}",
+                 cards=", ".join(card_name(c) for c in move["cards"]))
+    if move["type"] == "trade":
+        return _("Trade {cards}", cards=", ".join(card_name(c) for c in move["cards"]))
+    if move["type"] == "trade_offer":
+        return _("Offer {cards}", cards=", ".join(card_name(c) for c in move["cards"]))
+    if move["type"] == "trade_decline":
+        return _("Decline the trade")
+    if move["type"] == "trade_end":
+        return _("End the trade")
+    if move["type"] == "pass":
+        return _("Pass")
+    return la.label  # a draw, a neighbourhood or a trade's deal: their own screens word them
 
 
 def hand_screen(match: Match, player: str) -> Screen:
     assert match.state is not None
     view = seen_by(match.state, player)
-    parts = [f"**Your hand** ({plural(len(view['hand']), 'card')}; only you see this):",
+    parts = [_n("**Your hand** ({n} card; only you see this):",
+                "**Your hand** ({n} cards; only you see this):", len(view["hand"])),
              hand_lines(view)]
     if mine := view["my_trade"]:
         if "cards" in mine:
-            parts.append(f"In your trade: {cards_words(mine['cards'])}.")
+            parts.append(_("In your trade: {cards}.", cards=cards_words(mine["cards"])))
         elif "offered" in mine:
-            parts.append(f"You offered {cards_words(mine['offered'])} in the trade.")
+            parts.append(_("You offered {cards} in the trade.",
+                           cards=cards_words(mine["offered"])))
     on_turn = player in view["to_act"]
     items: list[discord.ui.Item[Any]] = []
     preview = None
     if on_turn and view["step"] in PLAYING_STEPS:
         screen = map_screen(match, player, "b", None, 0)
         if isinstance(screen, Screen):
-            parts.append("\n**You can build now** — pick one (letters on the picture), then "
-                         "confirm:")
+            parts.append("\n" + _("**You can build now** — pick one (letters on the picture), "
+                                "then confirm:"))
             items = screen.items
             preview = screen.preview
         else:
@@ -486,18 +559,24 @@ def hand_screen(match: Match, player: str) -> Screen:
         items = items + others
     else:
         if view["phase"] == "setup":
-            parts.append("\nBuilding starts once the starting neighborhoods are placed.")
+            parts.append("\n" + _("Building starts once the starting neighborhoods are "
+                                "placed."))
         else:
             builds = possible_builds(match.state, view["hand"])
             if builds:
                 shown = builds[:12]
-                more = f" (and {len(builds) - len(shown)} more)" if len(builds) > len(shown) else ""
-                parts.append("\nWith these cards you could build, as the city stands: "
-                             + "; ".join(shown) + more + ".")
+                if len(builds) > len(shown):
+                    parts.append("\n" + _("With these cards you could build, as the city "
+                                          "stands: {builds} (and {n} more).",
+                                          builds="; ".join(shown), n=len(builds) - len(shown)))
+                else:
+                    parts.append("\n" + _("With these cards you could build, as the city "
+                                          "stands: {builds}.", builds="; ".join(shown)))
             else:
-                parts.append("\nYour cards allow no building on the city as it stands.")
+                parts.append("\n" + _("Your cards allow no building on the city as it "
+                                      "stands."))
         if on_turn:
-            parts.append("It's your turn:")
+            parts.append(_("It's your turn:"))
             items = step_items(match, player, private=True)
         elif view["phase"] != "over":
             parts.append(turn_refusal(match, player))

@@ -4,22 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Text, Words
 from bot.core.records import Match
-from bot.games.bigcity.content import SHAPE_WORDS, SPECIAL_CARDS, Card, card_label, piece_title
-from bot.games.bigcity.legality import a_or_an
+from bot.games.bigcity.content import SPECIAL_CARDS, Card
+from bot.games.bigcity.saying import (
+    Sentence,
+    a_building,
+    card_name,
+    score_sum,
+    shape_text,
+    street,
+    title,
+)
 from bot.games.bigcity.views import BigCityPlayerView, BigCityView, LastAction, Move, table
 from bot.ui.components import ascii_number
-from bot.ui.words import join_words, name, plural, winner_line
+from bot.ui.words import join_words, name, winner_line
 
-VARIANT_NAMES = {
-    "trade_cards": "trade cards",
-    "must_exchange_useless": "useless cards must be exchanged",
-    "single_streetcar_line": "a single streetcar line",
-    "limited_streetcar_line": "limited streetcar line",
-    "limited_card_drawing": "limited card drawing",
+_ = Words("bot.games.bigcity")
+_n, _l = _.plural, _.lazy
+
+VARIANT_NAMES: dict[str, Text] = {
+    "trade_cards": _l("trade cards"),
+    "must_exchange_useless": _l("useless cards must be exchanged"),
+    "single_streetcar_line": _l("a single streetcar line"),
+    "limited_streetcar_line": _l("limited streetcar line"),
+    "limited_card_drawing": _l("limited card drawing"),
 }
 
-RULES = """\
+# A str (its English) that says itself in the reader's language: /bigcity rules and the
+# lobby's How to play call str() on it.
+RULES = Sentence(_l("""\
 **Big City** — 2–5 players build one city together; every building scores for its builder \
 when it is placed.
 **Setup.** Everyone gets one card from stacks 1–5 (1–6 with five players). The starting \
@@ -49,14 +63,14 @@ business, a special building and the streetcar next to it.
 row. Most points wins; ties share.
 **Here:** the table's buttons open private choosers — a picture marks each possible place \
 with a letter, you pick the letter and confirm. **My hand** shows your cards and what they \
-build, with the points."""
+build, with the points."""))
 
 
 # -- words ------------------------------------------------------------------------------
 
 
 def cards_words(cards: Sequence[Card]) -> str:
-    return join_words([card_label(c) for c in cards])
+    return join_words([card_name(c) for c in cards])
 
 
 def sites(props: list[int]) -> str:
@@ -65,69 +79,70 @@ def sites(props: list[int]) -> str:
 
 def score_words(explanation: str, points: int) -> str:
     """The engine's sum with its unit: "… × 2 streetcar = 10 points", "15 points"."""
-    unit = "point" if points == 1 else "points"
     if explanation.split()[-1] == str(points):
-        return f"{explanation} {unit}"
-    return f"{points} {unit}"
+        return _n("{sum} point", "{sum} points", points, sum=score_sum(explanation))
+    return _n("{n} point", "{n} points", points)
 
 
 def built_words(who: str, building: str, props: list[int], points: int,
                 explanation: str) -> str:
     if building == "city_hall":
-        return (f"{who} built city hall on {sites(props)}: special buildings, parks, factories, "
-                "streetcars and new neighborhoods are allowed from now on.")
-    return (f"{who} built {a_or_an(piece_title(building)).lower()} on {sites(props)}: "
-            f"{score_words(explanation, points)}.")
+        return _("{who} built city hall on {sites}: special buildings, parks, factories, "
+                 "streetcars and new neighborhoods are allowed from now on.", who=who,
+                 sites=sites(props))
+    return _("{who} built {a_building} on {sites}: {score}.", who=who,
+             a_building=a_building(building), sites=sites(props),
+             score=score_words(explanation, points))
 
 
-def placed_words(card: str, props: list[int]) -> str:
-    """A park or factory card played on properties: "placed Lincoln Park on 23+24"."""
-    return f"placed {piece_title(card)} on {sites(props)}"
+def you_built_words(building: str, props: list[int], points: int, explanation: str) -> str:
+    """``built_words`` for the builder's own reply: "You built ..."."""
+    if building == "city_hall":
+        return _("You built city hall on {sites}: special buildings, parks, factories, "
+                 "streetcars and new neighborhoods are allowed from now on.",
+                 sites=sites(props))
+    return _("You built {a_building} on {sites}: {score}.", a_building=a_building(building),
+             sites=sites(props), score=score_words(explanation, points))
 
 
-def built_on(building: str, props: list[int]) -> str:
-    """A building in a few public words: "built a double residence on 14+15"."""
-    return f"built {a_or_an(piece_title(building)).lower()} on {sites(props)}"
+def placed_words(who: str, card: str, props: list[int]) -> str:
+    """A park or factory card played on properties: "Ann placed Lincoln Park on 23+24"."""
+    return _("{who} placed {card} on {sites}", who=who, card=title(card), sites=sites(props))
 
 
-def neighborhood_placed(number: int) -> str:
-    return f"placed neighborhood {number}"
-
-
-def useless_discarded(cards: Sequence[Card]) -> str:
-    return f"discarded the useless {cards_words(cards)}"
-
-
-def laid_words(segments: Sequence[object], where: Sequence[str]) -> str:
-    """Streetcars laid and where they went (an event, or the view's last move)."""
-    return f"laid {plural(len(segments), 'streetcar')} ({' and '.join(where)})"
+def laid_streets(where: Sequence[str]) -> str:
+    """Where streetcars went: "north of 11 and 14–17"."""
+    return _(" and ").join(street(w) for w in where)
 
 
 def action_words(match: Match, action: Move) -> str:
     """A move in a few public words (for timeouts): never a hidden card."""
     if action["type"] == "build":
-        return built_on(action["building"], action["properties"])
+        return _("built {a_building} on {sites}", a_building=a_building(action["building"]),
+                 sites=sites(action["properties"]))
     if action["type"] == "special":
-        return placed_words(action["card"], action["properties"])
+        return _("placed {card} on {sites}", card=title(action["card"]),
+                 sites=sites(action["properties"]))
     if action["type"] == "streetcar":
-        return f"laid {plural(len(action['segments']), 'streetcar')}"
+        return _n("laid {n} streetcar", "laid {n} streetcars", len(action["segments"]))
     if action["type"] == "place_neighborhood":
-        return neighborhood_placed(action["neighborhood"])
+        return _("placed neighborhood {number}", number=action["neighborhood"])
     if action["type"] == "exchange":
-        return f"exchanged {plural(len(action['cards']), 'card')}"
+        return _n("exchanged {n} card", "exchanged {n} cards", len(action["cards"]))
     if action["type"] == "discard_useless":
-        return useless_discarded(action["cards"])
+        return _("discarded the useless {cards}", cards=cards_words(action["cards"]))
     if action["type"] == "draw":
-        return "finished drawing cards"
+        return _("finished drawing cards")
     if action["type"] == "trade_offer":
-        return f"offered {plural(len(action['cards']), 'card')} for the trade"
+        return _n("offered {n} card for the trade", "offered {n} cards for the trade",
+                  len(action["cards"]))
     if action["type"] == "trade_decline":
-        return "declined the trade"
+        return _("declined the trade")
     if action["type"] == "trade_accept":
-        return f"took {name(match, action['partner'])}'s offer"
+        return _("took {name}'s offer", name=name(match, action["partner"]))
     if action["type"] == "trade_end":
-        return "ended the trade"
-    return "passed"
+        return _("ended the trade")
+    return _("passed")
 
 
 def last_move(match: Match, last: LastAction | None) -> str:
@@ -137,25 +152,29 @@ def last_move(match: Match, last: LastAction | None) -> str:
         return ""
     who = name(match, last["player"])
     if last["type"] == "build" and last["building"] == "city_hall":
-        return f"{who} built city hall on {sites(last['properties'])}"
+        return _("{who} built city hall on {sites}", who=who, sites=sites(last["properties"]))
     if last["type"] == "build":
-        did = f"{built_on(last['building'], last['properties'])} for " \
-              f"{plural(last['points'], 'point')}"
-    elif last["type"] == "streetcar":
-        did = laid_words(last["segments"], last["where"])
-    elif last["type"] == "exchange":  # the view keeps how many cards went, not which
-        did = f"exchanged {plural(last['count'], 'card')}"
-    elif last["type"] == "trade":
-        did = f"offered {plural(len(last['neighborhoods']), 'card')} in trade"
-    elif last["type"] == "special":
-        did = placed_words(last["card"], last["properties"])
-    elif last["type"] == "place_neighborhood":
-        did = neighborhood_placed(last["neighborhood"])
-    elif last["type"] == "discard_useless":
-        did = useless_discarded(last["cards"])
-    else:
-        did = "passed"
-    return f"{who} {did}"
+        return _n("{who} built {a_building} on {sites} for {n} point",
+                  "{who} built {a_building} on {sites} for {n} points", last["points"],
+                  who=who, a_building=a_building(last["building"]),
+                  sites=sites(last["properties"]))
+    if last["type"] == "streetcar":
+        return _n("{who} laid {n} streetcar ({streets})", "{who} laid {n} streetcars ({streets})",
+                  len(last["segments"]), who=who, streets=laid_streets(last["where"]))
+    if last["type"] == "exchange":  # the view keeps how many cards went, not which
+        return _n("{who} exchanged {n} card", "{who} exchanged {n} cards", last["count"],
+                  who=who)
+    if last["type"] == "trade":
+        return _n("{who} offered {n} card in trade", "{who} offered {n} cards in trade",
+                  len(last["neighborhoods"]), who=who)
+    if last["type"] == "special":
+        return placed_words(who, last["card"], last["properties"])
+    if last["type"] == "place_neighborhood":
+        return _("{who} placed neighborhood {number}", who=who, number=last["neighborhood"])
+    if last["type"] == "discard_useless":
+        return _("{who} discarded the useless {cards}", who=who,
+                 cards=cards_words(last["cards"]))
+    return _("{who} passed", who=who)
 
 
 def final_line(match: Match, view: BigCityView) -> str:
@@ -174,26 +193,31 @@ def card_notes(view: BigCityPlayerView) -> dict[str, str]:
     for card in view["hand"]:
         if isinstance(card, str):
             _stack, kind, shape, _title = SPECIAL_CARDS[card]
-            notes[str(card)] = f"{kind} card: {SHAPE_WORDS[shape]}"
+            notes[str(card)] = (_("park card: {shape}", shape=shape_text(shape)) if kind == "park"
+                                else _("factory card: {shape}", shape=shape_text(shape)))
         elif card in view["useless"]:
             piece = where[card]["piece"]
             assert piece is not None  # a useless card's property is under a park or factory
-            notes[str(card)] = f"useless: under {pieces[piece]['title']}"
+            notes[str(card)] = _("useless: under {card}", card=title(pieces[piece]["building"]))
         elif card in where:
-            side = "outskirts" if where[card]["outskirts"] else "center"
-            notes[str(card)] = f"neighborhood {card // 10}, in the city ({side})"
+            if where[card]["outskirts"]:
+                notes[str(card)] = _("neighborhood {number}, in the city (outskirts)",
+                                     number=card // 10)
+            else:
+                notes[str(card)] = _("neighborhood {number}, in the city (center)",
+                                     number=card // 10)
         else:
-            notes[str(card)] = f"neighborhood {card // 10}, not placed yet"
+            notes[str(card)] = _("neighborhood {number}, not placed yet", number=card // 10)
     return notes
 
 
 def hand_lines(view: BigCityPlayerView) -> str:
     notes = card_notes(view)
-    return "\n".join(f"• **{card_label(c)}** — {notes[str(c)]}" for c in view["hand"])
+    return "\n".join(f"• **{card_name(c)}** — {notes[str(c)]}" for c in view["hand"])
 
 
 def hand_inline(view: BigCityPlayerView) -> str:
-    return " · ".join(card_label(c) for c in view["hand"]) or "no cards"
+    return " · ".join(card_name(c) for c in view["hand"]) or _("no cards")
 
 
 def parse_card(token: str) -> Card | None:
@@ -208,13 +232,14 @@ def turn_refusal(match: Match, player: str) -> str:
     assert match.state is not None
     view = table(match.state)
     if view["phase"] == "over":
-        return "The game is over."
+        return _("The game is over.")
     if view["step"] == "trade_offers":
         trade = view["trade"]
         assert trade is not None  # a trade runs in its steps
         if player == trade["trader"]:
-            return "The others are answering your trade; wait for their offers."
-        return "You have answered this trade already; the trader decides next."
+            return _("The others are answering your trade; wait for their offers.")
+        return _("You have answered this trade already; the trader decides next.")
     turn = view["to_act"]
-    who = name(match, turn[0]) if turn else "nobody"
-    return f"It's {who}'s turn, not yours."
+    if not turn:
+        return _("It's nobody's turn, not yours.")
+    return _("It's {name}'s turn, not yours.", name=name(match, turn[0]))
