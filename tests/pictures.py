@@ -85,6 +85,24 @@ def too_small(texts: Iterable[kit.DrawnText], width: int) -> list[kit.DrawnText]
     return [t for t in texts if t.size < kit.least_text(width, t.secondary)]
 
 
+# -- text that does not fit -------------------------------------------------------------
+
+
+def overflowing(texts: Iterable[kit.DrawnText]) -> list[str]:
+    """The strings that run out of the surface they were drawn on (their ink past its
+    edges) or are wider than the ``max_width`` they were given (a chip's or label's room
+    for its text included). A cached layer is its own surface: text is judged on it."""
+    out = []
+    for t in texts:
+        width, height = t.surface
+        x0, y0, x1, y1 = t.ink or t.box
+        outside = bool(width and height) and (x0 < 0 or y0 < 0 or x1 > width or y1 > height)
+        too_long = t.max_width is not None and t.box[2] - t.box[0] > t.max_width
+        if outside or too_long:
+            out.append(t.text)
+    return out
+
+
 def _width(data: bytes) -> int:
     with Image.open(io.BytesIO(data)) as image:
         return int(image.width)

@@ -7,7 +7,10 @@ here for every name, by a small part of the Unicode Bidirectional Algorithm that
 enough for a single line of a name: the paragraph takes the direction of its first strong
 letter, numbers read left to right inside right-to-left text, and spaces and punctuation
 take the direction of the letters around them. Explicit embeddings and isolates are not
-followed (the kit drops those invisible characters anyway).
+followed (the kit drops those invisible characters anyway). One addition: the ellipsis
+that ends a shortened string belongs to the words it cut, so in a left-to-right sentence
+a cut Arabic name shows its ellipsis at its own left end, where its reader stops, not
+after its first word.
 
 Without libraqm, Arabic letters are also given their joined forms here from Unicode's
 presentation forms (which the bundled Noto Sans Arabic maps), lam-alef ligatures
@@ -23,6 +26,7 @@ from functools import lru_cache
 # Brackets look the other way round in right-to-left text (Unicode's Bidi_Mirrored).
 _MIRROR = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
 
+ELLIPSIS = "…"  # what the kit ends a shortened string with (kit.ELLIPSIS)
 _ALEFS = "\u0622\u0623\u0625\u0627"
 _LAM = "\u0644"
 _TATWEEL = "\u0640"
@@ -74,6 +78,9 @@ def levels(text: str) -> list[int]:
         if kind in ("L", "R"):
             last = kind
         kinds.append(kind)
+    if text.endswith(ELLIPSIS) and len(kinds) > 1:
+        # The cut mark reads as part of the run it cut (the kit cuts at the logical end).
+        kinds[-1] = next((k for k in reversed(kinds[:-1]) if k != "N"), "N")
     rtl = next((k == "R" for k in kinds if k in ("L", "R")), False)
     base = 1 if rtl else 0
     strong = {"L": 2 if rtl else 0, "R": 1, "D": 2}

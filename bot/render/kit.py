@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from .cache import KB, MB, byte_cache
-from .fonts import SHAPING, Run, clean_text, font, layout
+from .fonts import SHAPING, Run, clean_text, emoji_spans, font, layout
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -219,28 +219,79 @@ def metrics(size: int, bold: bool = False) -> tuple[int, int]:
     return int(ascent), int(descent)
 
 
+def _cut_points(text: str) -> list[int]:
+    """Where ``text`` may be cut, in order: never between a letter and its marks (Thai
+    vowels, Devanagari signs), nor inside an emoji sequence (a flag, a family)."""
+    inside = {i for start, end in emoji_spans(text) for i in range(start + 1, end)}
+    return [i for i in range(len(text) + 1) if i not in inside
+            and (i == len(text) or unicodedata.category(text[i])[0] != "M")]
+
+
 @byte_cache(MB // 2)
 def fit_text(text: str, size: int, bold: bool, max_width: int) -> str:
-    """``text`` cut with an ellipsis so it is at most ``max_width`` px wide."""
+    """``text`` cut with an ellipsis so it is at most ``max_width`` px wide.
+
+    The cut is at the logical end, so a right-to-left name keeps its first letters (on the
+    right: ``bidi`` puts the ellipsis at its left end)."""
     if text_width(text, size, bold) <= max_width:
         return text
-    lo, hi = 0, len(text)
+    points = _cut_points(text)
+    lo, hi = 0, len(points) - 1
     while lo < hi:  # the longest prefix that still fits with its ellipsis
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
+        if text_width(text[:points[mid]].rstrip() + ELLIPSIS, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    while 0 < lo < len(text) and unicodedata.category(text[lo])[0] == "M":
-        lo -= 1  # never part a letter from its marks (Thai vowels, Devanagari signs)
-    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+    cut = points[lo]
+    return text[:cut].rstrip() + ELLIPSIS if cut else ELLIPSIS
+
+
+# A shortened name keeps whole words only when they hold this many letters: "A…" or
+# "Jo…" say less than "A very lo…" or "Jo Smi…".
+_LEAST_WORDS = 3
+
+
+def _whole_words(name: str) -> list[str]:
+    """The name's leading whole words, longest first, each a shortened form of it."""
+    words = name.split(" ")
+    heads = (" ".join(words[:n]).rstrip() for n in range(len(words) - 1, 0, -1))
+    return [h for h in heads if sum(1 for c in h if not c.isspace()) >= _LEAST_WORDS]
+
+
+@byte_cache(MB // 2)
+def fit_name(name: str, size: int, bold: bool, max_width: int) -> str:
+    """A player's name in ``max_width`` px, shortened the way people shorten names.
+
+    The whole name where there is room; else its longest run of leading whole words that
+    fits with an ellipsis ("Maximilian Alexander…", "Maximilian…"); else the first letters
+    of its first word ("Maxim…"), as many as fit. Cuts are at the logical end, so a
+    right-to-left name keeps its beginning."""
+    if text_width(name, size, bold) <= max_width:
+        return name
+    for head in _whole_words(name):
+        if text_width(head + ELLIPSIS, size, bold) <= max_width:
+            return head + ELLIPSIS
+    return fit_text(name, size, bold, max_width)
+
+
+def short_name(name: str, fallback: str = "?", bold: bool = True) -> str:
+    """The shortest form ``fit_name`` prefers to letters cut off: the name's first word
+    with an ellipsis when it has several, else the whole (cleaned) name."""
+    cleaned = clean_text(str(name), bold, fallback)
+    heads = _whole_words(cleaned)
+    return heads[-1] + ELLIPSIS if heads else cleaned
 
 
 def prepare(text: str, size: int, bold: bool = False, max_width: int | None = None,
             fallback: str | None = None) -> str:
-    """What ``Canvas.text`` would really draw: cleaned for the font, then fitted."""
+    """What ``Canvas.text`` would really draw: cleaned for the font, then fitted. Text
+    with a ``fallback`` is a name: it is shortened by ``fit_name``."""
     cleaned = clean_text(str(text), bold, fallback)
-    return cleaned if max_width is None else fit_text(cleaned, size, bold, max_width)
+    if max_width is None:
+        return cleaned
+    fit = fit_text if fallback is None else fit_name
+    return fit(cleaned, size, bold, max_width)
 
 
 @byte_cache(3 * MB)  # ~600 strings; a table re-uses 20-120 of them
@@ -286,7 +337,12 @@ def _anchor_origin(xy: tuple[float, float], width: float, size: int, bold: bool,
 
 @dataclass(frozen=True)
 class DrawnText:
-    """One string ``Canvas.text`` drew: as shown (cleaned, ellipsised), with its box."""
+    """One string ``Canvas.text`` drew: as shown (cleaned, ellipsised), with its box.
+
+    Boxes are in the coordinates of the surface it was drawn on (a picture, or a layer
+    pasted into one later), whose size is ``surface``: text runs out of it when ``ink``
+    leaves ``(0, 0, *surface)``, and is too long when the box is wider than ``max_width``.
+    """
 
     text: str
     size: int
@@ -296,6 +352,9 @@ class DrawnText:
     # Secondary text (captions, hints, axis notes) may be smaller than what a player needs
     # to choose a move; see docs/pictures.md. Primary unless the renderer says otherwise.
     secondary: bool = False
+    surface: tuple[int, int] = (0, 0)  # width and height of what it was drawn on
+    max_width: int | None = None  # the room it was given (a chip's or label's for its text)
+    ink: Box | None = None  # the pixels it covers: glyphs may reach past the layout box
 
 
 _recorder: ContextVar[list[DrawnText] | None] = ContextVar("kit_text_recorder", default=None)
@@ -377,18 +436,23 @@ def _chip_metrics(size: int, bold: bool) -> tuple[int, int, int, int]:
     return h, mark, pad, pad + mark + round(size * 0.35)
 
 
-def chip_width(name: str, size: int = 24, bold: bool = True, fallback: str = "?") -> int:
-    """Width ``Canvas.chip`` needs to show ``name`` whole."""
+def chip_width(name: str, size: int = 24, bold: bool = True, fallback: str = "?",
+               short: bool = False) -> int:
+    """Width ``Canvas.chip`` needs to show ``name`` whole, or with ``short`` its
+    ``short_name`` (a good ``least`` for ``share_width``: the first word stays whole)."""
     _h, _mark, pad, lead = _chip_metrics(size, bold)
-    return lead + text_width(prepare(name, size, bold, None, fallback), size, bold) + pad
+    shown = (short_name(name, fallback, bold) if short
+             else prepare(name, size, bold, None, fallback))
+    return lead + text_width(shown, size, bold) + pad
 
 
-def share_width(wanted: Sequence[int], total: int, least: int = 0) -> list[int]:
+def share_width(wanted: Sequence[int], total: int, least: int | Sequence[int] = 0) -> list[int]:
     """Split ``total`` px between items that want ``wanted`` px each.
 
     Items that fit get what they want; the room they leave goes to the long ones, which
     are cut to one common cap ("water filling"). So one long name next to three short
-    ones is shortened only as much as it has to be.
+    ones is shortened only as much as it has to be. No item gets less than ``least`` (one
+    for all, or one each, e.g. ``chip_width(name, short=True)``), even past ``total``.
     """
     if sum(wanted) <= total:
         return list(wanted)
@@ -399,7 +463,8 @@ def share_width(wanted: Sequence[int], total: int, least: int = 0) -> list[int]:
             cap_lo = cap
         else:
             cap_hi = cap - 1
-    return [max(least, min(w, cap_lo)) for w in wanted]
+    floors = [least] * len(wanted) if isinstance(least, int) else list(least)
+    return [max(f, min(w, cap_lo)) for f, w in zip(floors, wanted, strict=True)]
 
 
 # -- the canvas --------------------------------------------------------------------------
@@ -450,8 +515,12 @@ class Canvas:
             self.image.paste(fill, (x + dx, baseline + dy), mask)
             recorder = _recorder.get()
             if recorder is not None:
-                recorder.append(DrawnText(shown, size, bold, fill, (x, top, x + width, bottom),
-                                          secondary))
+                ink = mask.getbbox()
+                recorder.append(DrawnText(
+                    shown, size, bold, fill, (x, top, x + width, bottom), secondary,
+                    self.image.size, max_width, None if ink is None else (
+                        x + dx + ink[0], baseline + dy + ink[1], x + dx + ink[2],
+                        baseline + dy + ink[3])))
         return x, top, x + width, bottom
 
     def text_lines(self, xy: tuple[float, float], lines: Sequence[str], size: int, *,
@@ -477,18 +546,20 @@ class Canvas:
     def label(self, xy: tuple[float, float], text: str, size: int, *, fg: RGB = INK,
               bg: RGB = PANEL_ALT, bold: bool = True, anchor: str = "lt", pad: int | None = None,
               max_width: int | None = None, outline: RGB | None = None,
-              secondary: bool = False) -> Box:
-        """A pill with text: ``anchor`` is l/m/r then t/m/b of the pill itself."""
+              secondary: bool = False, fallback: str | None = None) -> Box:
+        """A pill with text: ``anchor`` is l/m/r then t/m/b of the pill itself. With a
+        ``fallback`` the text is a name, shortened as names are (``fit_name``)."""
         pad = round(size * 0.45) if pad is None else pad
         inner = None if max_width is None else max_width - 2 * pad
-        shown = prepare(text, size, bold, inner)
+        shown = prepare(text, size, bold, inner, fallback)
         ascent, descent = metrics(size, bold)
         w = text_width(shown, size, bold) + 2 * pad
         h = ascent + descent + round(size * 0.3)
         box = _anchored(xy, w, h, anchor)
         self.panel(_inclusive(box), fill=bg, radius=h // 2, outline=outline)
+        # ``shown`` already fits: ``max_width`` only records the room it had.
         self.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), shown, size, bold=bold,
-                  fill=fg, anchor="mm", secondary=secondary)
+                  fill=fg, anchor="mm", secondary=secondary, max_width=inner)
         return box
 
     # markers and players
@@ -508,7 +579,8 @@ class Canvas:
     def chip(self, xy: tuple[float, float], name: str, style: PlayerStyle, size: int = 24, *,
              anchor: str = "lt", max_width: int | None = None, bold: bool = True,
              fallback: str = "?") -> Box:
-        """Colour + marker + name in one pill; ``max_width`` bounds the whole pill."""
+        """Colour + marker + name in one pill; ``max_width`` bounds the whole pill. A name
+        too long for it is shortened by ``fit_name`` (first words, then first letters)."""
         h, mark, pad, lead = _chip_metrics(size, bold)
         inner = None if max_width is None else max(size, max_width - lead - pad)
         shown = prepare(name, size, bold, inner, fallback)
@@ -517,7 +589,8 @@ class Canvas:
         self.panel(_inclusive(box), fill=style.colour, radius=h // 2)
         cy = (box[1] + box[3]) / 2
         self.marker((box[0] + pad + mark / 2, cy), style.marker, mark, style.ink)
-        self.text((box[0] + lead, cy), shown, size, bold=bold, fill=style.ink, anchor="lm")
+        self.text((box[0] + lead, cy), shown, size, bold=bold, fill=style.ink, anchor="lm",
+                  max_width=inner)  # ``shown`` fits already: this records the room it had
         return box
 
     def die(self, box: Box, value: int, *, fill: RGB = PANEL, pip: RGB = INK,
