@@ -27,7 +27,8 @@ def preview_of(interaction: discord.Interaction, match: Match,
         return None
     # the view is taken now: the live match may change while the picture is drawn
     view, _names = named_view(ENGINE, match)
-    picture = Picture("choices.png", "render_preview", (view, screen.preview), PREVIEW_WORDS)
+    picture = Picture("choices.png", "render_preview", (view, screen.preview),
+                      str(PREVIEW_WORDS))
     return drawn(interaction, "bigcity", picture, screen,
                  "could not draw a preview; the menu still works")
 

@@ -121,14 +121,6 @@ def _kind(building: str) -> str:
     return ""
 
 
-def _title(building: str) -> str:
-    if building in SPECIAL_CARDS:
-        return SPECIAL_CARDS[building][3]
-    if building in BUILDINGS:
-        return BUILDINGS[building][3]
-    return building.replace("_", " ").capitalize()
-
-
 def _icon_name(building: str) -> str:
     kind = _kind(building)
     if kind in ("residence", "business", "park", "factory"):

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import Text, Words
 from bot.render import kit
 from bot.render.kit import INK, MUTED, PANEL, RGB, RULE, WHITE
+
+_ = Words("bot.games.bigcity")
+_l = _.lazy
 
 View = dict[str, Any]
 Cell = tuple[int, int]
@@ -46,12 +50,12 @@ ROW_H = 50  # a row of the pieces panel
 TEXT = kit.least_text(WIDTH)  # 30: what a player reads to choose a move
 SMALL = kit.least_text(WIDTH, secondary=True)  # 20: captions
 
-KIND_WORDS = {
-    "residence": "Residences",
-    "business": "Businesses",
+KIND_WORDS: dict[str, Text] = {
+    "residence": _l("Residences"),
+    "business": _l("Businesses"),
 }
 SPECIAL_BUILDINGS = ("city_hall", "church", "cinema", "post_office", "bank", "shopping_center")
-ENDED_BY = {
-    "all_passed": "every player passed in turn",
-    "city_complete": "the city is complete",
+ENDED_BY: dict[str, Text] = {
+    "all_passed": _l("every player passed in turn"),
+    "city_complete": _l("the city is complete"),
 }

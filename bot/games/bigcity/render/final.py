@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Words
 from bot.render.kit import MUTED, PANEL, PAPER, Canvas
 
+from ..saying import lower_title
 from .cast import Cast
-from .city import Piece, _cell_of, _city_cells, _kind, _pieces, _tiles, _title
+from .city import Piece, _cell_of, _city_cells, _kind, _pieces, _tiles
 from .constants import HEAD_Y, INNER_W, MARGIN, PALETTE, SCORES_Y, SMALL, SUB_Y, TEXT, WIDTH, View
 from .frame import _frame, _map_height
 from .header import _headline
 from .map_pieces import _draw_city
-from .text import _inline, _plural
+from .text import _inline
+
+_ = Words("bot.games.bigcity")
+_n = _.plural
 
 # -- the end -----------------------------------------------------------------------------
 
@@ -53,8 +58,8 @@ def render_final(view: View) -> bytes:
     _draw_city(c, view, cast, tiles, frame, top, map_h, highlight=False)
     y = top + map_h + 14
     c.panel((MARGIN, y, WIDTH - MARGIN - 1, y + panel_h - 1), PANEL, radius=16)
-    c.text((MARGIN + 20, y + 30), "Final scores", TEXT, bold=True, anchor="lm")
-    c.text((WIDTH - MARGIN - 20, y + 30), "buildings · best building", SMALL + 2, fill=MUTED,
+    c.text((MARGIN + 20, y + 30), _("Final scores"), TEXT, bold=True, anchor="lm")
+    c.text((WIDTH - MARGIN - 20, y + 30), _("buildings · best building"), SMALL + 2, fill=MUTED,
            anchor="rm", secondary=True)
     winners = {str(w) for w in view.get("winners") or []}
     rank = 0
@@ -74,12 +79,13 @@ def render_final(view: View) -> bytes:
         del chip
         x = right + 12
         if p in winners:
-            x = c.text((x, cy), "★ wins", TEXT, bold=True, anchor="lm")[2] + 16
+            x = c.text((x, cy), _("★ wins"), TEXT, bold=True, anchor="lm")[2] + 16
         else:
             x += 100
-        info = _plural(count, "building")
+        info = _n("{n} building", "{n} buildings", count)
         if best is not None:
-            info += f" · best: {best.points} ({_title(best.building).lower()})"
+            info += " · " + _("best: {points} ({building})", points=best.points,
+                              building=lower_title(best.building))
         c.text((max(x, MARGIN + 560), cy), info, SMALL + 4, fill=MUTED, anchor="lm",
                max_width=WIDTH - MARGIN - 20 - max(x, MARGIN + 560), secondary=True)
     return c.png(PALETTE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cast import game_over_parts
 from bot.render.kit import INK, MUTED, Canvas
@@ -11,7 +12,10 @@ from bot.render.kit import INK, MUTED, Canvas
 from .cast import Cast
 from .city import _kind
 from .constants import ENDED_BY, HEAD_Y, INNER_W, MARGIN, SCORES_Y, SMALL, SUB_Y, TEXT, WIDTH, View
-from .text import _hoods, _inline, _join_numbers, _listing, _plural
+from .text import _hoods, _inline, _join_numbers, _listing
+
+_ = Words("bot.games.bigcity")
+_n = _.plural
 
 # -- header ------------------------------------------------------------------------------
 
@@ -19,7 +23,7 @@ from .text import _hoods, _inline, _join_numbers, _listing, _plural
 def _winners_parts(view: View, cast: Cast) -> list[tuple[str, Any]]:
     winners = [str(w) for w in view.get("winners") or []]
     if not winners:
-        return [("bold", "Game over")]
+        return [("bold", _("Game over"))]
     return game_over_parts(winners, cast)
 
 
@@ -30,39 +34,42 @@ def _headline(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], str]:
     turn = view.get("turn") or next(iter(view.get("to_act") or []), None)
     placed = len(view.get("neighborhoods") or [])
     if phase == "over":
-        why = ENDED_BY.get(str(view.get("ended_by")), "")
+        why = str(ENDED_BY.get(str(view.get("ended_by")), ""))
         built = sum(1 for p in view.get("buildings") or [] if _kind(p.get("building", ""))
                     not in ("park", "factory"))
-        detail = f"Final city: {_plural(built, 'building')}"
+        detail = _n("Final city: {n} building", "Final city: {n} buildings", built)
         return _winners_parts(view, cast), f"{detail} · {why}" if why else detail
     if phase == "setup":
         setup = view.get("setup") or {}
         pool = list(setup.get("pool") or [])
-        parts: list[tuple[str, Any]] = [("bold", "Setup: ")]
+        parts: list[tuple[str, Any]] = [("bold", _("Setup: "))]
         if turn:
-            parts += [cast.chip(str(turn)), ("bold", "places a neighborhood")]
+            parts += [cast.chip(str(turn)), ("bold", _("places a neighborhood"))]
         else:
-            parts.append(("bold", "placing the starting neighborhoods"))
-        detail = (f"Still to place: {_join_numbers(pool)} · each must touch the city with two "
-                  "properties" if pool else "The starting city is ready")
+            parts.append(("bold", _("placing the starting neighborhoods")))
+        detail = (_("Still to place: {numbers} · each must touch the city with two properties",
+                    numbers=_join_numbers(pool)) if pool
+                  else _("The starting city is ready"))
         return parts, detail
     if turn is None:
         return [("bold", "Big City")], ""
     who = cast.chip(str(turn))
-    hall = "City hall built" if view.get("city_hall") else \
-        "No city hall yet"
+    hall = _("City hall built") if view.get("city_hall") else _("No city hall yet")
     unplaced = [int(n) for n in view.get("unplaced_neighborhoods") or []]
-    hoods = f"{placed} of 8 neighborhoods"
     if unplaced:  # which stacks still bring a new neighborhood
-        hoods += f", to come: {_join_numbers(sorted(unplaced))}"
-    general = f"Turn {view.get('turn_number', 1)} · {hoods} · {hall}"
+        hoods = _("{placed} of 8 neighborhoods, to come: {numbers}", placed=placed,
+                  numbers=_join_numbers(sorted(unplaced)))
+    else:
+        hoods = _("{placed} of 8 neighborhoods", placed=placed)
+    general = " · ".join((_("Turn {number}", number=view.get("turn_number", 1)), hoods, hall))
     if step == "draw":
         n = int((view.get("draw") or {}).get("cards") or 0)
-        what = f"draws {_plural(n, 'card')}" if n else "draws cards"
-        return [who, ("bold", what)], "At most two cards from one stack in a turn · " + general
+        what = _n("draws {n} card", "draws {n} cards", n) if n else _("draws cards")
+        return [who, ("bold", what)], (_("At most two cards from one stack in a turn") + " · "
+                                       + general)
     if step in ("trade_offers", "trade_accept"):
         return _trade_headline(view, cast, who)
-    return [who, ("bold", "to play")], general
+    return [who, ("bold", _("to play"))], general
 
 
 def _trade_headline(view: View, cast: Cast,
@@ -70,25 +77,27 @@ def _trade_headline(view: View, cast: Cast,
     trade = view.get("trade") or {}
     hoods = list(trade.get("neighborhoods") or [])
     wants = list(trade.get("wants") or [])
-    what = f"trades {_plural(len(hoods), 'card')}" if hoods else "trades"
+    what = _n("trades {n} card", "trades {n} cards", len(hoods)) if hoods else _("trades")
     bits = []
     if hoods:
-        bits.append(f"cards from {_hoods(hoods)}")
+        bits.append(_("cards from {neighborhoods}", neighborhoods=_hoods(hoods)))
     if wants:
-        bits.append(f"wants {_hoods(wants, 'or')}")
+        bits.append(_("wants {neighborhoods}", neighborhoods=_hoods(wants, "or")))
     offers = trade.get("offers") or {}
     for player, offer in offers.items():
         name = cast.name(str(player), 24, False, 220)
         if offer:
-            bits.append(f"{name} offers {_plural(len(offer), 'card')} from {_listing(offer)}")
+            bits.append(_n("{name} offers {n} card from {numbers}",
+                           "{name} offers {n} cards from {numbers}", len(offer), name=name,
+                           numbers=_listing(offer)))
         else:
-            bits.append(f"{name} declines")
+            bits.append(_("{name} declines", name=name))
     waiting = [cast.name(str(p), 24, False, 220) for p in trade.get("waiting_for") or []]
     if waiting:
-        bits.append("waiting for " + ", ".join(waiting))
+        bits.append(_("waiting for {names}", names=", ".join(waiting)))
     elif view.get("step") == "trade_accept":
-        bits.append("the trader picks an offer")
-    return [("bold", "Trade: "), who, ("bold", what)], " · ".join(bits)
+        bits.append(_("the trader picks an offer"))
+    return [("bold", _("Trade: ")), who, ("bold", what)], " · ".join(bits)
 
 
 def _draw_header(c: Canvas, view: View, cast: Cast, scores: bool = True) -> None:
@@ -103,7 +112,7 @@ def _draw_header(c: Canvas, view: View, cast: Cast, scores: bool = True) -> None
 def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
     scores = view.get("scores") or {}
     turn = view.get("turn") if view.get("phase") != "over" else None
-    x = c.text((MARGIN, y), "Scores", SMALL + 2, bold=True, fill=MUTED, anchor="lm",
+    x = c.text((MARGIN, y), _("Scores"), SMALL + 2, bold=True, fill=MUTED, anchor="lm",
                secondary=True)[2] + 12
     gap = 18
     tails, wanted = [], []

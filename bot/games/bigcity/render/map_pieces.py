@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.core.i18n import Words, current
 from bot.render import kit
 from bot.render.cache import MB, ByteLRU
 from bot.render.kit import INK, PANEL_ALT, RGB, WHITE, Canvas
@@ -18,6 +19,8 @@ from .constants import FACTORY, MAP_PAD, PARK, PARK_INK, STREETCAR, Cell, Point,
 from .frame import Frame
 from .icons import _paste_icon
 from .map_base import _map_base, _outline_lines, _small_number_size, _stroke
+
+_ = Words("bot.games.bigcity")
 
 # -- the map: pieces, streetcars, highlights ---------------------------------------------
 
@@ -96,7 +99,7 @@ def _draw_pieces(c: Canvas, pieces: Sequence[Piece], frame: Frame, cast: Cast,
 def _piece_word(c: Canvas, piece: Piece, frame: Frame, ink: RGB) -> None:
     """"Park" or "Factory" under the icon of the piece's middle lot: the two differ in more
     than the shape of a tiny icon (and a grey phone screen)."""
-    word = "Park" if _kind(piece.building) == "park" else "Factory"
+    word = _("Park") if _kind(piece.building) == "park" else _("Factory")
     cells = sorted(piece.cells, key=lambda cell: (cell[1], cell[0]))
     box = frame.lot(cells[len(cells) // 2])
     size = max(11, min(26, round(frame.cell * 0.24)))
@@ -181,11 +184,12 @@ PieceKey = tuple[tuple[Piece, int], ...]
 def _city_layer(tiles: tuple[Tile, ...], frame: Frame, map_h: int, pieces: PieceKey,
                 cast: Cast) -> Image.Image:
     """The map strip with every piece on it (cached; callers must not change it)."""
-    key = (tiles, frame, map_h, pieces)
+    language = current()  # parks and factories are labelled in words
+    key = (language, tiles, frame, map_h, pieces)
     hit = _CITY_CACHE.get(key)
     if hit is not None:
         return hit
-    parent = (tiles, frame, map_h, pieces[:-1])
+    parent = (language, tiles, frame, map_h, pieces[:-1])
     previous = _CITY_CACHE.peek(parent) if pieces else None
     if previous is not None:
         image, todo = previous.copy(), pieces[-1:]

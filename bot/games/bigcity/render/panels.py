@@ -7,13 +7,14 @@ from typing import Any
 
 from PIL import Image
 
+from bot.core.i18n import Words, current
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
 from bot.render.kit import INK, MUTED, PANEL, PAPER, RULE, WHITE, Canvas
 
-from ..content import SPECIAL_CARDS
+from ..content import BUILDINGS, SPECIAL_CARDS
+from ..saying import a_building, score_sum, street, title
 from .cast import Cast
-from .city import _title
 from .constants import (
     FACTORY,
     INNER_W,
@@ -30,7 +31,10 @@ from .constants import (
     View,
 )
 from .icons import _paste_icon
-from .text import _hoods, _inline, _join_numbers, _plural
+from .text import _hoods, _inline, _join_numbers, _marked
+
+_ = Words("bot.games.bigcity")
+_n = _.plural
 
 # -- under the map -----------------------------------------------------------------------
 
@@ -42,42 +46,54 @@ def _last_action_lines(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], s
         return None
     player = str(last.get("player", ""))
     kind = last.get("type")
-    parts: list[tuple[str, Any]] = [("text", "Last: "), cast.chip(player)]
+    parts: list[tuple[str, Any]] = [("text", _("Last: ")), cast.chip(player)]
     explanation = ""
     if kind == "build":
         building = str(last.get("building", ""))
         props = "+".join(str(p) for p in last.get("properties") or [])
         points = int(last.get("points") or 0)
-        parts.append(("text", f"built a {_title(building).lower()} on {props} for "))
-        parts.append(("bold", _plural(points, "point")))
+        if building in BUILDINGS:
+            parts += _marked(_n("built {a_building} on {sites} for **{n} point**",
+                                "built {a_building} on {sites} for **{n} points**", points,
+                                a_building=a_building(building), sites=props))
+        else:  # a view from elsewhere: the building's id as words
+            parts += _marked(_n("built a {building} on {sites} for **{n} point**",
+                                "built a {building} on {sites} for **{n} points**", points,
+                                building=title(building).lower(), sites=props))
         explanation = str(last.get("explanation") or "")
         if not any(sign in explanation for sign in "+−-×="):
             explanation = ""  # "15 church" says nothing the line above does not
+        explanation = score_sum(explanation)
     elif kind == "special":
         card = str(last.get("card", ""))
         props = "+".join(str(p) for p in last.get("properties") or [])
-        parts.append(("text", f"placed {_title(card)} on {props}"))
+        parts.append(("text", _("placed {card} on {sites}", card=title(card), sites=props)))
     elif kind == "streetcar":
-        where = [str(w) for w in last.get("where") or []]
+        where = [street(str(w)) for w in last.get("where") or []]
         n = len(last.get("segments") or where)
-        parts.append(("text", f"laid {_plural(n, 'streetcar')}"
-                      + (f" ({', '.join(where)})" if where else "")))
+        parts.append(("text", _n("laid {n} streetcar ({streets})", "laid {n} streetcars ({streets})",
+                                 n, streets=", ".join(where)) if where
+                      else _n("laid {n} streetcar", "laid {n} streetcars", n)))
     elif kind == "place_neighborhood":
-        parts.append(("text", f"placed neighborhood {last.get('neighborhood', '?')}"))
+        parts.append(("text", _("placed neighborhood {number}",
+                                number=last.get("neighborhood", "?"))))
     elif kind == "exchange":
         n = int(last.get("count") or 0)
         stacks = _join_numbers(last.get("stacks") or [])
-        parts.append(("text", f"exchanged {_plural(n, 'card')}"
-                      + (f" (stacks {stacks})" if stacks else "")))
+        parts.append(("text", _n("exchanged {n} card (stacks {stacks})",
+                                 "exchanged {n} cards (stacks {stacks})", n, stacks=stacks)
+                      if stacks else _n("exchanged {n} card", "exchanged {n} cards", n)))
     elif kind == "discard_useless":
-        parts.append(("text", "discarded useless cards " + _join_numbers(last.get("cards") or [])))
+        parts.append(("text", _("discarded useless cards {numbers}",
+                                numbers=_join_numbers(last.get("cards") or []))))
     elif kind == "trade":
         hoods = _hoods(last.get("neighborhoods") or [])
-        parts.append(("text", f"offered cards from {hoods} for trade"))
+        parts.append(("text", _("offered cards from {neighborhoods} for trade",
+                                neighborhoods=hoods)))
     elif kind == "pass":
-        parts.append(("text", "passed"))
+        parts.append(("text", _("passed")))
     else:
-        parts.append(("text", str(kind or "played")))
+        parts.append(("text", str(kind or _("played"))))
     return parts, explanation
 
 
@@ -122,8 +138,9 @@ Slot = tuple[str, float, float]  # what a count shows, and where: (key, x, centr
 
 
 @byte_cache(3 * MB // 2)
-def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
-    """The pieces panel without its numbers (drawn once), and where each number goes.
+def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
+    """The pieces panel without its numbers (drawn once per language), and where each
+    number goes.
 
     Keys: a building id, "streetcars", "park"/"factory" (the names of those left),
     "stack:N" or "discard". Numbers are left-aligned at x, vertically centred on y.
@@ -142,7 +159,7 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
     # rows 1-2: residences and businesses by size, with the streetcar and outskirts keys
     for row, kind in enumerate(("residence", "business")):
         cy = centre(row)
-        x = c.text((x0, cy), KIND_WORDS[kind], TEXT, bold=True, anchor="lm")[2]
+        x = c.text((x0, cy), str(KIND_WORDS[kind]), TEXT, bold=True, anchor="lm")[2]
         x = max(x + 14, x0 + 190)
         for size, prefix in ((1, "single"), (2, "double"), (3, "triple")):
             x = _legend_tile(c, kind, size, x, cy)
@@ -155,18 +172,18 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
                              fill=INK)
             c.draw.rectangle((sx, round(cy) - w // 2, sx + 44, round(cy) + w // 2 - 1),
                              fill=STREETCAR)
-            end = c.text((sx + 52, cy), "Streetcars", TEXT, anchor="lm")[2]
+            end = c.text((sx + 52, cy), _("Streetcars"), TEXT, anchor="lm")[2]
             slots.append(("streetcars", end + 8, cy))
         else:
             c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) + 16), fill=LOT_OUT)
             c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) - 11), fill=INK)
-            c.text((sx + 52, cy), "Outskirts", TEXT, anchor="lm", max_width=right - sx - 52)
+            c.text((sx + 52, cy), _("Outskirts"), TEXT, anchor="lm", max_width=right - sx - 52)
     # rows 3-4: the six special buildings, three a row
     for i, bid in enumerate(SPECIAL_BUILDINGS):
         row, x = 2 + i // 3, x0 + (i % 3) * col
         cy = centre(row)
         x = _legend_tile(c, bid, 1, x, cy)
-        box = c.text((x + 8, cy), _title(bid), TEXT, anchor="lm",
+        box = c.text((x + 8, cy), title(bid), TEXT, anchor="lm",
                      max_width=col - 34 - 8 - count_w - 16)
         slots.append((bid, box[2] + 8, cy))
     # rows 5-6: the parks and the factories not placed yet, by name
@@ -175,12 +192,13 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
         fill, ink = (PARK, PARK_INK) if kind == "park" else (FACTORY, WHITE)
         c.draw.rectangle((x0, round(cy) - 17, x0 + 33, round(cy) + 16), fill=fill, outline=MUTED)
         _paste_icon(c.image, kind, (x0 + 17, cy), 24, ink)
-        word = "Parks:" if kind == "park" else "Factories:"
+        word = _("Parks:") if kind == "park" else _("Factories:")
         end = c.text((x0 + 44, cy), word, TEXT, anchor="lm")[2]
         slots.append((kind, end + 10, cy))
     # row 7: the card stacks
     cy = centre(6)
-    x = c.text((x0, cy), "Cards in stacks", TEXT, bold=True, fill=MUTED, anchor="lm")[2] + 16
+    x = c.text((x0, cy), _("Cards in stacks"), TEXT, bold=True, fill=MUTED,
+               anchor="lm")[2] + 16
     step = (right - x) / 8
     for i in range(1, 9):
         cx = x + step * (i - 1)
@@ -189,7 +207,7 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
         slots.append((f"stack:{i}", cx + 38, cy))
     # row 8: the discard pile (those properties can no longer be drawn)
     cy = centre(7)
-    end = c.text((x0, cy), "Discarded", TEXT, bold=True, fill=MUTED, anchor="lm")[2]
+    end = c.text((x0, cy), _("Discarded"), TEXT, bold=True, fill=MUTED, anchor="lm")[2]
     slots.append(("discard", end + 16, cy))
     return c.image, tuple(slots)
 
@@ -197,16 +215,17 @@ def _panel_static() -> tuple[Image.Image, tuple[Slot, ...]]:
 def _discard_words(discard: Sequence[Any]) -> str:
     """"none" or "4 cards: 12, 35, 41, 57" (the properties on them, lowest first)."""
     if not discard:
-        return "none"
+        return _("none")
     # property cards are numbers; a park or factory card laid aside goes by its name
     numbers = sorted(int(card) for card in discard if str(card).isdigit())
-    names = [_title(str(card)) for card in discard if not str(card).isdigit()]
-    return f"{_plural(len(discard), 'card')}: {_join_numbers([*numbers, *names])}"
+    names = [title(str(card)) for card in discard if not str(card).isdigit()]
+    return _n("{n} card: {cards}", "{n} cards: {cards}", len(discard),
+              cards=_join_numbers([*numbers, *names]))
 
 
 def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
     """Buildings, parks, factories, streetcars and cards left; it doubles as the key."""
-    image, slots = _panel_static()
+    image, slots = _panel_static(current())
     c.image.paste(image, (0, top))
     left = view.get("buildings_left") or {}
     specials_left = view.get("parks_and_factories_left")
@@ -215,9 +234,9 @@ def _draw_pieces_panel(c: Canvas, view: View, top: int) -> None:
     for key, x, cy in slots:
         y = top + cy
         if key in ("park", "factory"):
-            names = [info[3].split(" ")[0] for card, info in SPECIAL_CARDS.items()
+            names = [title(card).split(" ")[0] for card, info in SPECIAL_CARDS.items()
                      if info[1] == key and (specials_left is None or card in specials_left)]
-            text = ", ".join(names) if names else "all placed"
+            text = ", ".join(names) if names else _("all placed")
             c.text((x, y), text, TEXT, fill=INK if names else MUTED, anchor="lm",
                    max_width=right - round(x))
             continue

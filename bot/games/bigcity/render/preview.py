@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from PIL import ImageDraw
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import INK, MUTED, PANEL_ALT, PAPER, RGB, Box, Canvas
 
@@ -35,6 +36,8 @@ from .frame import Frame, _frame, _map_height
 from .map_base import _number_size, _outline_lines, _stroke
 from .map_pieces import _draw_city, _piece_fill
 from .text import _inline
+
+_ = Words("bot.games.bigcity")
 
 # -- previews ----------------------------------------------------------------------------
 
@@ -160,12 +163,12 @@ def _preview_header(c: Canvas, view: View, choices: Sequence[View], cast: Cast,
                     sub: str) -> None:
     texts = [str(ch.get("label", "?")) for ch in choices]
     if len(texts) == 1:  # a confirmation: the one place, marked
-        title = f"Your pick: {texts[0]}"
-        sub = "Marked on the city"
+        title = _("Your pick: {letter}", letter=texts[0])
+        sub = _("Marked on the city")
+    elif texts:
+        title = _choice_kinds(choices, f"{texts[0]}–{texts[-1]}")
     else:
-        title = f"Pick {_choice_kinds(choices)} from the menu"
-        if texts:
-            title += f": {texts[0]}–{texts[-1]}"
+        title = _choice_kinds(choices, None)
     c.text((MARGIN, HEAD_Y), title, 34, bold=True, anchor="lm", max_width=INNER_W)
     who = view.get("viewer") or view.get("turn")
     if who:
@@ -194,7 +197,8 @@ def _preview_map(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     frame = _frame(extent, head_h, max_h=900)
     map_h = _map_height(frame)
     c = Canvas.new(WIDTH, head_h + map_h + 64, PAPER)
-    _preview_header(c, view, choices, cast, "Letters mark the choices; the menu says what each is")
+    _preview_header(c, view, choices, cast,
+                    _("Letters mark the choices; the menu says what each is"))
     _draw_city(c, view, cast, tiles, frame, head_h, map_h, highlight=False)
     # Ghost neighbourhoods: numbered lots where they do not overlap, dashed outlines.
     seen: set[Cell] = set()
@@ -287,7 +291,7 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     thumb_h = label_h + span_y * cell + 12
     head_h = PREVIEW_HEAD
     c = Canvas.new(WIDTH, head_h + rows * (thumb_h + gap) + 52, PAPER)
-    _preview_header(c, view, choices, cast, "One small map per place the neighborhood can go")
+    _preview_header(c, view, choices, cast, _("One small map per place the neighborhood can go"))
     outskirts = _outskirt_cells(frozenset(city))
     for i, (choice, ghost) in enumerate(zip(choices, ghosts, strict=True)):
         x = MARGIN + (i % cols) * (thumb_w + gap)
@@ -301,8 +305,9 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
         turn = int(choice.get("rotation", 0)) % 360
         c.text((x + thumb_w - 10, y + 26), f"{turn}°" if turn else "0°", TEXT,
                fill=MUTED, anchor="rm")
-    key = "numbers: its properties" if cell >= 30 else "dot: its property 1"
-    c.text((MARGIN, c.height - 28), f"Yellow: the new neighborhood · {key} · ° turned",
+    key = _("numbers: its properties") if cell >= 30 else _("dot: its property 1")
+    c.text((MARGIN, c.height - 28), _("Yellow: the new neighborhood · {key} · ° turned",
+                                      key=key),
            SMALL + 2, fill=MUTED, anchor="lm", max_width=INNER_W, secondary=True)
     return c.png(PALETTE)
 
@@ -339,26 +344,35 @@ def _draw_mini(c: Canvas, frame: Frame, city: Sequence[Cell], pieces: Sequence[P
         c.marker((cx, cy), "circle", max(4, round(frame.cell * 0.55)), INK)
 
 
-def _choice_kinds(choices: Sequence[View]) -> str:
+def _choice_kinds(choices: Sequence[View], letters: str | None) -> str:
+    """The preview's title: "Pick a building site from the menu: A–F"."""
     kinds = set()
     for choice in choices:
         if "neighborhood" in choice:
-            kinds.add("a position")
+            kinds.add("position")
         elif choice.get("segments"):
             kinds.add("streetcars")
         elif choice.get("properties"):
-            kinds.add("a building site")
-    if len(kinds) == 1:
-        return kinds.pop()
-    return "a choice"
+            kinds.add("site")
+    kind = kinds.pop() if len(kinds) == 1 else "choice"
+    if letters is None:
+        return {"position": _("Pick a position from the menu"),
+                "streetcars": _("Pick streetcars from the menu"),
+                "site": _("Pick a building site from the menu")}.get(
+                    kind, _("Pick a choice from the menu"))
+    return {"position": _("Pick a position from the menu: {letters}", letters=letters),
+            "streetcars": _("Pick streetcars from the menu: {letters}", letters=letters),
+            "site": _("Pick a building site from the menu: {letters}", letters=letters)}.get(
+                kind, _("Pick a choice from the menu: {letters}", letters=letters))
 
 
 def _preview_footer(choices: Sequence[View]) -> str:
     if any("neighborhood" in ch for ch in choices):
-        return "Dashed outlines: where the neighborhood could go · each letter sits toward its property 1"
+        return _("Dashed outlines: where the neighborhood could go · each letter sits toward "
+                 "its property 1")
     if any(ch.get("segments") for ch in choices):
-        return "Yellow: the streets each choice would lay streetcars on"
-    return "Yellow frames: the properties of the sites · bridges join the lots of one site"
+        return _("Yellow: the streets each choice would lay streetcars on")
+    return _("Yellow frames: the properties of the sites · bridges join the lots of one site")
 
 
 def _choice_anchor(choice: View, frame: Frame, cell_of: dict[int, Cell]) -> Point:

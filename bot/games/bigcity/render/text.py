@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.kit import INK, RGB, Canvas
+
+_ = Words("bot.games.bigcity")
+_n = _.plural
 
 # -- text helpers ------------------------------------------------------------------------
 
@@ -40,24 +44,32 @@ def _inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], siz
     return x
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _join_numbers(values: Iterable[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
 def _listing(values: Iterable[Any], last: str = "and") -> str:
-    """"3", "3 and 5", "3, 5 and 6"."""
+    """"3", "3 and 5", "3, 5 and 6" (or "3 or 5")."""
     words = [str(v) for v in values]
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+    if last == "or":
+        return _("{first} or {last}", first=", ".join(words[:-1]), last=words[-1])
+    return _("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
 
 
 def _hoods(values: Sequence[Any], last: str = "and") -> str:
     """"neighborhood 3", "neighborhoods 3 and 5"."""
     unique = list(dict.fromkeys(values))
-    word = "neighborhood" if len(unique) == 1 else "neighborhoods"
-    return f"{word} {_listing(unique, last)}"
+    return _n("neighborhood {numbers}", "neighborhoods {numbers}", len(unique),
+              numbers=_listing(unique, last))
+
+
+def _marked(sentence: str) -> list[tuple[str, Any]]:
+    """A sentence with **bold** parts as ``_inline``'s parts: a translation keeps its
+    bold words where its language puts them."""
+    parts: list[tuple[str, Any]] = []
+    for i, piece in enumerate(sentence.split("**")):
+        if piece:
+            parts.append(("bold" if i % 2 else "text", piece))
+    return parts
