@@ -9,10 +9,15 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.core.i18n import Words
 from bot.ui.lobby import GameCommands, given
 from cogs.settings import save_defaults
 
 from .words import KNOWLEDGE_WORDS
+
+# The slash commands' words below are filed in this catalog (scripts/i18n.py reads them
+# from the command tree) and said through discord.py's translator.
+_ = Words("bot.games.bigcityz")
 
 F = TypeVar("F", bound=Callable[..., object])
 VetoSeconds = app_commands.Range[int, 5, 120]

@@ -9,14 +9,19 @@ from typing import Any, ClassVar
 import discord
 
 from bot.core.engine import Engine
+from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.games.bigcityz import ENGINE
+from bot.games.bigcityz.names import city as city_name
 from bot.games.bigcityz.views import BigCityzView, placing_move, seen_by, table
 from bot.ui.items import Click, GameButton, GameItem, GameSelect
 from bot.ui.screens import Screen, show_screen
-from bot.ui.words import name, plural
+from bot.ui.words import name
 
 from .words import action_label, move_text, target_option
+
+_ = Words("bot.games.bigcityz")
+_n, _l, _ln, _p = _.plural, _.lazy, _.lazy_plural, _.context
 
 
 def card_stamp(view: BigCityzView) -> int:
@@ -29,19 +34,24 @@ class BigCityzItem:
 
     prefix: ClassVar[str] = "ch:bz"
     engine: ClassVar[Engine] = ENGINE
+    stale: ClassVar[object]
+
+    def stale_reason(self) -> str:
+        """``stale`` (a lazy Text) in the clicker's language."""
+        return str(self.stale or "")
 
 
 # -- placing --------------------------------------------------------------------------
 
 
 class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
-    stale = "That board is out of date."
+    stale = _l("That board is out of date.")  # type: ignore[assignment]  # said when shown
     turn_only = True
     version: int
 
     @classmethod
     def make(cls, match_id: int, version: int) -> PlaceButton:
-        return cls.create(discord.ui.Button(label="Place", emoji="📍",
+        return cls.create(discord.ui.Button(label=_("Place"), emoji="📍",
                                             style=discord.ButtonStyle.primary),
                           match_id=match_id, version=version)
 
@@ -51,8 +61,8 @@ class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
         if mine["is_my_turn"]:
             return None
         turn, placing = mine["to_act"], mine["phase"] == "place"
-        return (f"It's {name(match, turn[0])}'s turn to place, not yours." if turn and placing
-                else "Nobody is placing right now.")
+        return (_("It's {player}'s turn to place, not yours.", player=name(match, turn[0]))
+                if turn and placing else _("Nobody is placing right now."))
 
     async def on_click(self, click: Click) -> None:
         await show(click, chooser(click.match, click.player), edit=False)
@@ -73,21 +83,24 @@ def chooser(match: Match, player: str) -> Screen:
         if move["type"] != "place":
             items.append(ActionButton.make(match.id, match.version, i,
                                            action_label(view, move, label)))
-    city = view["city"]["name"] if view["city"] else "the city"
-    note = " You replaced a board, so it goes on the new one." if view["replaced_slot"] else ""
-    return Screen(f"Where does **{city}** go?{note}", items)
+    city = city_name(view["city"]) if view["city"] else _("the city")
+    if view["replaced_slot"]:
+        return Screen(_("Where does **{city}** go? You replaced a board, so it goes on the new "
+                        "one.", city=city), items)
+    return Screen(_("Where does **{city}** go?", city=city), items)
 
 
 class ChoiceItem(BigCityzItem):
     """The private chooser's menu and buttons: a move by its index in ``legal``."""
 
-    stale: ClassVar[str | None] = "That choice belongs to an earlier board."
+    stale: ClassVar[str | None] = _l(  # type: ignore[assignment]  # said when shown
+        "That choice belongs to an earlier board.")
     version: int
 
     async def choose(self, click: Click, index: int) -> None:
         legal = await click.legal()
         if not 0 <= index < len(legal):
-            await click.tell("That isn't one of your choices right now.")
+            await click.tell(_("That isn't one of your choices right now."))
             return
         action = legal[index].action
         move = placing_move(action)
@@ -97,9 +110,10 @@ class ChoiceItem(BigCityzItem):
         assert outcome.match.state is not None
         if move["type"] == "replace":
             screen = chooser(outcome.match, click.player)
-            screen.text = f"Board {move['slot']} replaced.\n{screen.text}"
+            screen.text = _("Board {slot} replaced.", slot=move["slot"]) + f"\n{screen.text}"
         else:
-            screen = Screen(f"You {move_text(table(outcome.match.state), move)}.")
+            screen = Screen(_("You {placement}.",
+                              placement=move_text(table(outcome.match.state), move)))
         await show(click, screen, edit=True)
 
 
@@ -111,7 +125,8 @@ class PlaceSelect(ChoiceItem, GameSelect, template=":v{version}:pick"):
         options = [discord.SelectOption(label=label[:100], value=str(i),
                                         description=description[:100] or None)
                    for i, (label, description) in places[:25]]
-        return cls.create(discord.ui.Select(placeholder="Put it on…", options=options, row=0),
+        return cls.create(discord.ui.Select(placeholder=_("Put it on…"), options=options,
+                                             row=0),
                           match_id=match_id, version=version)
 
     async def on_click(self, click: Click) -> None:
@@ -141,15 +156,15 @@ class VetoButton(BigCityzItem, GameButton,
     """Objection / No objection. Tied to the city card, not the board version, so one
     player's answer does not make the others' buttons outdated."""
 
-    stale = "The objections for that city are closed."
+    stale = _l("The objections for that city are closed.")  # type: ignore[assignment]
     stale_shows_board = False
     stamp: int
     answer: str
 
     @classmethod
     def make(cls, match_id: int, stamp: int, answer: str) -> VetoButton:
-        label, style = (("Objection", discord.ButtonStyle.danger) if answer == "veto"
-                        else ("No objection", discord.ButtonStyle.secondary))
+        label, style = ((_("Objection"), discord.ButtonStyle.danger) if answer == "veto"
+                        else (_("No objection"), discord.ButtonStyle.secondary))
         return cls.create(discord.ui.Button(label=label, style=style,
                                             emoji="✋" if answer == "veto" else "👍"),
                           match_id=match_id, stamp=stamp, answer=answer)
@@ -166,9 +181,10 @@ class VetoButton(BigCityzItem, GameButton,
             return
         left = (table(outcome.match.state)["vetoes_left"][click.player]
                 if outcome.match.state is not None else 0)
-        await click.tell(f"Objection raised. You have {plural(left, 'veto marker')} left."
+        await click.tell(_n("Objection raised. You have {n} veto marker left.",
+                            "Objection raised. You have {n} veto markers left.", left)
                          if self.answer == "veto"
-                         else "No objection from you this time; your markers are kept.")
+                         else _("No objection from you this time; your markers are kept."))
 
 
 DYNAMIC_ITEMS: tuple[type[GameItem[Any]], ...] = (

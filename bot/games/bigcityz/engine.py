@@ -16,6 +16,7 @@ import copy
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction, LegalAction, Result, check_seats
+from bot.core.i18n import Words
 from bot.core.rng import draw
 
 from . import content
@@ -41,7 +42,12 @@ from .board import (
     square_label,
     square_right,
 )
+from .names import City
 from .view import _city_ref, _public_placement, _waiting, active_player, public_view
+
+# Refusals are lazy Text: said in the clicker's language when the cog shows them.
+_ = Words("bot.games.bigcityz")
+_l = _.lazy
 
 OPTIONS = {"city_order", "statement_order", "first_player", "veto_seconds", "ai_levels",
            "ai_level"}
@@ -65,6 +71,11 @@ def target_right(state: JSON, target: JSON, city_id: str) -> bool:
     return square_right(target["color"], content.truth(city_id, statement_id))
 
 
+def _colour(color: str) -> object:
+    """A colour's word in a refusal (the engine's codes are green and red)."""
+    return _l("green") if color == "green" else _l("red") if color == "red" else color
+
+
 def target_label(state: JSON, target: JSON) -> str:
     if "risk" in target:
         return risk_label(target["risk"], target["color"])
@@ -85,26 +96,29 @@ class BigCityzEngine:
         if first is None:
             first = players[0]
         if first not in players:
-            raise IllegalAction(f"{first} is not playing, so cannot go first.")
+            raise IllegalAction(_l("{player} is not playing, so cannot go first.", player=first))
         veto_seconds = options.get("veto_seconds")
         if veto_seconds is None:
             veto_seconds = DEFAULT_VETO_SECONDS
         if not _is_int(veto_seconds) or not 1 <= veto_seconds <= MAX_VETO_SECONDS:
-            raise IllegalAction(f"The veto timer must be 1 to {MAX_VETO_SECONDS} seconds.")
+            raise IllegalAction(_l("The veto timer must be 1 to {most} seconds.",
+                                    most=MAX_VETO_SECONDS))
         levels = options.get("ai_levels") or {}
         if not isinstance(levels, dict):
-            raise IllegalAction("ai_levels maps players to easy, normal or hard.")
+            raise IllegalAction(_l("ai_levels maps players to easy, normal or hard."))
         for who, level in levels.items():
             if who not in players:
-                raise IllegalAction(f"{who} is not playing, so has no computer knowledge.")
+                raise IllegalAction(_l("{player} is not playing, so has no computer knowledge.",
+                                        player=who))
             if level not in AI_LEVELS:
-                raise IllegalAction(f"The computer knowledge {level!r} is not easy, normal or hard.")
+                raise IllegalAction(_l("The computer knowledge {level} is not easy, normal or hard.",
+                                        level=repr(level)))
         # One knowledge level for every computer player (/bigcityz new computer_knowledge);
         # ai_levels wins.
         default_level = options.get("ai_level", "normal")
         if default_level not in AI_LEVELS:
-            raise IllegalAction(f"The computer knowledge {default_level!r} is not easy, normal or "
-                                "hard.")
+            raise IllegalAction(_l("The computer knowledge {level} is not easy, normal or hard.",
+                                    level=repr(default_level)))
         city_order = _stacked_cities(options.get("city_order"))
         statement_order = _stacked_statements(options.get("statement_order"))
 
@@ -188,11 +202,11 @@ class BigCityzEngine:
     def apply(self, state: JSON, player: str | None, action: JSON) -> tuple[JSON, list[JSON]]:
         kind = action.get("type") if isinstance(action, dict) else None
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_l("The game is over."))
         if kind == "close_vetoes":
             return self._close_vetoes(state, player)
         if player is None or player not in state["players"]:
-            raise IllegalAction("Only seated players can play in this game.")
+            raise IllegalAction(_l("Only seated players can play in this game."))
         if kind == "replace":
             return self._replace(state, player, action)
         if kind == "place":
@@ -201,28 +215,28 @@ class BigCityzEngine:
             return self._no_free_square(state, player)
         if kind in ("veto", "no_veto"):
             return self._answer(state, player, kind)
-        raise IllegalAction(
-            "Big Cityz moves are replace, place, no_free_square, veto, no_veto and close_vetoes.")
+        raise IllegalAction(_l(
+            "Big Cityz moves are replace, place, no_free_square, veto, no_veto and close_vetoes."))
 
     def _check_placing(self, state: JSON, player: str) -> None:
         if state["phase"] == "veto":
-            raise IllegalAction(
-                f"{content.name(state['current_city'])} is placed; the others may object now.")
+            raise IllegalAction(_l("{city} is placed; the others may object now.",
+                                    city=City(state["current_city"])))
         current = active_player(state)
         if player != current:
-            raise IllegalAction(f"It is {current}'s turn.")
+            raise IllegalAction(_l("It is {player}'s turn.", player=current))
 
     def _replace(self, state: JSON, player: str, action: JSON) -> tuple[JSON, list[JSON]]:
         self._check_placing(state, player)
         if state["replaced_slot"] is not None:
-            raise IllegalAction("You have already replaced a board this turn.")
+            raise IllegalAction(_l("You have already replaced a board this turn."))
         slot = action.get("slot")
         if not _is_int(slot) or slot not in SLOTS:
-            raise IllegalAction("Boards are numbered 1 to 4.")
+            raise IllegalAction(_l("Boards are numbered 1 to 4."))
         if not replaceable(state, slot):
-            raise IllegalAction(
-                f"Board {slot} cannot be replaced: it needs 3 cities on it, or 2 on it and 2 "
-                "on its neighbouring risk fields.")
+            raise IllegalAction(_l(
+                "Board {slot} cannot be replaced: it needs 3 cities on it, or 2 on it and 2 "
+                "on its neighbouring risk fields.", slot=slot))
         new = copy.deepcopy(state)
         board = slot_of(new, slot)
         # "Put all the city cards that are on the statement board, as well as all the city
@@ -261,20 +275,21 @@ class BigCityzEngine:
         self._check_placing(state, player)
         color = action.get("color")
         if color not in COLORS:
-            raise IllegalAction("The colour must be green (true) or red (false).")
+            raise IllegalAction(_l("The colour must be green (true) or red (false)."))
         replaced = state["replaced_slot"]
         new = copy.deepcopy(state)
         city = new["current_city"]
         if "risk" in action:
             risk = action["risk"]
             if risk not in RISK_FIELDS:
-                raise IllegalAction("Risk fields lie between boards 1-2, 2-3, 3-4 and 4-1.")
+                raise IllegalAction(_l("Risk fields lie between boards 1-2, 2-3, 3-4 and 4-1."))
             if replaced is not None:
-                raise IllegalAction(
-                    f"After replacing board {replaced} you must place on the new board.")
+                raise IllegalAction(_l(
+                    "After replacing board {slot} you must place on the new board.",
+                    slot=replaced))
             taken = state["risk_fields"][risk][color]
             if taken is not None:
-                raise IllegalAction(f"That risk field is taken by {content.name(taken)}.")
+                raise IllegalAction(_l("That risk field is taken by {city}.", city=City(taken)))
             new["risk_fields"][risk][color] = city
             a, b = risk_slots(risk)
             target: JSON = {"kind": "risk", "risk": risk, "color": color,
@@ -284,17 +299,19 @@ class BigCityzEngine:
         else:
             slot, points = action.get("slot"), action.get("points")
             if not _is_int(slot) or slot not in SLOTS:
-                raise IllegalAction("Boards are numbered 1 to 4.")
+                raise IllegalAction(_l("Boards are numbered 1 to 4."))
             if replaced is not None and slot != replaced:
-                raise IllegalAction(
-                    f"After replacing board {replaced} you must place on the new board.")
+                raise IllegalAction(_l(
+                    "After replacing board {slot} you must place on the new board.",
+                    slot=replaced))
             board = slot_of(new, slot)
             square = next((s for s in board["squares"] if _is_int(points)
                            and s["color"] == color and s["points"] == points), None)
             if square is None:
-                raise IllegalAction(f"Board {slot} has no {color} square worth {points}.")
+                raise IllegalAction(_l("Board {slot} has no {colour} square worth {points}.", slot=slot,
+                                        colour=_colour(color), points=points))
             if square["city"] is not None:
-                raise IllegalAction(f"That square is taken by {content.name(square['city'])}.")
+                raise IllegalAction(_l("That square is taken by {city}.", city=City(square["city"])))
             square["city"] = city
             target = {"kind": "square", "slot": slot, "statement": board["statement"],
                       "color": color, "points": square["points"]}
@@ -309,13 +326,14 @@ class BigCityzEngine:
         self._check_placing(state, player)
         replaced = state["replaced_slot"]
         if replaced is not None:
-            raise IllegalAction(f"After replacing board {replaced} you must place on the new board.")
+            raise IllegalAction(_l("After replacing board {slot} you must place on the new board.",
+                                    slot=replaced))
         slots = replaceable_slots(state)
         if slots:
             # "...and at the same time, you cannot replace any of the statement boards"
-            raise IllegalAction(
-                f"Board {slots[0]} can be replaced, so you cannot declare that there's no "
-                "free square.")
+            raise IllegalAction(_l(
+                "Board {slot} can be replaced, so you cannot declare that there's no "
+                "free square.", slot=slots[0]))
         new = copy.deepcopy(state)
         city = new["current_city"]
         # "lay your city card next to the game board"
@@ -331,15 +349,15 @@ class BigCityzEngine:
 
     def _answer(self, state: JSON, player: str, kind: str) -> tuple[JSON, list[JSON]]:
         if state["phase"] != "veto":
-            raise IllegalAction("You can object only after a city has been placed.")
+            raise IllegalAction(_l("You can object only after a city has been placed."))
         window = state["veto_window"]
-        city = content.name(state["current_city"])
+        city_id = state["current_city"]
         if player == active_player(state):
-            raise IllegalAction("You cannot object to your own placement.")
+            raise IllegalAction(_l("You cannot object to your own placement."))
         if player in window["objectors"] or player in window["declined"]:
-            raise IllegalAction(f"You have already answered on {city}.")
+            raise IllegalAction(_l("You have already answered on {city}.", city=City(city_id)))
         if player not in window["eligible"]:
-            raise IllegalAction("You have no veto markers left.")
+            raise IllegalAction(_l("You have no veto markers left."))
         new = copy.deepcopy(state)
         answers = new["veto_window"]["objectors" if kind == "veto" else "declined"]
         answers.append(player)
@@ -355,10 +373,10 @@ class BigCityzEngine:
 
     def _close_vetoes(self, state: JSON, player: str | None) -> tuple[JSON, list[JSON]]:
         if player is not None:
-            raise IllegalAction("Only the veto timer closes the window; answer with Objection "
-                                "or No objection.")
+            raise IllegalAction(_l("Only the veto timer closes the window; answer with Objection "
+                                   "or No objection."))
         if state["phase"] != "veto":
-            raise IllegalAction("No veto window is open.")
+            raise IllegalAction(_l("No veto window is open."))
         new = copy.deepcopy(state)
         events: list[JSON] = []
         _close_window(new, events, by="timer")
@@ -396,17 +414,18 @@ def _stacked_cities(order: Any) -> list[str]:
     if order is None:
         return []
     if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
-        raise IllegalAction("city_order must be a list of city names.")
+        raise IllegalAction(_l("city_order must be a list of city names."))
     ids: list[str] = []
     for city in order:
         cid = content.find_city(city)
         if cid is None:
-            raise IllegalAction(f"There is no city called {city!r} in the deck.")
+            raise IllegalAction(_l("There is no city called {city} in the deck.", city=repr(city)))
         if cid in ids:
-            raise IllegalAction(f"{content.name(cid)} is named twice in city_order.")
+            raise IllegalAction(_l("{city} is named twice in city_order.", city=City(cid)))
         ids.append(cid)
     if len(ids) > CARDS_PER_GAME:
-        raise IllegalAction(f"A game uses {CARDS_PER_GAME} cities; city_order names more.")
+        raise IllegalAction(_l("A game uses {n} cities; city_order names more.",
+                                n=CARDS_PER_GAME))
     return ids
 
 
@@ -415,12 +434,13 @@ def _stacked_statements(order: Any) -> list[str]:
         return []
     known = content.statement_ids()
     if not isinstance(order, list) or not all(isinstance(s, str) for s in order):
-        raise IllegalAction("statement_order must be a list of statement ids.")
+        raise IllegalAction(_l("statement_order must be a list of statement ids."))
     for sid in order:
         if sid not in known:
-            raise IllegalAction(f"There is no statement {sid!r}; known: {', '.join(known)}.")
+            raise IllegalAction(_l("There is no statement {statement}; known: {known}.",
+                                    statement=repr(sid), known=", ".join(known)))
     if len(set(order)) != len(order):
-        raise IllegalAction("statement_order names a statement twice.")
+        raise IllegalAction(_l("statement_order names a statement twice."))
     return list(order)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.core.i18n import Words, current
+from bot.games.bigcityz import names
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
 
@@ -13,6 +15,8 @@ from .layout import BADGE_W, BOARD_HEAD, BW, HB, SQUARE_GAP, SQUARE_H, _quantize
 from .statements import SYMBOLS, short_name
 from .symbols import draw_symbol
 from .text import draw_fitted, wrap
+
+_ = Words("bot.games.bigcityz")
 
 # -- one statement board ----------------------------------------------------------------
 
@@ -48,9 +52,9 @@ def _square(c: kit.Canvas, box: kit.Box, colour: str, points: int, city: str | N
     if city:
         draw_fitted(c, (text_x, cy), city, room, align="l", secondary=True)
     else:
-        word = "if TRUE" if colour == "green" else "if FALSE"
-        c.text((text_x, cy), f"free · {word}", SMALL + 2, fill=kit.MUTED, anchor="lm",
-               secondary=True)
+        free = _("free · if TRUE") if colour == "green" else _("free · if FALSE")
+        c.text((text_x, cy), free, SMALL + 2, fill=kit.MUTED, anchor="lm", secondary=True,
+               max_width=room)
 
 
 Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just placed
@@ -58,10 +62,12 @@ Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just p
 
 @byte_cache(3 * MB)  # ~20 boards of ~130 KB; a table shows four
 def _board_tile(slot: int, statement: str, text: str, symbol: str,
-                squares: tuple[Square, ...], tag: str | None) -> Image.Image:
-    """A statement board: slot number, symbol, statement, its point squares."""
+                squares: tuple[Square, ...], tag: str | None, language: str) -> Image.Image:
+    """A statement board: slot number, symbol, statement, its point squares (``tag``: None,
+    "new" or "replaceable"; ``language`` keys the cache: the words are said in it)."""
     c = kit.Canvas.new(BW, HB, kit.PAPER)
-    new = tag == "NEW"
+    new = tag == "new"
+    tag = None if tag is None else (_("NEW") if new else _("replaceable"))
     c.panel((0, 0, BW - 1, HB - 1), kit.PANEL, radius=16, outline=kit.INK if new else kit.RULE,
             width=4 if new else 2)
     # Top row: the slot number, the board's short name (the buttons use it) and a tag.
@@ -98,7 +104,7 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
 
 
 def _board_key(board: View, placed: View | None, replaced: int | None
-               ) -> tuple[int, str, str, str, tuple[Square, ...], str | None]:
+               ) -> tuple[int, str, str, str, tuple[Square, ...], str | None, str]:
     slot = int(board.get("slot", 1))
     statement = str(board.get("statement", ""))
     squares: list[Square] = []
@@ -109,9 +115,10 @@ def _board_key(board: View, placed: View | None, replaced: int | None
         squares.append((colour, points, _city_name(sq.get("city")), hit))
     tag = None
     if replaced == slot:
-        tag = "NEW"
+        tag = "new"
     elif board.get("replaceable"):
         tag = "replaceable"
     symbol = str(board.get("symbol") or SYMBOLS.get(statement, ""))
-    text = str(board.get("text") or short_name(statement))
-    return slot, statement, text, symbol, tuple(squares), tag
+    text = names.statement(statement) if statement in SYMBOLS \
+        else str(board.get("text") or short_name(statement))
+    return slot, statement, text, symbol, tuple(squares), tag, current()

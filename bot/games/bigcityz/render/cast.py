@@ -6,8 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
+from bot.games.bigcityz import names
 from bot.render.cast import Cast, draw_inline, game_over_parts
 from bot.render.kit import INK, RGB, Canvas
+
+_ = Words("bot.games.bigcityz")
+_n = _.plural
 
 
 def inline(c: Canvas, x: float, y: float, parts: Sequence[tuple[str, Any]], size: int,
@@ -28,15 +33,18 @@ def _people(cast: Cast, players: Sequence[str], joiner: str = " ") -> list[tuple
 
 def _winners_parts(winners: Sequence[str], cast: Cast) -> list[tuple[str, Any]]:
     if len(winners) > 3:  # too many names for one line: the scores below show who
-        return [("bold", f"Game over: {len(winners)} players share the win")]
+        return [("bold", _n("Game over: {n} player shares the win",
+                            "Game over: {n} players share the win", len(winners)))]
     return game_over_parts(winners, cast)
 
 
 def _city_name(ref: Any) -> str | None:
-    """A city reference in a view ({"id", "name"}) or a bare name, as its name."""
+    """A city reference in a view ({"id", "name"}) or a bare name, as its name in the
+    reader's language."""
     if ref is None:
         return None
     if isinstance(ref, dict):
-        name = ref.get("name") or ref.get("id")
-        return None if name is None else str(name)
-    return str(ref)
+        if (ref.get("name") or ref.get("id")) is None:
+            return None
+        return names.city(ref)
+    return names.city(str(ref))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.i18n import Words
 from bot.render import kit
 from bot.render.cast import Cast
 from bot.render.kit import HIGHLIGHT, INK, MUTED, PANEL, PANEL_ALT, PAPER, RULE, Canvas
@@ -13,6 +14,8 @@ from .centre import _leaders
 from .constants import MARGIN, PALETTE, SMALL, TEXT, WIDTH, WINNING_SCORE, View
 from .reveal import _draw_reveal
 from .table import _veto_tokens
+
+_ = Words("bot.games.bigcityz")
 
 # -- the end -----------------------------------------------------------------------------
 
@@ -30,22 +33,28 @@ def render_final(view: View, reason: str | None = None) -> bytes:
     c = Canvas.new(WIDTH, 140 + 70 + n * 64 + 44 + MARGIN, PAPER)
     inline(c, MARGIN, 44, _winners_parts(winners, cast), 34, WIDTH - MARGIN)
     played = max([int(v) for v in turns.values()] + [0])
-    why = ("someone reached 36 and the round was finished" if reason != "cities"
-           else "the city pile could not give everyone another turn")
-    c.text((MARGIN, 98), f"{played} turns each · the game ended because {why}", SMALL + 4,
+    if reason != "cities":
+        why = _("{turns} turns each · the game ended because someone reached {points} and the "
+                "round was finished", turns=played, points=WINNING_SCORE)
+    else:
+        why = _("{turns} turns each · the game ended because the city pile could not give "
+                "everyone another turn", turns=played)
+    c.text((MARGIN, 98), why, SMALL + 4,
            fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN, secondary=True)
     top = 140
     c.panel((MARGIN, top, WIDTH - MARGIN - 1, top + 60 + n * 64), PANEL, radius=16)
-    c.text((MARGIN + 16, top + 30), "Final standings", TEXT, bold=True, anchor="lm")
-    c.text((WIDTH - MARGIN - 16, top + 30), "vetoes unused", SMALL + 2, fill=MUTED, anchor="rm",
-           secondary=True)
+    c.text((MARGIN + 16, top + 30), _("Final standings"), TEXT, bold=True, anchor="lm")
+    c.text((WIDTH - MARGIN - 16, top + 30), _("vetoes unused"), SMALL + 2, fill=MUTED,
+           anchor="rm", secondary=True)
     bar0, bar1 = MARGIN + 630, WIDTH - MARGIN - 120
     goal_x = bar0 + (bar1 - bar0) * WINNING_SCORE / 48
     goal_y = top + 60 + n * 64 + 26
     c.text((goal_x, goal_y), "↑", 26, bold=True, fill=MUTED, anchor="mm", secondary=True)
-    c.text((goal_x - 16, goal_y), f"{WINNING_SCORE} points end the game", SMALL + 2, bold=True,
+    c.text((goal_x - 16, goal_y), _("{points} points end the game", points=WINNING_SCORE),
+           SMALL + 2, bold=True,
            fill=MUTED, anchor="rm", secondary=True)
     order = sorted(cast.players, key=lambda p: (-int(scores.get(p, 0)), cast.index[p]))
+    wins = _("★ wins")
     rank = 0
     last_score: int | None = None
     for i, p in enumerate(order):
@@ -59,10 +68,10 @@ def render_final(view: View, reason: str | None = None) -> bytes:
         c.text((MARGIN + 48, cy), f"{rank}.", 30, bold=True, anchor="rm")
         style = cast.style(p)
         chip = c.chip((MARGIN + 62, cy), p, style, TEXT, anchor="lm",
-                      max_width=340 if p not in winners else 410 - kit.text_width("★ wins", TEXT, True),
+                      max_width=340 if p not in winners else 410 - kit.text_width(wins, TEXT, True),
                       fallback=cast.fallback(p))
         if p in winners:
-            c.text((chip[2] + 10, cy), "★ wins", TEXT, bold=True, anchor="lm")
+            c.text((chip[2] + 10, cy), wins, TEXT, bold=True, anchor="lm")
         c.text((MARGIN + 610, cy), str(score), 36, bold=True, anchor="rm")
         bar0, bar1 = MARGIN + 630, WIDTH - MARGIN - 120
         c.panel((bar0, cy - 11, bar1, cy + 11), PANEL_ALT, radius=11, outline=RULE, width=1)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from babel.numbers import format_decimal
 from PIL import Image
 
+from bot.core.i18n import ENGLISH, PSEUDO, Words, cldr, current
+from bot.games.bigcityz import names
 from bot.render import kit
 from bot.render.cache import KB, byte_cache
 from bot.render.cast import Cast
@@ -29,15 +32,36 @@ from bot.render.kit import (
 from .cast import _city_name, inline
 from .centre import _placement_label
 from .constants import MARGIN, PALETTE, SMALL, View
-from .statements import FACT_ORDER, FACT_TITLES, SYMBOLS, short_name
+from .statements import FACT_ORDER, SYMBOLS, fact_title, short_name
 from .symbols import draw_symbol
 from .text import signed, wrap
+
+_ = Words("bot.games.bigcityz")
+_p = _.context
+
+
+def _english() -> bool:
+    """English (and the pseudo-locale, which is English in disguise) keeps the card's
+    own number style: 2 133 111, 105 km², 12.3 °C."""
+    return current() in (ENGLISH, PSEUDO)
+
+
+def _decimal(value: float, pattern: str) -> str:
+    """A number the reader's way (1.234,5 · 1 234,5), to ``pattern``'s places."""
+    return format_decimal(value, pattern, locale=cldr(current()))
 
 # -- the reveal --------------------------------------------------------------------------
 
 
+def _compass(letter: str) -> str:
+    """N, S, E, W in the reader's letters (German O for Ost, Spanish O for oeste...)."""
+    return {"N": _p("compass", "N"), "S": _p("compass", "S"), "E": _p("compass", "E"),
+            "W": _p("compass", "W")}[letter]
+
+
 def _deg(value: float, pos: str, neg: str) -> str:
-    return f"{abs(value):.1f}° {pos if value >= 0 else neg}"
+    degrees = f"{abs(value):.1f}" if _english() else _decimal(abs(value), "0.0")
+    return f"{degrees}° {_compass(pos if value >= 0 else neg)}"
 
 
 def _offset(hours: float) -> str:
@@ -55,35 +79,41 @@ def fact_text(statement: str, value: Any, card: View) -> str:
     """A fact's value as printed on the back of the card."""
     if value is None and statement != "airport":
         return "?"
+    english = _english()
     if statement == "population":
-        return f"{int(value):,}".replace(",", " ")
+        return f"{int(value):,}".replace(",", " ") if english else _decimal(int(value), "#,##0")
     if statement == "founded":
         year = int(value)
-        return f"{-year} BC" if year < 0 else str(year)
+        return _("{year:d} BC", year=-year) if year < 0 else str(year)
     if statement == "area":
-        return f"{float(value):,.0f} km²".replace(",", " ")
+        if english:
+            return f"{float(value):,.0f} km²".replace(",", " ")
+        return _decimal(float(value), "#,##0") + " km²"
     if statement == "elevation":
         return f"{int(value)} m"
     if statement == "airport":
-        return str(value) if value else "none"
+        return str(value) if value else _("none")
     if statement == "timezones":
         apart = abs(float(value) - 1)
-        return f"{_hours(apart)} h apart ({_offset(float(value))})"
+        hours = _hours(apart) if english else _decimal(apart, "0.##")
+        return _("{hours} h apart ({offset})", hours=hours, offset=_offset(float(value)))
     if statement == "temperature":
-        return f"{float(value):.1f} °C"
+        return (f"{float(value):.1f}" if english else _decimal(float(value), "0.0")) + " °C"
     if statement == "coast":
-        return "on the coast" if value else "inland"
+        return _("on the coast") if value else _("inland")
     if statement == "south":
         return _deg(float(value), "N", "S")
     if statement == "left_traffic":
-        return f"drives on the {value}"
+        return _("drives on the left") if value == "left" else (
+            _("drives on the right") if value == "right" else _("drives on the {side}",
+                                                                 side=str(value)))
     if statement == "eurasia":
-        return str(value)
+        return names.continent(str(value))
     if statement == "capital":
-        country = card.get("country")
+        country = names.country(card.get("country_code"), card.get("country"))
         if value:
-            return f"capital of {country}" if country else "capital"
-        return "not the capital"
+            return _("capital of {country}", country=country) if country else _("capital")
+        return _("not the capital")
     return str(value)
 
 
@@ -116,12 +146,14 @@ def _target_label(target: View, reveal: View) -> str:
     colour = target.get("color")
     if "risk" in target:
         a, b = str(target["risk"]).split("-")
-        return f"risk {a}–{b} {'✓✓' if colour == 'green' else '✗✗'}"
+        return _("risk {first}–{second} {mark}", first=a, second=b,
+                 mark="✓✓" if colour == "green" else "✗✗")
     statement = None
     for ch in reveal.get("checked") or []:
         if ch.get("slot") == target.get("slot"):
             statement = ch.get("statement")
-    name = short_name(str(statement)) if statement else f"board {target.get('slot')}"
+    name = short_name(str(statement)) if statement else _("board {slot}",
+                                                          slot=target.get("slot"))
     return f"{name} {'✓' if colour == 'green' else '✗'} {target.get('points')}"
 
 
@@ -131,27 +163,34 @@ def _reveal_header(c: Canvas, reveal: View, cast: Cast) -> None:
     city = _city_name(reveal.get("city")) or "?"
     placement = reveal.get("placement") or {}
     gain = int((reveal.get("points") or {}).get(placer, 0))
-    verdict = "✓ RIGHT" if right else "✗ WRONG"
+    verdict = _("✓ RIGHT") if right else _("✗ WRONG")
     colour = GOOD if right else BAD
     box = c.label((MARGIN, 40), f"{verdict} {signed(gain)}", 32, fg=WHITE, bg=colour,
                   anchor="lm")
     kind = placement.get("kind")
     if kind == "no_free_square":
-        tail = "said “There's no free square”"
+        tail = _("said “There's no free square”")
     else:
-        tail = f"put it on {_placement_label(placement)}"
+        tail = _("put it on {place}", place=_placement_label(placement))
     inline(c, box[2] + 14, 40, [cast.chip(placer)], 28, REVEAL_W - MARGIN)
     c.text((MARGIN, 88), tail, 28, bold=True, anchor="lm", max_width=REVEAL_W - 2 * MARGIN)
+    green = placement.get("color") == "green"
     if kind == "square":
-        guess = "TRUE" if placement.get("color") == "green" else "FALSE"
         st = short_name(str(placement.get("statement")))
-        sub = f"The bet: board {placement.get('slot')}, {st}, is {guess} for {city}."
+        slot = placement.get("slot")
+        sub = (_("The bet: board {slot}, {board}, is TRUE for {city}.", slot=slot, board=st,
+                 city=city) if green
+               else _("The bet: board {slot}, {board}, is FALSE for {city}.", slot=slot,
+                      board=st, city=city))
     elif kind == "risk":
-        word = "TRUE" if placement.get("color") == "green" else "FALSE"
         a, b = str(placement.get("risk", "?-?")).split("-")
-        sub = f"The bet: boards {a} and {b} are both {word} for {city} (8, or −2 if wrong)."
+        sub = (_("The bet: boards {first} and {second} are both TRUE for {city} (8, or −2 if "
+                 "wrong).", first=a, second=b, city=city) if green
+               else _("The bet: boards {first} and {second} are both FALSE for {city} (8, or "
+                      "−2 if wrong).", first=a, second=b, city=city))
     elif kind == "no_free_square":
-        sub = f"The bet: no free square or risk field is right for {city} (8, or −2 if wrong)."
+        sub = _("The bet: no free square or risk field is right for {city} (8, or −2 if "
+                "wrong).", city=city)
     else:
         sub = str(placement.get("label", ""))
     c.text((MARGIN, 132), sub, SMALL, fill=MUTED, anchor="lm", secondary=True,
@@ -167,8 +206,9 @@ def _fact_frame(c: Canvas, box: Box, statement: str, checked: bool) -> None:
     tile = (x0 + 8, round(cy - 28), x0 + 64, round(cy + 28))
     c.panel(tile, PANEL if checked else PANEL_ALT, radius=10)
     draw_symbol(c, (tile[0] + 6, tile[1] + 6), SYMBOLS.get(statement, ""), 44)
-    pill_w = kit.text_width("✗ FALSE", 22, True) + 2 * round(22 * 0.45)
-    c.text((x0 + 76, cy - 15), FACT_TITLES.get(statement, short_name(statement)), 20,
+    pill_w = max(kit.text_width(word, 22, True) for word in (_("✗ FALSE"), _("✓ TRUE"))) \
+        + 2 * round(22 * 0.45)
+    c.text((x0 + 76, cy - 15), fact_title(statement), 20,
            fill=INK if checked else MUTED, anchor="lm", max_width=x1 - 10 - pill_w - x0 - 86)
 
 
@@ -187,23 +227,24 @@ def _fact_row(c: Canvas, box: Box, statement: str, fact: View, card: View,
     tx = x0 + 76
     true = bool(fact.get("true"))
     betted = checked and guess is not None
-    tag = _truth_tag(true, HIGHLIGHT if checked else PANEL)
+    tag = _truth_tag(true, HIGHLIGHT if checked else PANEL, current())
     px, py = x1 - 10 - tag.width, round(cy - (14 if betted else 0) - tag.height / 2)
     c.image.paste(tag, (px, py))
     pill = (px, py, x1 - 10, py + tag.height)
     if betted:
         ok = guess == true
-        c.text((x1 - 10, cy + 20), f"bet {'TRUE' if guess else 'FALSE'}: "
-               f"{'✓ right' if ok else '✗ wrong'}", 20, bold=True, fill=INK, anchor="rm")
+        bet = ((_("bet TRUE: ✓ right") if ok else _("bet TRUE: ✗ wrong")) if guess
+               else (_("bet FALSE: ✓ right") if ok else _("bet FALSE: ✗ wrong")))
+        c.text((x1 - 10, cy + 20), bet, 20, bold=True, fill=INK, anchor="rm")
     room = pill[0] - tx - 10
     c.text((tx, cy + 15), fact_text(statement, fact.get("value"), card), 26, bold=True,
            anchor="lm", max_width=room if not betted else x1 - 230 - tx)
 
 
 @byte_cache(128 * KB)
-def _truth_tag(true: bool, background: RGB) -> Image.Image:
-    """The "✓ TRUE" / "✗ FALSE" pill of a fact, drawn once and pasted."""
-    word = "✓ TRUE" if true else "✗ FALSE"
+def _truth_tag(true: bool, background: RGB, language: str) -> Image.Image:
+    """The "✓ TRUE" / "✗ FALSE" pill of a fact, drawn once per language and pasted."""
+    word = _("✓ TRUE") if true else _("✗ FALSE")
     probe = Canvas.new(400, 60, background)
     box = probe.label((0, 0), word, 22, fg=WHITE, bg=GOOD if true else BAD, anchor="lt")
     return probe.image.crop((0, 0, box[2], box[3]))
@@ -218,8 +259,8 @@ def _fact_box(i: int) -> Box:
 def _points_frame(c: Canvas, players: int, box: Box) -> None:
     x0, y0, x1, _y1 = box
     c.panel(box, PANEL, radius=16)
-    c.text((x0 + 16, y0 + 28), "Points", 26, bold=True, anchor="lm")
-    c.text((x1 - 16, y0 + 28), "change · total", 22, fill=MUTED, anchor="rm")
+    c.text((x0 + 16, y0 + 28), _("Points"), 26, bold=True, anchor="lm")
+    c.text((x1 - 16, y0 + 28), _("change · total"), 22, fill=MUTED, anchor="rm")
     for i in range(0, players, 2):
         cy = y0 + 76 + i * POINTS_ROW
         c.draw.rectangle((x0 + 8, cy - 23, x1 - 8, cy + 23), fill=PAPER)
@@ -233,10 +274,10 @@ def _points_panel(c: Canvas, reveal: View, cast: Cast, box: Box) -> None:
     totals = reveal.get("scores") or {}
     objectors = list(reveal.get("objectors") or [])
     if objectors:
-        note = ("objections unjustified: −3 each" if right
-                else "objections justified: +3 each")
+        note = (_("objections unjustified: −3 each") if right
+                else _("objections justified: +3 each"))
     else:
-        note = "nobody objected"
+        note = _("nobody objected")
     c.text((x0 + 116, y0 + 28), note, 22, fill=MUTED, anchor="lm")
     for i, p in enumerate(cast.players):
         cy = y0 + 76 + i * POINTS_ROW
@@ -244,15 +285,15 @@ def _points_panel(c: Canvas, reveal: View, cast: Cast, box: Box) -> None:
                       fallback=cast.fallback(p))
         delta = int(points.get(p, 0))
         if p == placer:
-            role = "placed the city: " + ("right" if right else "wrong")
+            role = _("placed the city: right") if right else _("placed the city: wrong")
             due = _placer_due(reveal)
         elif p in objectors:
-            role = "objected: " + ("not justified" if right else "justified")
+            role = _("objected: not justified") if right else _("objected: justified")
             due = -3 if right else 3
         else:
             role, due = "", 0
         if due != delta:
-            role += f" ({signed(due)}, but a score stays at 0 or more)"
+            role += " " + _("({points}, but a score stays at 0 or more)", points=signed(due))
         if role:
             c.text((chip[2] + 14, cy), role, 22, bold=p in objectors or p == placer,
                    anchor="lm", max_width=x1 - 220 - chip[2])
@@ -276,9 +317,13 @@ def _note_lines(reveal: View) -> tuple[str, ...]:
         return ()
     free_right = list(reveal.get("free_squares_right") or [])
     if not free_right:
-        return ("✓ None of the free squares or risk fields would have been right.",)
+        none = _("✓ None of the free squares or risk fields would have been right.")
+        # English keeps its one line, as it always had; other words wrap to the panel.
+        return (none,) if current() == ENGLISH else wrap(none, 24, True,
+                                                         REVEAL_W - 2 * MARGIN - 32)
     spots = " · ".join(_target_label(t, reveal) for t in free_right)
-    return wrap(f"✗ Would have been right: {spots}", 24, True, REVEAL_W - 2 * MARGIN - 32)
+    return wrap(_("✗ Would have been right: {places}", places=spots), 24, True,
+                REVEAL_W - 2 * MARGIN - 32)
 
 
 CARD_BOTTOM = CARD_TOP + CARD_HEAD + FACTS * FACT_H + 16
@@ -290,7 +335,7 @@ def _points_box(players: int, extra: int) -> Box:
 
 
 @byte_cache(0)  # drawn each time: 4.5 MB to save ~2 ms once a round
-def _reveal_base(players: int, extra: int) -> Image.Image:
+def _reveal_base(players: int, extra: int, language: str) -> Image.Image:
     """What every card back shares: the card, each fact's symbol and title, the frame of
     the points table (RGB; each reveal is drawn over a copy)."""
     c = Canvas.new(REVEAL_W, _reveal_height(players, extra), PAPER)
@@ -311,12 +356,16 @@ def _draw_reveal(reveal: View, players: Sequence[str]) -> Canvas:
     note = _note_lines(reveal)
     extra = 24 + 32 * len(note) + 12 if note else 0
     n = len(cast.players)
-    c = Canvas(_reveal_base(n, extra).copy())
+    c = Canvas(_reveal_base(n, extra, current()).copy())
     _reveal_header(c, reveal, cast)
     name = _city_name(card) or "?"
     c.text((MARGIN + 20, CARD_TOP + 36), name, 40, bold=True, anchor="lm",
            max_width=REVEAL_W - 2 * MARGIN - 40)
-    where = [str(card[k]) for k in ("country", "continent") if card.get(k)]
+    where = []
+    if card.get("country"):
+        where.append(names.country(card.get("country_code"), str(card["country"])))
+    if card.get("continent"):
+        where.append(names.continent(str(card["continent"])))
     lat, lon = card.get("latitude"), card.get("longitude")
     if isinstance(lat, int | float) and isinstance(lon, int | float):
         where.append(f"{_deg(float(lat), 'N', 'S')}, {_deg(float(lon), 'E', 'W')}")
@@ -348,9 +397,9 @@ def render_reveal(view: View) -> bytes:
     players = list(view.get("players") or [])
     if not reveal:
         c = Canvas.new(REVEAL_W, 160, PAPER)
-        c.text((MARGIN, 56), "No city has been revealed yet", 34, bold=True, anchor="lm",
+        c.text((MARGIN, 56), _("No city has been revealed yet"), 34, bold=True, anchor="lm",
                max_width=REVEAL_W - 2 * MARGIN)
-        c.text((MARGIN, 110), f"Round {view.get('round', 1)} is in play", 24, fill=MUTED,
-               anchor="lm")
+        c.text((MARGIN, 110), _("Round {round} is in play", round=int(view.get("round", 1))),
+               24, fill=MUTED, anchor="lm")
         return c.png(PALETTE)
     return _draw_reveal(reveal, players).png(PALETTE)

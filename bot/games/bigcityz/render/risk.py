@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.core.i18n import Words
 from bot.render.cache import MB, byte_cache
 from bot.render.kit import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PAPER, WHITE, Box, Canvas
 
@@ -11,6 +12,8 @@ from .cast import _city_name
 from .constants import BAD_TINT, GOOD_TINT, SMALL, TEXT, View
 from .layout import BADGE_W, RISK_AREAS, _quantized
 from .text import draw_fitted
+
+_ = Words("bot.games.bigcityz")
 
 # -- risk fields -------------------------------------------------------------------------
 
@@ -23,7 +26,7 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
                                                           else BAD_TINT))
     c.panel((x0, y0, x1 - 1, y1 - 1), bg, radius=12, outline=INK if highlight else edge,
             width=3 if highlight else 2)
-    word = "TRUE" if colour == "green" else "FALSE"
+    both = _("both TRUE") if colour == "green" else _("both FALSE")
     mark = "✓✓" if colour == "green" else "✗✗"
     a, b = slots
     if tall:
@@ -31,16 +34,16 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
         c.panel(badge, edge, radius=10)
         c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", TEXT,
                bold=True, fill=WHITE, anchor="mm")
-        c.text((badge[2] + 10, y0 + 21), f"both {word}", TEXT, bold=True, anchor="lm",
+        c.text((badge[2] + 10, y0 + 21), both, TEXT, bold=True, anchor="lm",
                max_width=x1 - badge[2] - 14)
-        c.text((badge[2] + 10, y0 + 49), "−2 if wrong", SMALL + 2, fill=MUTED, anchor="lm",
-               secondary=True)
+        c.text((badge[2] + 10, y0 + 49), _("−2 if wrong"), SMALL + 2, fill=MUTED, anchor="lm",
+               secondary=True, max_width=x1 - badge[2] - 14)
         cy = (y0 + 62 + y1) / 2
         if city:
             draw_fitted(c, ((x0 + x1) / 2, cy), city, x1 - x0 - 20,
                         ((TEXT, 1), (26, 1), (24, 1), (24, 2), (22, 2)), secondary=True)
         else:
-            c.text(((x0 + x1) / 2, cy), "free", SMALL + 2, fill=MUTED, anchor="mm",
+            c.text(((x0 + x1) / 2, cy), _("free"), SMALL + 2, fill=MUTED, anchor="mm",
                    secondary=True)
     else:
         badge = (x0 + 5, y0 + 5, x0 + 5 + BADGE_W + 12, y1 - 6)
@@ -52,9 +55,10 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
         if city:
             draw_fitted(c, (tx, cy), city, x1 - tx - 10, align="l", secondary=True)
         else:
-            c.text((tx, cy - 14), f"both {word}", TEXT, bold=True, anchor="lm",
+            c.text((tx, cy - 14), both, TEXT, bold=True, anchor="lm",
                    max_width=x1 - tx - 8)
-            c.text((tx, cy + 18), f"boards {a} & {b} · −2 if wrong", SMALL,
+            c.text((tx, cy + 18), _("boards {first} & {second} · −2 if wrong", first=a,
+                                    second=b), SMALL,
                    fill=MUTED, anchor="lm", max_width=x1 - tx - 8, secondary=True)
 
 
@@ -62,8 +66,9 @@ RiskKey = tuple[str | None, str | None, str | None]  # green city, red city, col
 
 
 @byte_cache(1 * MB)
-def _risk_tile(risk: str, key: RiskKey) -> Image.Image:
-    """The green and red risk fields between two neighbouring boards."""
+def _risk_tile(risk: str, key: RiskKey, language: str) -> Image.Image:
+    """The green and red risk fields between two neighbouring boards (``language`` keys
+    the cache: the words are said in it)."""
     x0, y0, x1, y1 = RISK_AREAS[risk]
     w, h = x1 - x0, y1 - y0
     c = Canvas.new(w, h, PAPER)
@@ -72,8 +77,8 @@ def _risk_tile(risk: str, key: RiskKey) -> Image.Image:
     if risk in ("1-2", "3-4"):
         # Above and below the city the boards lie left and right of the fields.
         left, right = (first, second) if risk == "1-2" else (second, first)
-        c.text((w / 2, 18), f"◀ {left}   risk fields   {right} ▶", SMALL + 2, bold=True,
-               fill=MUTED, anchor="mm", secondary=True)
+        c.text((w / 2, 18), _("◀ {left}   risk fields   {right} ▶", left=left, right=right),
+               SMALL + 2, bold=True, fill=MUTED, anchor="mm", secondary=True, max_width=w - 8)
         top = 40
         fh = (h - top - 10) // 2
         boxes = ((0, top, w, top + fh), (0, top + fh + 10, w, h))

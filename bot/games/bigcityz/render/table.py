@@ -6,6 +6,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.core.i18n import Words, current
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
 from bot.render.cast import Cast
@@ -34,6 +35,9 @@ from .risk import _risk_keys, _risk_tile
 from .statements import short_name
 from .text import signed
 
+_ = Words("bot.games.bigcityz")
+_n = _.plural
+
 # -- header, info line and scores (drawn on every move) ---------------------------------
 
 
@@ -48,16 +52,17 @@ def _header(c: Canvas, view: View, cast: Cast) -> None:
         placement = view.get("placement") or {}
         placer = str(placement.get("player") or view.get("turn") or "")
         if placement.get("kind") == "no_free_square":
-            where = "beside the board: no free square"
+            where = _("beside the board: no free square")
         else:
-            where = f"on {_placement_label(placement)}"
-        inline(c, MARGIN, y, [cast.chip(placer), ("bold", f"put {city} "), ("text", where)],
+            where = _("on {place}", place=_placement_label(placement))
+        inline(c, MARGIN, y, [cast.chip(placer), ("bold", _("put {city} ", city=city)),
+                              ("text", where)],
                big if len(city) < 14 else TEXT, max_x)
     else:
         turn = view.get("turn")
         replaced = view.get("replaced_slot")
-        tail = (f"must place {city} on new board {replaced}" if replaced
-                else f"to place {city}")
+        tail = (_("must place {city} on new board {slot}", city=city, slot=replaced)
+                if replaced else _("to place {city}", city=city))
         parts: list[tuple[str, Any]] = [cast.chip(turn)] if turn else []
         inline(c, MARGIN, y, [*parts, ("bold", tail)], big, max_x)
     _subline(c, view, cast, 88)
@@ -73,57 +78,65 @@ def _subline(c: Canvas, view: View, cast: Cast, y: int) -> None:
         declined = list(window.get("declined") or [])
         parts: list[tuple[str, Any]] = []
         if waiting:
-            parts += [("bold", "May object: "), *_people(cast, waiting)]
+            parts += [("bold", _("May object: ")), *_people(cast, waiting)]
         if objectors:
-            parts += [("bold", "  Objected: " if parts else "Objected: "),
+            parts += [("bold", "  " + _("Objected: ") if parts else _("Objected: ")),
                       *_people(cast, objectors)]
         if declined:
-            parts += [("text", "  no objection: " if parts else "No objection: "),
+            parts += [("text", "  " + _("no objection: ") if parts else _("No objection: ")),
                       *_people(cast, declined)]
         inline(c, MARGIN, y, parts, TEXT, max_x)
         return
     last = view.get("last_reveal")
     if not last:
-        c.text((MARGIN, y), "No city has been revealed yet.", SMALL + 4, fill=MUTED,
+        c.text((MARGIN, y), _("No city has been revealed yet."), SMALL + 4, fill=MUTED,
                anchor="lm", secondary=True)
         return
     city = _city_name(last.get("city")) or "?"
     placer = str(last.get("player", ""))
     right = bool(last.get("right"))
     gain = int((last.get("points") or {}).get(placer, 0))
-    verdict = f"✓ right {signed(gain)}" if right else f"✗ wrong {signed(gain)}"
+    verdict = (_("✓ right {points}", points=signed(gain)) if right
+               else _("✗ wrong {points}", points=signed(gain)))
     placement = last.get("placement") or {}
     if placement.get("kind") == "no_free_square":
         # The city was not put anywhere: the player made a claim about it.
-        parts = [("text", "Last: "), cast.chip(placer), ("text", "said there's no free square for "),
-                 ("bold", city), ("text", ": "), ("bold", verdict)]
+        parts = [("text", _("Last: ")), cast.chip(placer),
+                 ("text", _("said there's no free square for ")), ("bold", city),
+                 ("text", ": "), ("bold", verdict)]
     else:
-        parts = [("text", "Last: "), cast.chip(placer), ("bold", f"put {city} "),
-                 ("text", f"on {_placement_label(placement, board=False)}: "),
+        parts = [("text", _("Last: ")), cast.chip(placer), ("bold", _("put {city} ", city=city)),
+                 ("text", _("on {place}: ", place=_placement_label(placement, board=False))),
                  ("bold", verdict)]
     objectors = list(last.get("objectors") or [])
     if objectors:
-        parts.append(("text", f" · {len(objectors)} objected"))
+        parts.append(("text", " · " + _n("{n} objected", "{n} objected", len(objectors))))
     inline(c, MARGIN, y, parts, TEXT, max_x)
 
 
 def _info(c: Canvas, view: View, cast: Cast, y: int) -> None:
     """One quiet line: round, piles, and what lies off the board."""
-    bits = [f"Round {view.get('round', 1)}"]
+    bits = [_("Round {round}", round=int(view.get("round", 1)))]
     piles = view.get("piles") or {}
     if "cities" in piles:
-        bits.append(f"{piles['cities']} cities in the pile")
+        # TRANSLATORS: English says "cities" for one too; give your language's forms
+        bits.append(_n("{n} cities in the pile", "{n} cities in the pile",
+                       int(piles["cities"])))
     if "statements" in piles:
         discard = [short_name(s) for s in piles.get("statement_discard") or []]
         out = ""
         if len(discard) > 2:
-            out = f", {len(discard)} discarded"
+            out = _(", {n} discarded", n=len(discard))
+        elif len(discard) == 2:
+            out = _(", discarded: {first} and {second}", first=discard[0], second=discard[1])
         elif discard:
-            out = f", discarded: {' and '.join(discard)}"
-        bits.append(f"{piles['statements']} boards in the pile{out}")
+            out = _(", discarded: {board}", board=discard[0])
+        # TRANSLATORS: English says "boards" for one too; give your language's forms
+        bits.append(_n("{n} boards in the pile", "{n} boards in the pile",
+                       int(piles["statements"])) + out)
     beside = [n for n in (_city_name(r) for r in view.get("beside_board") or []) if n]
     if beside:
-        bits.append("beside the board: " + ", ".join(beside))
+        bits.append(_("beside the board: {cities}", cities=", ".join(beside)))
     c.text((MARGIN, y), " · ".join(bits), SMALL + 2, fill=MUTED, anchor="lm",
            max_width=WIDTH - 2 * MARGIN, secondary=True)
 
@@ -152,21 +165,28 @@ def _scores(c: Canvas, view: View, cast: Cast, top: int) -> None:
     rows = _score_rows(n)
     c.panel((MARGIN, top, WIDTH - MARGIN - 1, top + 52 + rows * SCORE_ROW + 8), PANEL,
             radius=16)
-    title = c.text((MARGIN + 16, top + 28), "Scores", TEXT, bold=True, anchor="lm")
+    vetoes_word = _("vetoes left")
+    vetoes_w = kit.text_width(vetoes_word, SMALL + 2, False)
+    title = c.text((MARGIN + 16, top + 28), _("Scores"), TEXT, bold=True, anchor="lm")
     if view.get("end_triggered") and not over:
         players = cast.players
         first = view.get("first_player") or (players[0] if players else "")
         last = players[(players.index(first) - 1) % len(players)] if first in players else ""
-        box = c.label((title[2] + 14, top + 28), f"{WINNING_SCORE} reached: last round",
+        box = c.label((title[2] + 14, top + 28),
+                      _("{points} reached: last round", points=WINNING_SCORE),
                       SMALL + 2, fg=INK, bg=HIGHLIGHT, anchor="lm", outline=INK,
                       secondary=True)
         c.text((box[2] + 10, top + 28),
-               f"ends after {kit.prepare(last, 22, False, 200, cast.fallback(last))}'s turn",
-               SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
+               _("ends after {player}'s turn",
+                 player=kit.prepare(last, 22, False, 200, cast.fallback(last))),
+               SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
+               max_width=WIDTH - MARGIN - 16 - box[2] - 10 - vetoes_w - 16)
     else:
-        c.text((title[2] + 14, top + 28), f"first to {WINNING_SCORE} ends the game",
-               SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
-    c.text((WIDTH - MARGIN - 16, top + 28), "vetoes left", SMALL + 2, fill=MUTED, anchor="rm",
+        c.text((title[2] + 14, top + 28), _("first to {points} ends the game",
+                                            points=WINNING_SCORE),
+               SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
+               max_width=WIDTH - MARGIN - 16 - title[2] - 14 - vetoes_w - 16)
+    c.text((WIDTH - MARGIN - 16, top + 28), vetoes_word, SMALL + 2, fill=MUTED, anchor="rm",
            secondary=True)
     columns = 1 if n <= 1 else 2
     col_w = (WIDTH - 2 * MARGIN - 32 - (columns - 1) * 24) // columns
@@ -218,7 +238,7 @@ def render_table(view: View) -> bytes:
         key = _board_key(board, placed, replaced)
         image.paste(_board_tile(*key), BOARD_XY.get(key[0], BOARD_XY[1]))
     for risk, rkey in _risk_keys(view, placed).items():
-        image.paste(_risk_tile(risk, rkey), RISK_AREAS[risk][:2])
+        image.paste(_risk_tile(risk, rkey, current()), RISK_AREAS[risk][:2])
     image.paste(_centre_tile(*_centre_key(view, cast)), CENTRE[:2])
     head = Canvas.new(WIDTH, HEADER_H, PAPER)
     _header(head, view, cast)
