@@ -17,9 +17,9 @@ from bot.core.i18n import Text, Words
 
 from .content import CONTENT, Feature
 
-DOMAIN = "bot.games.cities"
-_ = Words(DOMAIN)
-_p = _.context
+_ = Words("bot.games.cities")
+DOMAIN = _.domain
+_l, _p = _.lazy, _.context
 
 # Contexts: the same English may be a city, an achievement and a card ("Skyline").
 CITY, ACHIEVEMENT, ACHIEVEMENT_RULE = "city", "achievement", "achievement rule"
@@ -75,11 +75,11 @@ def feature_label(feature: Feature | None = None, *, kind: str = "", art: str | 
         kind, art = feature.kind, feature.art
     if kind == "Monument":
         if art:
-            return (_.lazy("Monument ({art})", art=later(FEATURE, art)) if lazy
+            return (_l("Monument ({art})", art=later(FEATURE, art)) if lazy
                     else _("Monument ({art})", art=said(FEATURE, art)))
         return later(FEATURE, "Monument") if lazy else said(FEATURE, "Monument")
     if kind == "Wild":
-        return _.lazy("Wild tile") if lazy else _("Wild tile")
+        return _l("Wild tile") if lazy else _("Wild tile")
     return later(FEATURE, kind) if lazy else said(FEATURE, kind)
 
 
@@ -111,10 +111,10 @@ def row_word(row: str, many: bool = False) -> Text:
     """What a board row holds, one or several ("scoring card", "feature tiles"), said
     later: engines' refusals name rows."""
     if many:
-        return {"cards": _.lazy("scoring cards"), "tiles": _.lazy("city tiles"),
-                "features": _.lazy("feature tiles"), "pieces": _.lazy("building pieces")}[row]
-    return {"cards": _.lazy("scoring card"), "tiles": _.lazy("city tile"),
-            "features": _.lazy("feature tile"), "pieces": _.lazy("building piece")}[row]
+        return {"cards": _l("scoring cards"), "tiles": _l("city tiles"),
+                "features": _l("feature tiles"), "pieces": _l("building pieces")}[row]
+    return {"cards": _l("scoring card"), "tiles": _l("city tile"),
+            "features": _l("feature tile"), "pieces": _l("building piece")}[row]
 
 
 @dataclass(frozen=True)
