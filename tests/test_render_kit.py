@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 
 from bot.render import kit
 from bot.render.fonts import FACES, FONT_DIR, clean_text, coverage, font, font_path, supports
+from tests.pictures import overflowing
 
 
 def _png(data: bytes) -> Image.Image:
@@ -50,10 +51,11 @@ def test_coverage_reads_the_fonts_own_character_map() -> None:
 
 @pytest.mark.parametrize(("raw", "shown"), [
     ("Ann", "Ann"),
-    ("Ann 🎲🎲", "Ann 🎲🎲"),  # emoji the emoji font has are drawn
-    ("Ann \U0001f9a9", "Ann"),  # newer than the emoji font: dropped, never a box
-    ("Zoë 🇫🇷", "Zoë"),  # flags are two regional letters: alone they would look like boxes
-    ("👍🏽 Kim", "👍 Kim"),  # skin tones likewise
+    ("Ann 🎲🎲", "Ann 🎲🎲"),  # emoji are drawn
+    ("Ann \U0001f9a9", "Ann \U0001f9a9"),  # Unicode 12 too (sequences: test_render_emoji)
+    ("Ann \ue000", "Ann"),  # a private character no font has: dropped, never a box
+    ("Zoë \U0001f1eb", "Zoë"),  # a regional letter alone (two make a flag) would be a box
+    ("\U0001f3fd Kim", "Kim"),  # a skin tone alone likewise
     ("田中 Bob", "田中 Bob"),
     ("ᏣᎳᎩ Bob", "? Bob"),  # a run of letters no font has keeps its place as one "?"
     ("Bob\u200d\ufe0f", "Bob"),  # joiners and variation selectors are never drawn
@@ -65,7 +67,7 @@ def test_names_lose_what_the_font_cannot_draw(raw: str, shown: str) -> None:
     assert clean_text(raw, fallback="Player 1") == shown
 
 
-@pytest.mark.parametrize("raw", ["ᏣᎳᎩ", "\U0001f9a9", "", "   ", "\u200d", "?!"])
+@pytest.mark.parametrize("raw", ["ᏣᎳᎩ", "\ue000", "\U0001f3fd", "", "   ", "\u200d", "?!"])
 def test_a_name_with_nothing_drawable_gets_the_fallback(raw: str) -> None:
     assert clean_text(raw, fallback="Player 3") == "Player 3"
 
@@ -78,7 +80,7 @@ def test_plain_text_keeps_symbols_and_spacing() -> None:
 def test_unsupported_characters_leave_no_trace_in_the_picture() -> None:
     """An emoji no font has must not become a tofu box: the pixels equal the plain name."""
     a, b = kit.Canvas.new(400, 60), kit.Canvas.new(400, 60)
-    a.text((10, 30), "Ann \U0001f9a9\U0001f1eb\U0001f1f7", 28, anchor="lm")
+    a.text((10, 30), "Ann \ue000\U0001f1eb\U0001f3fd", 28, anchor="lm")
     b.text((10, 30), "Ann", 28, anchor="lm")
     assert ImageChops.difference(a.image, b.image).getbbox() is None
 
@@ -137,7 +139,7 @@ def test_recording_tells_what_text_was_drawn_and_where() -> None:
     c = kit.Canvas.new(300, 100)
     c.text((10, 10), "before", 20)
     with kit.recording_text() as drawn:
-        box = c.text((10, 50), "Ann \U0001f9a9 with a long name", 20, bold=True, max_width=120)
+        box = c.text((10, 50), "Ann \ue000 with a long name", 20, bold=True, max_width=120)
         c.label((150, 10), "Round 2", 18)
         c.chip((150, 60), "Bob", kit.player_style(1), 18)
     c.text((10, 80), "after", 20)
@@ -234,3 +236,31 @@ def test_labels_swatches_and_lines_draw_inside_the_box_they_report() -> None:
     for box in boxes:
         outside.paste(kit.PAPER, box)
     assert outside.getcolors(1 << 16) == [(500 * 200, kit.PAPER)]
+
+
+# -- text that does not fit ----------------------------------------------------------------
+
+
+def test_recorded_text_knows_its_surface_and_room_so_overflow_is_found() -> None:
+    """A picture whose words run off its edge, or past the room they were given, is one a
+    player cannot read: ``overflowing`` names those strings, and only those."""
+    c = kit.Canvas.new(200, 60)
+    with kit.recording_text() as drawn:
+        c.text((10, 30), "fits", 20, anchor="lm", max_width=100)
+        c.chip((100, 5), "Ann", kit.player_style(0), 20, max_width=90)
+        c.text((150, 30), "past the right edge", 20, anchor="lm")
+        c.text((10, 58), "low", 20)  # its letters start below the bottom edge
+        c.label((10, 0), "Round 2", 20, max_width=20)  # room for no letter, nor an ellipsis
+    fits, chip, right, low, label = drawn
+    assert low.ink is not None and low.ink[1] > 60 > low.box[1]
+    assert fits.surface == (200, 60) and fits.max_width == 100
+    assert fits.ink is not None and fits.box[0] <= fits.ink[0] < fits.ink[2] <= fits.box[2]
+    _height, _mark, pad, lead = kit._chip_metrics(20, True)
+    assert chip.max_width == 90 - lead - pad  # the pill's room less its marker and padding
+    assert (right.max_width, label.text) == (None, kit.ELLIPSIS)
+    assert overflowing(drawn) == ["past the right edge", "low", kit.ELLIPSIS]
+    # A cached layer is its own surface: text inside it is judged against the layer.
+    layer = kit.Canvas.new(40, 30)
+    with kit.recording_text() as drawn:
+        layer.text((2, 15), "wide word", 20, anchor="lm")
+    assert drawn[0].surface == (40, 30) and overflowing(drawn) == ["wide word"]

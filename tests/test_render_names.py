@@ -16,6 +16,7 @@ from bot.render import bidi, kit
 from bot.render.fonts import EMOJI, PRIMARY, SHAPING, clean_text, face_of, font, layout
 from bot.ui.game import GameAdapter, display_names, seat_name
 from cogs.cityscape import CityscapeAdapter
+from tests.pictures import overflowing
 
 NAMES = {
     "Latin": "Zoë Müller",
@@ -129,8 +130,8 @@ def test_mixed_scripts_draw_each_run_in_a_face_that_has_it() -> None:
 
 
 def test_emoji_are_drawn_or_dropped_never_boxes() -> None:
-    """Emoji the black-and-white emoji font has are drawn; newer ones, flags and skin
-    tones are left out, so nothing in a picture is ever a box."""
+    """Emoji are drawn (sequences: test_render_emoji.py); what no font has, and a
+    regional letter or a skin tone left alone, are left out: nothing is ever a box."""
     assert clean_text("Ann 😀🎲", True) == "Ann 😀🎲"
     a, b = kit.Canvas.new(400, 60), kit.Canvas.new(400, 60)
     with kit.recording_text() as drawn:
@@ -141,10 +142,9 @@ def test_emoji_are_drawn_or_dropped_never_boxes() -> None:
     assert extra is not None and extra[0] >= kit.text_width("Ann ", SIZE, True) + 5
     emoji = _mask("😀")
     assert not any(_same(emoji, _box_glyph(face)) for face in range(EMOJI + 1))
-    # A flag, a skin tone and an emoji newer than the font leave no trace at all.
+    # A private character, a lone regional letter and a lone skin tone leave no trace.
     c = kit.Canvas.new(400, 60)
-    c.text((10, 30), "Ann \U0001f1eb\U0001f1f7\U0001f3fd\U0001f9a9", SIZE, bold=True,
-           anchor="lm")
+    c.text((10, 30), "Ann \ue000\U0001f1eb\U0001f3fd", SIZE, bold=True, anchor="lm")
     assert ImageChops.difference(c.image, b.image).getbbox() is None
 
 
@@ -162,11 +162,106 @@ def test_a_long_name_in_another_script_still_fits(shaping: bool) -> None:
     assert not bidi._is_mark(thai[-2])
 
 
+# -- shortened names -----------------------------------------------------------------------
+
+MAX = "Maximilian Alexander Hohenberg"
+ARABIC = "محمد عبد الرحمن"
+
+
+def _letters_shown(shown: str) -> int:
+    return len(shown.removesuffix(kit.ELLIPSIS).replace(" ", ""))
+
+
+def test_a_long_name_is_shortened_by_whole_words_then_first_letters() -> None:
+    """Where a name does not fit, whole leading words show ("Maximilian…"), and where
+    not even the first word does, as many of its first letters as fit ("Maxim…"): never
+    a word cut after whole ones, and never fewer letters for more room."""
+    full = kit.text_width(MAX, SIZE, True)
+    assert kit.fit_name(MAX, SIZE, True, full) == MAX  # the whole name where there is room
+    first = "Maximilian"
+    shown_before = ""
+    for width in range(kit.text_width("M" + kit.ELLIPSIS, SIZE, True), full, 3):
+        shown = kit.fit_name(MAX, SIZE, True, width)
+        assert kit.text_width(shown, SIZE, True) <= width
+        head = shown.removesuffix(kit.ELLIPSIS)
+        assert head in ("Maximilian Alexander", first) or first.startswith(head), shown
+        if first.startswith(head) and head != first:
+            # as many first letters as fit: one more would not (so "M…" only where
+            # "Ma…" does not fit either)
+            longer = first[:len(head) + 1] + kit.ELLIPSIS
+            assert kit.text_width(longer, SIZE, True) > width
+        assert _letters_shown(shown) >= _letters_shown(shown_before)
+        shown_before = shown
+    assert kit.fit_name(MAX, SIZE, True, kit.text_width("Maximilian…", SIZE, True)) == \
+        "Maximilian…"
+    # A lone first letter is no word to keep: "A very lo…", not "A…".
+    assert kit.fit_name("A very long name indeed", SIZE, True, 130).startswith("A ve")
+    # Other text is still cut where it stops fitting.
+    assert kit.fit_text(MAX, SIZE, True, kit.text_width("Maximilian A…", SIZE, True)) == \
+        "Maximilian A…"
+
+
+def test_chips_show_the_short_form_where_they_are_given_its_width() -> None:
+    assert kit.short_name(MAX) == "Maximilian…"
+    assert kit.short_name("Bob" + "o" * 40) == "Bob" + "o" * 40  # one word: no short form
+    assert kit.short_name("Zoë 🏙️") == "Zoë…"
+    first = "Maximilian…"
+    c = kit.Canvas.new(600, 60)
+    with kit.recording_text() as drawn:
+        c.chip((10, 10), MAX, kit.player_style(2), SIZE,
+               max_width=kit.chip_width(MAX, SIZE, short=True))
+        c.chip((10, 10), MAX, kit.player_style(2), SIZE, max_width=kit.chip_width(MAX, SIZE))
+        # a name drawn as text or in a label is shortened alike
+        c.text((10, 10), MAX, SIZE, bold=True, max_width=kit.text_width(first, SIZE, True),
+               fallback="Player 3")
+        c.label((10, 10), MAX, SIZE, max_width=kit.text_width(first, SIZE, True) + SIZE,
+                fallback="Player 3")
+    assert [d.text for d in drawn] == [first, MAX, first, first]
+    # Room is shared so that every chip keeps its short form, even past the total.
+    assert kit.share_width([300, 300, 40], 200, least=[120, 80, 40]) == [120, 80, 40]
+
+
+@pytest.mark.parametrize("shaping", ENGINES)
+def test_a_cut_right_to_left_name_keeps_its_first_letters(shaping: bool) -> None:
+    """A shortened Arabic name keeps its beginning: its first word is drawn at the right
+    end, where its reader starts, and the ellipsis at the left, where the cut is."""
+    cut = kit.fit_name(ARABIC, SIZE, True, kit.text_width("محمد عبد…", SIZE, True))
+    assert cut == "محمد عبد…"
+    assert kit.fit_name(ARABIC, SIZE, True, kit.text_width("محمد…", SIZE, True)) == "محمد…"
+
+    def drawn(text: str, anchor: str, x: int) -> Image.Image:
+        image = Image.new("L", (400, 60), 0)
+        mask, dx, dy = kit._text_mask(text, SIZE, True, shaping)
+        width = kit.text_width(text, SIZE, True, shaping)
+        image.paste(mask, (x - (width if anchor == "r" else 0) + dx, 40 + dy))
+        return image
+
+    whole = drawn(cut, "l", 10)
+    right = 10 + kit.text_width(cut, SIZE, True, shaping)
+    ellipsis = kit.text_width(kit.ELLIPSIS, SIZE, True, shaping)
+    word = kit.text_width("محمد", SIZE, True, shaping)
+    alone = drawn(kit.ELLIPSIS, "l", 10).crop((0, 0, 10 + ellipsis, 60))
+    assert _same(whole.crop((0, 0, 10 + ellipsis, 60)), alone)
+    # Its right end is the first word (to a pixel or two: widths are rounded up).
+    end = whole.crop((right - word + 2, 0, 400, 60))
+    misses = [sum(ImageChops.difference(end, drawn("محمد", "r", right + shift).crop(
+        (right - word + 2, 0, 400, 60))).tobytes()) for shift in range(-2, 3)]
+    assert min(misses) < 0.12 * sum(end.tobytes())  # another word differs by over half
+    # In a left-to-right sentence the ellipsis stays with the Arabic words it cut, at
+    # their left end, rather than after their first word.
+    said = kit.fit_text(f"Round 2 · {ARABIC} builds first", SIZE, True, 330)
+    assert said.endswith(kit.ELLIPSIS) and "محمد" in said
+    runs = layout(said, True, shaping)
+    assert runs[0].face == PRIMARY and runs[1].text.strip() == kit.ELLIPSIS
+    assert runs[-1].face == face_of("م", True)
+
+
 # -- real tables -------------------------------------------------------------------------
 
 CASTS = [
     ["王小明", "محمد علي", "김민준", "สมชาย"],
     ["さくら田中", "שלום כהן", "राहुल शर्मा", "Ann 😀"],
+    ["Zoë 🏙️", ARABIC, MAX],
 ]
 
 
@@ -192,6 +287,7 @@ def test_table_pictures_draw_every_players_name(game: str, cast: int) -> None:
         assert any(t == name or (t.endswith(kit.ELLIPSIS) and name.startswith(t[:-1].rstrip()))
                    for t in texts), (name, texts)
     assert not any(t.startswith("Player ") for t in texts)
+    assert not overflowing(drawn)
 
 
 def test_two_players_of_one_name_are_told_apart_in_text_and_picture() -> None:

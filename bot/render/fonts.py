@@ -353,9 +353,11 @@ def layout(text: str, bold: bool = False, shaping: bool = SHAPING) -> tuple[Run,
         face = face_of(char, bold)
         if i in in_sequence:
             face = EMOJI
-        elif i and _attached(unicodedata.category(char)) and faces[-1] != EMOJI and ord(
-                char) in coverage(bold, faces[-1]):  # the emoji font's space is too wide
-            face = faces[-1]
+        elif i and _attached(unicodedata.category(char)):
+            # After an emoji, the text's own face: the emoji font's space is too wide.
+            before = PRIMARY if faces[-1] == EMOJI else faces[-1]
+            if ord(char) in coverage(bold, before):
+                face = before
         faces.append(PRIMARY if face is None else face)
     if not bidi.has_rtl(text) and all(f == PRIMARY for f in faces):
         return (Run(text, PRIMARY),) if text else ()  # nearly every string: one plain run
