@@ -10,8 +10,9 @@ It also says no the way Discord does (details and defaults in README.md beside t
   ``rate_limited``, ``rate_limit_violations``, ``bucket(name, major)``, ``global_peak``;
 * faults: ``fail(method, path_regex, status, code, message, times=1, delay=None,
   retry_after=None)`` -> ``Fault`` (``.hits``, ``.cancel()``), ``slow(...)``,
-  ``delete_channel(id)``, ``revoke(id, "attach_files")`` / ``grant``,
-  ``drop_gateway(close_code)``. Their answers land in ``expected_errors``, not ``errors``.
+  ``delete_channel(id)``, ``revoke(id, "attach_files")`` / ``grant``, ``close_dms(user)``
+  (403 50007 to the bot's direct messages), ``drop_gateway(close_code)``. Their answers
+  land in ``expected_errors``, not ``errors``.
 """
 
 from __future__ import annotations
@@ -202,14 +203,14 @@ class FakeDiscord:
       ``add_role``, ``add_channel``, ``add_thread``, ``add_guild``, ``user_message``;
     * interactions: ``slash``, ``autocomplete``, ``click``, ``select``, ``click_raw``,
       ``submit_modal`` -> ``FakeInteraction``;
-    * inspection: ``messages``, ``channel_messages``, ``last_message``, ``message``,
-      ``commands``, ``requests``, ``errors``, ``validation_errors``,
+    * inspection: ``messages``, ``channel_messages``, ``direct_messages``, ``last_message``,
+      ``message``, ``commands``, ``requests``, ``errors``, ``validation_errors``,
       ``failed_interactions``, ``wait_until``, ``assert_clean``;
     * gateway: ``sessions``, ``gateway_received``, ``reconnect`` (op 7 -> RESUME),
       ``drop_gateway`` (close the socket with a close code);
     * limits and faults (see the module docstring): ``rate_limits``, ``limiter``,
       ``rate_limited``, ``rate_limit_violations``, ``fail``, ``slow``, ``delete_channel``,
-      ``revoke``, ``grant``, ``expected_errors``.
+      ``revoke``, ``grant``, ``close_dms``, ``expected_errors``.
     """
 
     token: str = "fake-token"
@@ -268,6 +269,7 @@ class FakeDiscord:
         self._commands: list[_Command] = []
         self._uploads: dict[str, FakeAttachment] = {}
         self._dms: dict[str, str] = {}
+        self._closed_dms: set[str] = set()  # users who take no direct messages from the bot
         self._sockets: set[web.WebSocketResponse] = set()
         self._tasks: set[asyncio.Future[Any]] = set()
         self._runner: web.AppRunner | None = None
@@ -371,6 +373,17 @@ class FakeDiscord:
     def set_locale(self, user: UserLike, locale: str) -> None:
         """The language ``user``'s Discord client is set to (sent with each interaction)."""
         self.locales[self._user(user)["id"]] = locale
+
+    def close_dms(self, user: UserLike) -> None:
+        """``user`` takes no direct messages from the bot (their privacy settings): the bot
+        may open the DM channel, but a message there is answered 403 Cannot send messages to
+        this user (50007), recorded in ``expected_errors``."""
+        self._closed_dms.add(self._user(user)["id"])
+
+    def direct_messages(self, user: UserLike) -> list[FakeMessage]:
+        """The messages of the bot's DM channel with ``user``, oldest first."""
+        channel_id = self._dms.get(self._user(user)["id"])
+        return [] if channel_id is None else self.channel_messages(channel_id)
 
     def add_guild(self, name: str, *, owner_id: str | None = None,
                   shard: int | None = None) -> FakeGuild:
@@ -1930,6 +1943,8 @@ class FakeDiscord:
         if channel.get("guild_id"):
             needed = SEND_MESSAGES_IN_THREADS if "thread_metadata" in channel else SEND_MESSAGES
             self._require(channel, needed | (ATTACH_FILES if ctx.files else 0))
+        if any(r["id"] in self._closed_dms for r in channel.get("recipients") or []):
+            raise _HTTPError(403, 50007, "Cannot send messages to this user", expected=True)
         body = ctx.body if isinstance(ctx.body, dict) else {}
         if body.get("flags", 0) and body["flags"] & FLAG_EPHEMERAL:
             raise _HTTPError(400, 50035, "Invalid Form Body: channel messages cannot be ephemeral")
