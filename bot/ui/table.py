@@ -129,6 +129,8 @@ class Tables:
             png = await self.bot.render_table(
                 match, priority=Priority.INTERACTIVE if interactive else Priority.BACKGROUND)
         items = adapter.table_items(match) if match.status == ACTIVE else []
+        from .howto import with_how_to_play  # How to play, in a row with room
+        items = with_how_to_play(match, items)
         view = None
         if items:
             view = Components()
