@@ -173,7 +173,7 @@ class Joined:
         words = [str(w) for w in self.words]
         if len(words) == 1:
             return words[0]
-        return _("{first} and {last}", first=_(", ").join(words[:-1]), last=words[-1])
+        return _("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
 
 
 def special_problem(city: City, card: str, props: list[int]) -> Sentence | None:
