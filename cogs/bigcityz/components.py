@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.core.engine import Engine
-from bot.core.i18n import Words
+from bot.core.i18n import Text, Words
 from bot.core.records import Match
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.names import city as city_name
@@ -34,18 +34,13 @@ class BigCityzItem:
 
     prefix: ClassVar[str] = "ch:bz"
     engine: ClassVar[Engine] = ENGINE
-    stale: ClassVar[object]
-
-    def stale_reason(self) -> str:
-        """``stale`` (a lazy Text) in the clicker's language."""
-        return str(self.stale or "")
 
 
 # -- placing --------------------------------------------------------------------------
 
 
 class PlaceButton(BigCityzItem, GameButton, template=":v{version}:place"):
-    stale = _l("That board is out of date.")  # type: ignore[assignment]  # said when shown
+    stale = _l("That board is out of date.")  # said when shown, in the clicker's language
     turn_only = True
     version: int
 
@@ -93,8 +88,7 @@ def chooser(match: Match, player: str) -> Screen:
 class ChoiceItem(BigCityzItem):
     """The private chooser's menu and buttons: a move by its index in ``legal``."""
 
-    stale: ClassVar[str | None] = _l(  # type: ignore[assignment]  # said when shown
-        "That choice belongs to an earlier board.")
+    stale: ClassVar[str | Text | None] = _l("That choice belongs to an earlier board.")
     version: int
 
     async def choose(self, click: Click, index: int) -> None:
@@ -156,7 +150,7 @@ class VetoButton(BigCityzItem, GameButton,
     """Objection / No objection. Tied to the city card, not the board version, so one
     player's answer does not make the others' buttons outdated."""
 
-    stale = _l("The objections for that city are closed.")  # type: ignore[assignment]
+    stale = _l("The objections for that city are closed.")
     stale_shows_board = False
     stamp: int
     answer: str

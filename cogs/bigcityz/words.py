@@ -171,7 +171,9 @@ def late_move_words(move: Move) -> str:
     if move["type"] == "no_veto":
         return _("did not object")
     if move["type"] == "no_free_square":
-        return _no_free_square()
+        # TRANSLATORS: what the computer did for a late player ("... the computer player
+        # {did} for them"), not the nominal phrase after a player's name
+        return _p("late move", "said “There's no free square”")
     return _("placed the city")
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from bot.core.i18n import Words, current
+from bot.core.i18n import ENGLISH, Words, current
 from bot.render import kit
 from bot.render.cache import MB, byte_cache
 from bot.render.cast import Cast
@@ -16,7 +16,7 @@ from .cast import _city_name
 from .constants import CENTRE_BG, SMALL, TEXT, View
 from .layout import HM, MW, _quantized
 from .statements import short_name
-from .text import draw_fitted
+from .text import draw_fitted, fit_lines
 
 _ = Words("bot.games.bigcityz")
 _n = _.plural
@@ -53,8 +53,19 @@ def _centre_tile(mode: str, city: str, label: str, people: tuple[tuple[str, int,
     if mode == "veto":
         c.text((cx, 22), _("Objection?"), SMALL + 4, bold=True, fill=MUTED, anchor="mm",
                secondary=True, max_width=room)
-        draw_fitted(c, (cx, 74), city, room, ((40, 1), (36, 1), (32, 1), (32, 2), (TEXT, 2)))
-        c.text((cx, HM - 52), label, TEXT, bold=True, anchor="mm", max_width=room)
+        lines, _size = fit_lines(label, room, ((TEXT, 1), (TEXT, 2)))
+        # English keeps its picture exactly as it was (its long risk label is ellipsised
+        # there; wrapping it too would be a change to the English table of its own).
+        if len(lines) == 1 or language == ENGLISH:
+            draw_fitted(c, (cx, 74), city, room,
+                        ((40, 1), (36, 1), (32, 1), (32, 2), (TEXT, 2)))
+            c.text((cx, HM - 52), label, TEXT, bold=True, anchor="mm", max_width=room)
+        else:
+            # A label of two lines ("Risiko 1–2 ✗✗ / beide FALSCH") takes the city's second
+            # line: the city above it keeps to one.
+            draw_fitted(c, (cx, 60), city, room, ((40, 1), (36, 1), (32, 1), (TEXT, 1)))
+            for i, line in enumerate(lines):
+                c.text((cx, 106 + 32 * i), line, TEXT, bold=True, anchor="mm", max_width=room)
         if seconds:
             c.text((cx, HM - 18), _("window closes after {seconds} s", seconds=seconds), SMALL,
                    fill=MUTED,

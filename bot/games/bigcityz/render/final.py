@@ -14,6 +14,7 @@ from .centre import _leaders
 from .constants import MARGIN, PALETTE, SMALL, TEXT, WIDTH, WINNING_SCORE, View
 from .reveal import _draw_reveal
 from .table import _veto_tokens
+from .text import wrap
 
 _ = Words("bot.games.bigcityz")
 
@@ -39,8 +40,11 @@ def render_final(view: View, reason: str | None = None) -> bytes:
     else:
         why = _("{turns} turns each · the game ended because the city pile could not give "
                 "everyone another turn", turns=played)
-    c.text((MARGIN, 98), why, SMALL + 4,
-           fill=MUTED, anchor="lm", max_width=WIDTH - 2 * MARGIN, secondary=True)
+    whys = wrap(why, SMALL + 4, False, WIDTH - 2 * MARGIN)
+    # one line as in English, or two above the standings where a language needs them
+    for i, line in enumerate(whys[:2]):
+        c.text((MARGIN, 98 if len(whys) == 1 else 86 + 28 * i), line, SMALL + 4, fill=MUTED,
+               anchor="lm", max_width=WIDTH - 2 * MARGIN, secondary=True)
     top = 140
     c.panel((MARGIN, top, WIDTH - MARGIN - 1, top + 60 + n * 64), PANEL, radius=16)
     c.text((MARGIN + 16, top + 30), _("Final standings"), TEXT, bold=True, anchor="lm")

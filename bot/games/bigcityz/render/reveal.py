@@ -193,8 +193,12 @@ def _reveal_header(c: Canvas, reveal: View, cast: Cast) -> None:
                 "wrong).", city=city)
     else:
         sub = str(placement.get("label", ""))
-    c.text((MARGIN, 132), sub, SMALL, fill=MUTED, anchor="lm", secondary=True,
-           max_width=REVEAL_W - 2 * MARGIN)
+    # One line, as English always had (ellipsised if need be), or two (up to the card)
+    # where another language needs them.
+    subs = (sub,) if current() == ENGLISH else wrap(sub, SMALL, False, REVEAL_W - 2 * MARGIN)
+    for i, line in enumerate(subs[:2]):
+        c.text((MARGIN, 132 if len(subs) == 1 else 120 + 24 * i), line, SMALL, fill=MUTED,
+               anchor="lm", secondary=True, max_width=REVEAL_W - 2 * MARGIN)
 
 
 def _fact_frame(c: Canvas, box: Box, statement: str, checked: bool) -> None:
@@ -227,6 +231,7 @@ def _fact_row(c: Canvas, box: Box, statement: str, fact: View, card: View,
     tx = x0 + 76
     true = bool(fact.get("true"))
     betted = checked and guess is not None
+    bet_box = (x1, 0, x1, 0)  # the bet's words, when there is a bet
     tag = _truth_tag(true, HIGHLIGHT if checked else PANEL, current())
     px, py = x1 - 10 - tag.width, round(cy - (14 if betted else 0) - tag.height / 2)
     c.image.paste(tag, (px, py))
@@ -235,10 +240,11 @@ def _fact_row(c: Canvas, box: Box, statement: str, fact: View, card: View,
         ok = guess == true
         bet = ((_("bet TRUE: ✓ right") if ok else _("bet TRUE: ✗ wrong")) if guess
                else (_("bet FALSE: ✓ right") if ok else _("bet FALSE: ✗ wrong")))
-        c.text((x1 - 10, cy + 20), bet, 20, bold=True, fill=INK, anchor="rm")
+        bet_box = c.text((x1 - 10, cy + 20), bet, 20, bold=True, fill=INK, anchor="rm")
     room = pill[0] - tx - 10
+    # the value stops short of the bet's words, however long a language makes them
     c.text((tx, cy + 15), fact_text(statement, fact.get("value"), card), 26, bold=True,
-           anchor="lm", max_width=room if not betted else x1 - 230 - tx)
+           anchor="lm", max_width=room if not betted else min(x1 - 230, bet_box[0] - 12) - tx)
 
 
 @byte_cache(128 * KB)
@@ -278,7 +284,10 @@ def _points_panel(c: Canvas, reveal: View, cast: Cast, box: Box) -> None:
                 else _("objections justified: +3 each"))
     else:
         note = _("nobody objected")
-    c.text((x0 + 116, y0 + 28), note, 22, fill=MUTED, anchor="lm")
+    # after the "Points" title, short of "change · total", however long either is said
+    left = max(x0 + 116, x0 + 16 + kit.text_width(_("Points"), 26, True) + 7)
+    stop = x1 - 16 - kit.text_width(_("change · total"), 22, False) - 14
+    c.text((left, y0 + 28), note, 22, fill=MUTED, anchor="lm", max_width=stop - left)
     for i, p in enumerate(cast.players):
         cy = y0 + 76 + i * POINTS_ROW
         chip = c.chip((x0 + 16, cy), p, cast.style(p), 24, anchor="lm", max_width=320,

@@ -11,7 +11,7 @@ from bot.render.kit import BAD, GOOD, HIGHLIGHT, INK, MUTED, PANEL, PAPER, WHITE
 from .cast import _city_name
 from .constants import BAD_TINT, GOOD_TINT, SMALL, TEXT, View
 from .layout import BADGE_W, RISK_AREAS, _quantized
-from .text import draw_fitted
+from .text import Fits, draw_fitted, fit_lines, wrap
 
 _ = Words("bot.games.bigcityz")
 
@@ -34,14 +34,26 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
         c.panel(badge, edge, radius=10)
         c.text(((badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2 + 1), f"{mark} 8", TEXT,
                bold=True, fill=WHITE, anchor="mm")
-        c.text((badge[2] + 10, y0 + 21), both, TEXT, bold=True, anchor="lm",
-               max_width=x1 - badge[2] - 14)
-        c.text((badge[2] + 10, y0 + 49), _("−2 if wrong"), SMALL + 2, fill=MUTED, anchor="lm",
-               secondary=True, max_width=x1 - badge[2] - 14)
-        cy = (y0 + 62 + y1) / 2
+        room = x1 - badge[2] - 14
+        lines, _size = fit_lines(both, room, ((TEXT, 1), (TEXT, 2)))
+        city_fits: Fits = ((TEXT, 1), (26, 1), (24, 1), (24, 2), (22, 2))
+        if len(lines) == 1:
+            c.text((badge[2] + 10, y0 + 21), both, TEXT, bold=True, anchor="lm",
+                   max_width=room)
+            c.text((badge[2] + 10, y0 + 49), _("−2 if wrong"), SMALL + 2, fill=MUTED,
+                   anchor="lm", secondary=True, max_width=room)
+            cy = (y0 + 62 + y1) / 2
+        else:
+            # "beide / FALSCH" beside the badge, the penalty under it, the city on one line
+            for i, line in enumerate(lines):
+                c.text((badge[2] + 10, y0 + 21 + 28 * i), line, TEXT, bold=True, anchor="lm",
+                       max_width=room)
+            c.text((x0 + 10, y0 + 78), _("−2 if wrong"), SMALL + 2, fill=MUTED, anchor="lm",
+                   secondary=True, max_width=x1 - x0 - 20)
+            cy = (y0 + 92 + y1) / 2
+            city_fits = ((TEXT, 1), (26, 1), (24, 1), (22, 1))
         if city:
-            draw_fitted(c, ((x0 + x1) / 2, cy), city, x1 - x0 - 20,
-                        ((TEXT, 1), (26, 1), (24, 1), (24, 2), (22, 2)), secondary=True)
+            draw_fitted(c, ((x0 + x1) / 2, cy), city, x1 - x0 - 20, city_fits, secondary=True)
         else:
             c.text(((x0 + x1) / 2, cy), _("free"), SMALL + 2, fill=MUTED, anchor="mm",
                    secondary=True)
@@ -55,11 +67,14 @@ def _risk_field(c: Canvas, box: Box, colour: str, slots: tuple[int, int], city: 
         if city:
             draw_fitted(c, (tx, cy), city, x1 - tx - 10, align="l", secondary=True)
         else:
-            c.text((tx, cy - 14), both, TEXT, bold=True, anchor="lm",
-                   max_width=x1 - tx - 8)
-            c.text((tx, cy + 18), _("boards {first} & {second} · −2 if wrong", first=a,
-                                    second=b), SMALL,
-                   fill=MUTED, anchor="lm", max_width=x1 - tx - 8, secondary=True)
+            sub = _("boards {first} & {second} · −2 if wrong", first=a, second=b)
+            subs = wrap(sub, SMALL, False, x1 - tx - 8)
+            # one line under the title, as in English, or two where the words need them
+            top, step = (cy - 14, 32) if len(subs) == 1 else (cy - 24, 30)
+            c.text((tx, top), both, TEXT, bold=True, anchor="lm", max_width=x1 - tx - 8)
+            for i, line in enumerate(subs[:2]):
+                c.text((tx, top + step + 22 * i), line, SMALL, fill=MUTED, anchor="lm",
+                       max_width=x1 - tx - 8, secondary=True)
 
 
 RiskKey = tuple[str | None, str | None, str | None]  # green city, red city, colour just placed
