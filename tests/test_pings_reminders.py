@@ -557,3 +557,15 @@ async def test_a_choice_is_read_from_the_database_once(stage: Stage) -> None:
     assert await stage.pings.way_of(ANN) == OFF
     assert await stage.pings.way_of(BOB) == IN_CHANNEL  # never chosen: the channel
     assert reads == [notify_key(ANN), notify_key(BOB)]
+
+
+async def test_with_shards_a_choice_made_in_another_process_is_seen_after_a_while(
+        stage: Stage) -> None:
+    from bot.core.shards import Shards
+
+    assert await stage.pings.way_of(ANN) == IN_CHANNEL
+    stage.kv[notify_key(ANN)] = OFF  # /notify answered by another process
+    assert await stage.pings.way_of(ANN) == IN_CHANNEL  # alone, this process's memory holds
+    stage.bot.runtime.shards = Shards.of(2, [0])
+    stage.pings.choices.SHARED_FOR = 0.0  # a while has passed
+    assert await stage.pings.way_of(ANN) == OFF
