@@ -50,19 +50,43 @@ def _hoods_in_cells(view: View, players: Sequence[str], width: int,
     return hoods, grids
 
 
+def _legend_keys() -> list[tuple[str, str]]:
+    """The legend's keys: each kind of space, then the building ("" as its code)."""
+    return [("R", _p("space colour", "red")), ("B", _p("space colour", "blue")),
+            ("G", _p("space colour", "green")), ("Y", _p("space colour", "yellow")),
+            ("W", _p("space", "water")), ("P", _p("space", "park")),
+            ("", _("= building, height 3"))]
+
+
+def _legend_places() -> list[tuple[int, int]]:
+    """Where each key goes, as (x, line): a key that would run off the picture starts a
+    new line (a language's longer words wrap rather than shrink)."""
+    places = []
+    x, line = MARGIN, 0
+    for code, word in _legend_keys():
+        width = (50 if not code else 46) + kit.text_width(word, SMALL + 2)
+        if x > MARGIN and x + width > WIDTH - MARGIN:
+            x, line = MARGIN, line + 1
+        places.append((x, line))
+        x += width + 16
+    return places
+
+
+def _legend_height() -> int:
+    return LEGEND_H * (1 + max(line for _x, line in _legend_places()))
+
+
 def _legend(canvas: Canvas, y: int) -> int:
-    x = MARGIN
-    for code, word in (("R", _p("space colour", "red")), ("B", _p("space colour", "blue")),
-                       ("G", _p("space colour", "green")), ("Y", _p("space colour", "yellow")),
-                       ("W", _p("space", "water")), ("P", _p("space", "park"))):
-        canvas.image.paste(_space_image(code, 40), (x, y + 2))
-        canvas.draw.rectangle((x, y + 2, x + 39, y + 41), outline=INK, width=1)
-        box = canvas.text((x + 46, y + 22), word, SMALL + 2, anchor="lm", secondary=True)
-        x = box[2] + 16
-    _building(canvas, "R", 3, (x, y, x + 44, y + 44), key=True)
-    canvas.text((x + 50, y + 22), _("= building, height 3"), SMALL + 2, anchor="lm",
-                secondary=True)
-    return y + LEGEND_H
+    for (code, word), (x, line) in zip(_legend_keys(), _legend_places(), strict=True):
+        ky = y + line * LEGEND_H
+        if not code:
+            _building(canvas, "R", 3, (x, ky, x + 44, ky + 44), key=True)
+            canvas.text((x + 50, ky + 22), word, SMALL + 2, anchor="lm", secondary=True)
+            continue
+        canvas.image.paste(_space_image(code, 40), (x, ky + 2))
+        canvas.draw.rectangle((x, ky + 2, x + 39, ky + 41), outline=INK, width=1)
+        canvas.text((x + 46, ky + 22), word, SMALL + 2, anchor="lm", secondary=True)
+    return y + _legend_height()
 
 
 PART_KEYS = ((_l("Achievements"), "achievements"), (_l("Water areas"), "water"),
@@ -128,8 +152,10 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
     x = x0 + 14
     w = x1 - x0 - 28
     total = int(found["total"]) if found else _score(view, player)
-    canvas.text((x, y0 + 10), title or _("Score so far"), TEXT, bold=True, max_width=w - 130)
-    canvas.text((x1 - 14, y0 + 6), _("{n} pts", n=total), 34, bold=True, anchor="ra")
+    points = _("{n} pts", n=total)
+    room = min(w - 130, w - 14 - kit.text_width(points, 34, True))
+    canvas.text((x, y0 + 10), title or _("Score so far"), TEXT, bold=True, max_width=room)
+    canvas.text((x1 - 14, y0 + 6), points, 34, bold=True, anchor="ra")
     y = y0 + 56
     if not found:
         return
@@ -218,9 +244,9 @@ class HoodLayout:
             self.legend_y = top + self.rows * self.size + 14
             self.panel_w = INNER
             panel_h = panel_h_of(self.panel_w)
-            py = self.legend_y + LEGEND_H + 10
+            py = self.legend_y + _legend_height() + 10
             self.panel = (MARGIN, py, WIDTH - MARGIN, py + panel_h)
-        self.height = max(self.panel[3], self.legend_y + LEGEND_H) + MARGIN
+        self.height = max(self.panel[3], self.legend_y + _legend_height()) + MARGIN
 
 
 def _hood_picture(view: View, player: str, title: str,

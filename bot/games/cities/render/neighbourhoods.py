@@ -14,7 +14,7 @@ from .constants import GAP, INNER, MARGIN, PALETTE, TEXT, WIDTH, View
 from .final import render_final
 from .helpers import _chip, _panel, _players, _wrap
 from .hood import _draw_hood
-from .neighbourhood import LEGEND_H, _hoods_in_cells, _legend, _two_to_a_row
+from .neighbourhood import _hoods_in_cells, _legend, _legend_height, _two_to_a_row
 from .score import _rings_of, _score
 from .table import _header
 
@@ -35,7 +35,7 @@ def render_neighbourhoods(view: View) -> bytes:
     lines_h = max((len(n) for n in notes.values()), default=0) * NOTE_LINE
     body = 64 + grid_h + 14 + lines_h + 14
     top = 14 + 54
-    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + LEGEND_H + MARGIN)
+    canvas = Canvas.new(WIDTH, top + rows * (body + GAP) + _legend_height() + MARGIN)
     _header(canvas, view, 14)
     for k, p in enumerate(players):
         x = MARGIN + (k % cols) * (cell_w + GAP)
@@ -57,7 +57,7 @@ def render_neighbourhoods(view: View) -> bytes:
             canvas.text((x + 14, ly), line, TEXT, bold=bold, fill=INK if bold else MUTED,
                         max_width=cell_w - 28)
             ly += NOTE_LINE
-    _legend(canvas, canvas.height - MARGIN - LEGEND_H)
+    _legend(canvas, canvas.height - MARGIN - _legend_height())
     return canvas.png(PALETTE)
 
 
@@ -74,9 +74,11 @@ def _hood_notes(view: View, player: str) -> list[tuple[bool, str]]:
     notes = [(True, line) for line in _wrap(_("Achievements: {list}", list=got), TEXT, True,
                                             width, 2)]
     cards = [c for c in (view.get("cards_held") or {}).get(player) or [] if c.get("name")]
-    notes.append((True, _("Scoring cards: {count}", count=len(cards) or _("none yet"))))
-    notes += [(False, _("• {name} ({vp} VP each)", name=said(CARD, str(c["name"])),
-                        vp=c.get("vp", "?"))) for c in cards]
+    count = _("Scoring cards: {count}", count=len(cards) or _("none yet"))
+    notes += [(True, line) for line in _wrap(count, TEXT, True, width, 2)]
+    for c in cards:
+        note = _("• {name} ({vp} VP each)", name=said(CARD, str(c["name"])), vp=c.get("vp", "?"))
+        notes += [(False, line) for line in _wrap(note, TEXT, False, width, 2)]
     return notes
 
 

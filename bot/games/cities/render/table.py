@@ -147,10 +147,17 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
         count = len(held.get(player) or [])
         extra = _n("{n} scoring card", "{n} scoring cards", count)
         by += 40
-        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True)
+        room = w - 24
         if player == star and view.get("phase") == "play":
-            canvas.marker((x + w - 96, by), "star", 28, INK)
-            canvas.text((x + w - 78, by), _("first"), TEXT, bold=True, anchor="lm")
+            first = _("first")
+            # The word ends inside the panel, however long it is in the reader's language,
+            # and the cards' count stops short of the star.
+            fx = min(x + w - 78, x + w - 8 - kit.text_width(first, TEXT, True))
+            canvas.marker((fx - 18, by), "star", 28, INK)
+            canvas.text((fx, by), first, TEXT, bold=True, anchor="lm")
+            room = fx - 18 - 16 - (x + 12)
+        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
+                    max_width=room)
     return y + h + GAP
 
 
@@ -168,8 +175,9 @@ TITLE_LINE = TITLE_TEXT + 6
 
 
 def _title_lines(name: str, width: int) -> tuple[str, ...]:
-    """A card's title whole, on two lines where one is too narrow for it."""
-    return _wrap(name, TITLE_TEXT, True, width, 2)
+    """A card's title whole, on two lines where one is too narrow for it (three in a
+    language with longer words)."""
+    return _wrap(name, TITLE_TEXT, True, width, 3)
 
 
 def _achievement_height(view: View) -> int:
@@ -277,8 +285,23 @@ def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
                  bg=HIGHLIGHT, outline=INK)
 
 
+FEATURE_LINE = 34
+
+
+def _feature_names(items: list[dict[str, Any]], width: int) -> tuple[str, ...]:
+    """A feature group's names under its tokens, on up to three lines."""
+    return _wrap(" + ".join(_feature_name(it) for it in items), TEXT, True, width, 3)
+
+
 def _row_height(view: View, row: str) -> int:
-    """A row's height: the cards row grows until every face-up card's rule fits."""
+    """A row's height: the cards row grows until every face-up card's rule fits, the
+    features row when a group's names take a third line."""
+    if row == "features":
+        _x, w = _slot_box(0)
+        lines = max((len(_feature_names(slot.get("items") or [], w - 16))
+                     for slot in (view.get("rows") or {}).get("features") or []
+                     if slot.get("taken_by") is None and slot.get("items")), default=1)
+        return ROW_HEIGHTS[row] + FEATURE_LINE * max(0, lines - 2)
     if row != "cards":
         return ROW_HEIGHTS[row]
     _x, w = _slot_box(0)
@@ -340,9 +363,10 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
             for item in items:
                 _feature(canvas, item, (fx, y + 8, fx + size, y + 8 + size))
                 fx += size + 10
-            names = _wrap(" + ".join(_feature_name(it) for it in items), TEXT, True, w - 16, 2)
+            names = _feature_names(items, w - 16)
             for j, line in enumerate(names):
-                canvas.text((x + w / 2, y + size + 28 + j * 34 + (17 if len(names) == 1 else 0)),
+                canvas.text((x + w / 2, y + size + 28 + j * FEATURE_LINE
+                             + (17 if len(names) == 1 else 0)),
                             line, TEXT, bold=True, anchor="mm", max_width=w - 16)
         else:
             n = len(items)
