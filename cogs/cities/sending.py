@@ -35,7 +35,7 @@ def picture_of(match: Match, screen: CitiesScreen) -> Picture | None:
         view, names = named_view(ENGINE, match)
         return Picture("choices.png", "render_preview",
                        (view, names.get(screen.player, screen.player), screen.preview),
-                       PREVIEW_WORDS)
+                       str(PREVIEW_WORDS))
     if screen.hood_of is not None:
         view, names = named_view(ENGINE, match)
         return Picture("neighbourhood.png", "render_neighbourhood",
