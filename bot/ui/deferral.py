@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 # Half of Discord's 3 s: time enough for the deferral itself to arrive on a slow network.
 DEFER_AFTER = 1.5
 # Said when the click is slow because the database server is out of reach.
+# (The English, which tests look for; said with ``_()`` in the clicker's language.)
 DATABASE_BACK_SOON = _l("The database is back in a moment: your click goes through as soon "
-                        "as it is, and you will see its answer then.")
+                        "as it is, and you will see its answer then.").message
 
 # The keys of send_message / edit_message a follow-up or a webhook edit also takes.
 _SEND = ("embed", "embeds", "file", "files", "view", "tts", "ephemeral", "allowed_mentions",
@@ -125,7 +126,7 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
             await answer.defer_if_unanswered()
             storage = getattr(interaction.client, "storage", None)
             if answer.deferred and storage is not None and storage.unreachable:
-                await interaction.followup.send(str(DATABASE_BACK_SOON), ephemeral=True)
+                await interaction.followup.send(_(DATABASE_BACK_SOON), ephemeral=True)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
             log.info("Could not acknowledge a slow click: %s", exc)
 

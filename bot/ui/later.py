@@ -44,7 +44,8 @@ PICTURE_WAIT_S = 0.4
 # (100 clicks a second), a good share of clicks waited the whole 0.4 s and then went without
 # their picture anyway: the wait is only worth it when the picture is nearly ready.
 PICTURE_BUSY_S = 0.1
-DRAWING = _l("🖼️ The picture is on its way…")
+# The English, which tests look for; said with ``_(DRAWING)`` in the clicker's language.
+DRAWING = _l("🖼️ The picture is on its way…").message
 
 
 def picture_wait(pictures: RenderPool, wait: float = PICTURE_WAIT_S) -> float:
@@ -114,7 +115,7 @@ async def show_private(interaction: discord.Interaction, match_id: int, content:
             files = drawing.result()
         else:
             later = drawing
-    shown = content if later is None else f"{content}\n{DRAWING}"  # said in the clicker's
+    shown = content if later is None else f"{content}\n{_(DRAWING)}"
     try:
         await _answer(interaction, shown, view, files, edit=edit)
     except BaseException:
