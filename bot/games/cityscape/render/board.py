@@ -4,6 +4,7 @@ owner's band along its edge, the blocks left and the last build's caption."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -16,7 +17,7 @@ from bot.render.kit import INK, MUTED, PANEL, PANEL_ALT, RGB, RULE, Box, Canvas
 from ..skyline import COLUMNS, ROWS
 from ..terms import side_letter, side_word
 from . import constants as layout
-from .header import _inline, sentence
+from .header import _inline, sentence, wrapped
 
 _ = Words("bot.games.cityscape")
 
@@ -64,7 +65,7 @@ def _strip_image(side: str, owner: str | None, style_index: int, fallback: str,
     # The side letter sits in a white disc so it reads whatever the player colour.
     c.marker((layout.STRIP / 2, layout.STRIP / 2), "circle", layout.STRIP - 10, PANEL)
     c.text((layout.STRIP / 2, layout.STRIP / 2 + 1), side_letter(side), 24, bold=True, fill=INK,
-           anchor="mm", secondary=True)
+           anchor="mm", max_width=layout.STRIP - 14, secondary=True)
     x = layout.STRIP + 6
     c.marker((x + 14, layout.STRIP / 2), style.marker, 28, style.ink)
     tail = f" · {word}"
@@ -158,18 +159,32 @@ def _draw_stack(c: Canvas, blocks: Sequence[int], x: int, bottom: int, unit: flo
         y = top
 
 
-def _last_caption(c: Canvas, view: layout.View, cast: Cast) -> None:
+CAPTION_STEP = 44  # a second line of the last build's caption, where a language needs it
+
+
+def caption_lines(view: layout.View, cast: Cast) -> list[list[tuple[str, Any]]]:
+    """The last build's caption, on one line or, where a language's words need it, more."""
     last = view.get("last_build")
-    y = layout.CAPTION_Y
     if not last:
+        return []
+    player = str(last.get("player", ""))
+    parts = sentence(
+        _("Last: {player} put a {height} on {lot}, now {building}", player="{player}",
+          height=last.get("height"), lot=last.get("lot"), building=last.get("building")),
+        player=cast.chip(player))
+    return wrapped(parts, layout.TEXT, layout.BOARD - 42)
+
+
+def _last_caption(c: Canvas, view: layout.View, cast: Cast) -> None:
+    lines = caption_lines(view, cast)
+    y = layout.CAPTION_Y
+    if not lines:
         return
     c.draw.rectangle((layout.MARGIN + 4, y - 13, layout.MARGIN + 30, y + 13), fill=kit.HIGHLIGHT, outline=INK,
                      width=2)
-    player = str(last.get("player", ""))
-    _inline(c, layout.MARGIN + 42, y, sentence(
-        _("Last: {player} put a {height} on {lot}, now {building}", player="{player}",
-          height=last.get("height"), lot=last.get("lot"), building=last.get("building")),
-        player=cast.chip(player)), layout.TEXT, layout.MARGIN + layout.BOARD)
+    for i, parts in enumerate(lines):
+        _inline(c, layout.MARGIN + 42, y + i * CAPTION_STEP, parts, layout.TEXT,
+                layout.MARGIN + layout.BOARD)
 
 
 

@@ -46,6 +46,36 @@ def sentence(text: str, kind: str = "text", **chips: Any) -> list[tuple[str, Any
     return parts
 
 
+def wrapped(parts: Sequence[tuple[str, Any]], size: int, room: int) -> list[list[tuple[str, Any]]]:
+    """``parts`` on as many lines as they need (one where they fit with every chip still
+    showing a letter or two): a language's longer words move to the next line rather than
+    run past ``room`` or squeeze a name to nothing."""
+    chips = [v for k, v in parts if k == "chip"]
+    words = sum(kit.text_width(kit.prepare(v, size, k == "bold"), size, k == "bold")
+                for k, v in parts if k != "chip")
+    # A chip squeezed to fit keeps a letter or two of the name (at most ``size * 4 + 20``
+    # asked for: English sentences, which always fitted, stay on one line).
+    least = sum(min(kit.chip_width(n, size, True, f), kit.chip_width(n[:2] + "…", size, True, f),
+                    size * 4 + 20) for n, _s, f in chips)
+    if words + least + 10 * len(chips) <= room:
+        return [list(parts)]
+    lines: list[list[tuple[str, Any]]] = [[]]
+    used = 0.0
+    for kind, value in parts:
+        if kind == "chip":
+            pieces = [(kind, value, min(room, kit.chip_width(value[0], size, True, value[2]) + 10))]
+        else:  # each word with its space, as ``_inline`` measures the words of a line
+            pieces = [(kind, w, kit.text_width(w, size, kind == "bold"))
+                      for w in re.findall(r"\S+\s*", value)]
+        for piece_kind, piece, width in pieces:
+            if lines[-1] and used + width > room - 10:
+                lines.append([])
+                used = 0.0
+            lines[-1].append((piece_kind, piece))
+            used += width
+    return lines
+
+
 def _winners_parts(view: View, cast: Cast) -> list[tuple[str, Any]]:
     return game_over_parts(list(view.get("winners") or []), cast)
 
@@ -74,8 +104,9 @@ def _header_status(c: Canvas, view: View, cast: Cast) -> None:
 
 
 def _subline(view: View, cast: Cast, max_width: int) -> str:
-    """Round, progress and who builds first, on one line; where a language's words do not
-    fit, the phase's own words go first (the header above already says the phase)."""
+    """Round, progress and who builds first, on one line. Where a language's words do not
+    fit, the phase's own words go first (the header above already says the phase), then
+    the starting player's name is shortened."""
     bits = [_("Round {round} of {rounds}", round=view.get("round", 1),
               rounds=view.get("rounds", 1))]
     placed = int(view.get("placed", 0))
@@ -87,12 +118,20 @@ def _subline(view: View, cast: Cast, max_width: int) -> str:
     elif phase == "over":
         bits.append(_("final city"))
     starter = view.get("starting_player")
-    if starter and phase != "over":
-        bits.append(_("{player} builds first", player=cast.name(starter, TEXT, False, 300)))
-    line = " · ".join(bits)
-    if phase == "goals" and kit.text_width(line, TEXT) > max_width:
-        line = " · ".join(bits[:1] + bits[2:])
-    return line
+    if not starter or phase == "over":
+        return " · ".join(bits)
+
+    def line(room: int) -> str:
+        first = _("{player} builds first", player=cast.name(starter, TEXT, False, room))
+        return " · ".join([*bits, first])
+
+    said = line(300)
+    if kit.text_width(said, TEXT) <= max_width:
+        return said
+    if phase == "goals":
+        del bits[1]
+    rest = kit.text_width(" · ".join([*bits, _("{player} builds first", player="")]), TEXT)
+    return line(max(TEXT * 3, min(300, max_width - rest)))
 
 
 def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:

@@ -204,10 +204,13 @@ def _score_row(c: Canvas, name: str, line: View, tallest: int, x0: int, x1: int,
     else:
         result = ""
     mark = "✓" if ok else "✗"
+    shown = f"+{points}" if ok else "0"
+    # Up to the points (a missed line's narrow "0" leaves a longer word room), at least as
+    # far as the widest points, "+40", allow.
+    room = max(x1 - 84 - x, x1 - 26 - kit.text_width(shown, TEXT, ok) - x)
     c.text((x, cy), f"{mark} {result}", SMALL + 2, bold=True, fill=kit.GOOD if ok else kit.BAD,
-           anchor="lm", max_width=x1 - 84 - x, secondary=True)
-    c.text((x1 - 16, cy), f"+{points}" if ok else "0", TEXT, bold=ok, fill=INK if ok else MUTED,
-           anchor="rm")
+           anchor="lm", max_width=room, secondary=True)
+    c.text((x1 - 16, cy), shown, TEXT, bold=ok, fill=INK if ok else MUTED, anchor="rm")
 
 
 def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
@@ -223,6 +226,7 @@ def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
     c.text((x1 - 16, y0 + 32), _("round · total"), SMALL + 2, fill=MUTED, anchor="rm",
            secondary=True)
     order = sorted(cast.players, key=lambda p: (-int(totals.get(p, 0)), cast.index[p]))
+    win_w = max(120, kit.text_width(_("★ wins"), TEXT, True) + 20)  # room kept for "★ wins"
     for i, p in enumerate(order):
         y = y0 + 86 + i * TOTAL_ROW_H
         right = x1 - 16
@@ -230,7 +234,7 @@ def _totals_panel(c: Canvas, result: View, cast: Cast, final: bool, view: View,
         c.text((right, y), str(int(totals.get(p, 0))), TEXT, bold=True, anchor="rm")
         c.text((right - total_w - 10, y), f"+{int(gained.get(p, 0))}", TEXT, fill=MUTED,
                anchor="rm")
-        chip_max = right - total_w - 100 - (x0 + 16) - (120 if p in winners else 0)
+        chip_max = right - total_w - 100 - (x0 + 16) - (win_w if p in winners else 0)
         chip = c.chip((x0 + 16, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_max,
                       fallback=cast.fallback(p))
         if p in winners:

@@ -8,7 +8,14 @@ from bot.render.cast import Cast
 from bot.render.kit import MUTED, PANEL, PAPER, Canvas
 
 from ..skyline import COLUMNS, ROWS
-from .board import _blocks_left, _draw_board, _draw_strips, _last_caption
+from .board import (
+    CAPTION_STEP,
+    _blocks_left,
+    _draw_board,
+    _draw_strips,
+    _last_caption,
+    caption_lines,
+)
 from .constants import (
     BLOCKS_Y,
     BOARD,
@@ -37,11 +44,11 @@ _ = Words("bot.games.cityscape")
 
 
 @byte_cache(5 * MB)  # one table base (~4.5 MB); a miss costs ~6 ms
-def _table_base(sides: tuple[str, ...], language: str) -> Canvas:
+def _table_base(sides: tuple[str, ...], language: str, lines: int = 1) -> Canvas:
     """Everything that does not change during a game with these sides (and ``language``,
-    the words' language, keys the cache)."""
+    the words' language, keys the cache), room for the last build's caption included."""
     right_h = BODY + 40 + len(sides) * (SIDE_PANEL_H + 12)
-    left_h = CAPTION_Y + 24
+    left_h = CAPTION_Y + 24 + CAPTION_STEP * max(0, lines - 1)
     c = Canvas.new(WIDTH, max(right_h, left_h) + MARGIN - 12, PAPER)
     gx, gy = MARGIN + STRIP + LABEL, BODY + STRIP + LABEL
     c.panel((MARGIN, BODY, MARGIN + BOARD, BODY + BOARD), PANEL, radius=18)
@@ -65,7 +72,7 @@ def render_table(view: View) -> bytes:
     """The table between moves, as PNG bytes."""
     cast = Cast(view.get("players") or [])
     sides = tuple(_side_order(view.get("sides") or {}))
-    c = _table_base(sides, current()).copy()
+    c = _table_base(sides, current(), max(1, len(caption_lines(view, cast)))).copy()
     _header_status(c, view, cast)
     c.text((MARGIN, 98), _subline(view, cast, WIDTH - 2 * MARGIN), TEXT, fill=MUTED, anchor="lm",
            max_width=WIDTH - 2 * MARGIN)
