@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.i18n import Words
+from bot.render import kit
 from bot.render.kit import MUTED, PANEL, PAPER, Canvas
 
 from ..saying import lower_title
@@ -82,12 +83,21 @@ def render_final(view: View) -> bytes:
             x = c.text((x, cy), _("★ wins"), TEXT, bold=True, anchor="lm")[2] + 16
         else:
             x += 100
-        info = _n("{n} building", "{n} buildings", count)
-        if best is not None:
-            info += " · " + _("best: {points} ({building})", points=best.points,
-                              building=lower_title(best.building))
-        c.text((max(x, MARGIN + 560), cy), info, SMALL + 4, fill=MUTED, anchor="lm",
-               max_width=WIDTH - MARGIN - 20 - max(x, MARGIN + 560), secondary=True)
+        built = _n("{n} building", "{n} buildings", count)
+        best_words = "" if best is None else _("best: {points} ({building})", points=best.points,
+                                                building=lower_title(best.building))
+        info = f"{built} · {best_words}" if best_words else built
+        left = max(x, MARGIN + 560)
+        room = WIDTH - MARGIN - 20 - left
+        if best_words and kit.text_width(kit.prepare(info, SMALL + 4), SMALL + 4) > room:
+            # too long for one line in this language: two lines, as small as captions go
+            c.text((left, cy - 12), built, SMALL, fill=MUTED, anchor="lm", max_width=room,
+                   secondary=True)
+            c.text((left, cy + 12), best_words, SMALL, fill=MUTED, anchor="lm", max_width=room,
+                   secondary=True)
+            continue
+        c.text((left, cy), info, SMALL + 4, fill=MUTED, anchor="lm", max_width=room,
+               secondary=True)
     return c.png(PALETTE)
 
 

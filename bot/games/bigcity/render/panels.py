@@ -31,7 +31,7 @@ from .constants import (
     View,
 )
 from .icons import _paste_icon
-from .text import _hoods, _inline, _join_numbers, _marked
+from .text import _hoods, _inline, _join_numbers, _marked, _wrapped
 
 _ = Words("bot.games.bigcity")
 _n = _.plural
@@ -100,11 +100,15 @@ def _last_action_lines(view: View, cast: Cast) -> tuple[list[tuple[str, Any]], s
 CAPTION_H = 48
 
 
+CAPTION_W = INNER_W - 38  # right of the marker
+
+
 def _caption_height(view: View, cast: Cast) -> int:
     found = _last_action_lines(view, cast)
     if found is None:
         return 0
-    return CAPTION_H * (2 if found[1] else 1) + 6
+    lines = len(_wrapped(found[0], TEXT, CAPTION_W)) + (1 if found[1] else 0)
+    return CAPTION_H * lines + 6
 
 
 def _draw_caption(c: Canvas, view: View, cast: Cast, y: int) -> None:
@@ -115,14 +119,33 @@ def _draw_caption(c: Canvas, view: View, cast: Cast, y: int) -> None:
     cy = y + CAPTION_H // 2
     c.draw.rectangle((MARGIN + 2, cy - 12, MARGIN + 26, cy + 12), fill=kit.HIGHLIGHT, outline=INK,
                      width=2)
-    _inline(c, MARGIN + 38, cy, parts, TEXT, WIDTH - MARGIN)
+    # a sentence longer than a line (in some languages) goes on over the next ones
+    for line in _wrapped(parts, TEXT, CAPTION_W):
+        _inline(c, MARGIN + 38, cy, line, TEXT, WIDTH - MARGIN)
+        cy += CAPTION_H
     if explanation:
-        c.text((MARGIN + 38, cy + CAPTION_H), explanation, TEXT, bold=True, anchor="lm",
+        c.text((MARGIN + 38, cy), explanation, TEXT, bold=True, anchor="lm",
                max_width=INNER_W - 38)
 
 
 PIECES_ROWS = 8
-PIECES_H = PIECES_ROWS * ROW_H + 20
+PIECES_H = PIECES_ROWS * ROW_H + 20  # with three special buildings a row
+COUNT_W = 48  # room kept for "×9"
+
+
+def _special_columns() -> int:
+    """Three special buildings a row where their names fit whole beside their counts, else
+    two (the panel gets a row longer): a name is never cut to fit."""
+    col = (WIDTH - 2 * MARGIN - 36) // 3
+    room = col - 34 - 8 - COUNT_W - 16
+    fits = all(kit.text_width(kit.prepare(title(b), TEXT), TEXT) <= room
+               for b in SPECIAL_BUILDINGS)
+    return 3 if fits else 2
+
+
+def pieces_height() -> int:
+    """The pieces panel's height in the current language."""
+    return PIECES_H + (ROW_H if _special_columns() == 2 else 0)
 
 
 def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: int = 34) -> int:
@@ -145,13 +168,16 @@ def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
     Keys: a building id, "streetcars", "park"/"factory" (the names of those left),
     "stack:N" or "discard". Numbers are left-aligned at x, vertically centred on y.
     """
-    c = Canvas.new(WIDTH, PIECES_H, PAPER)
-    c.panel((MARGIN, 0, WIDTH - MARGIN - 1, PIECES_H - 1), PANEL, radius=16)
+    per_row = _special_columns()
+    extra = 1 if per_row == 2 else 0  # the special buildings take a third row
+    height = pieces_height()
+    c = Canvas.new(WIDTH, height, PAPER)
+    c.panel((MARGIN, 0, WIDTH - MARGIN - 1, height - 1), PANEL, radius=16)
     slots: list[Slot] = []
     x0 = MARGIN + 18
     right = WIDTH - MARGIN - 18
-    col = (right - x0) // 3
-    count_w = 48  # room kept for "×9"
+    col = (right - x0) // per_row
+    count_w = COUNT_W
 
     def centre(row: int) -> float:
         return 10 + ROW_H * row + ROW_H / 2
@@ -178,16 +204,16 @@ def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
             c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) + 16), fill=LOT_OUT)
             c.draw.rectangle((sx, round(cy) - 16, sx + 44, round(cy) - 11), fill=INK)
             c.text((sx + 52, cy), _("Outskirts"), TEXT, anchor="lm", max_width=right - sx - 52)
-    # rows 3-4: the six special buildings, three a row
+    # rows 3-4: the six special buildings, three a row (rows 3-5, two a row, for long names)
     for i, bid in enumerate(SPECIAL_BUILDINGS):
-        row, x = 2 + i // 3, x0 + (i % 3) * col
+        row, x = 2 + i // per_row, x0 + (i % per_row) * col
         cy = centre(row)
         x = _legend_tile(c, bid, 1, x, cy)
         box = c.text((x + 8, cy), title(bid), TEXT, anchor="lm",
                      max_width=col - 34 - 8 - count_w - 16)
         slots.append((bid, box[2] + 8, cy))
     # rows 5-6: the parks and the factories not placed yet, by name
-    for row, kind in ((4, "park"), (5, "factory")):
+    for row, kind in ((4 + extra, "park"), (5 + extra, "factory")):
         cy = centre(row)
         fill, ink = (PARK, PARK_INK) if kind == "park" else (FACTORY, WHITE)
         c.draw.rectangle((x0, round(cy) - 17, x0 + 33, round(cy) + 16), fill=fill, outline=MUTED)
@@ -196,7 +222,7 @@ def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
         end = c.text((x0 + 44, cy), word, TEXT, anchor="lm")[2]
         slots.append((kind, end + 10, cy))
     # row 7: the card stacks
-    cy = centre(6)
+    cy = centre(6 + extra)
     x = c.text((x0, cy), _("Cards in stacks"), TEXT, bold=True, fill=MUTED,
                anchor="lm")[2] + 16
     step = (right - x) / 8
@@ -206,7 +232,7 @@ def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
         c.text((cx + 16, cy), str(i), TEXT, bold=True, fill=WHITE, anchor="mm")
         slots.append((f"stack:{i}", cx + 38, cy))
     # row 8: the discard pile (those properties can no longer be drawn)
-    cy = centre(7)
+    cy = centre(7 + extra)
     end = c.text((x0, cy), _("Discarded"), TEXT, bold=True, fill=MUTED, anchor="lm")[2]
     slots.append(("discard", end + 16, cy))
     return c.image, tuple(slots)

@@ -171,11 +171,26 @@ def _preview_header(c: Canvas, view: View, choices: Sequence[View], cast: Cast,
         title = _choice_kinds(choices, None)
     c.text((MARGIN, HEAD_Y), title, 34, bold=True, anchor="lm", max_width=INNER_W)
     who = view.get("viewer") or view.get("turn")
-    if who:
-        _inline(c, MARGIN, SUB_Y, [cast.chip(str(who)), ("text", sub)], TEXT, WIDTH - MARGIN,
-                fill=MUTED)
-    else:
+    if not who:
         c.text((MARGIN, SUB_Y), sub, TEXT, fill=MUTED, anchor="lm", max_width=INNER_W)
+        return
+    chip = cast.chip(str(who))
+    # ``_inline`` shortens the name to keep the words whole, down to a chip of 3 × TEXT
+    if kit.text_width(kit.prepare(sub, TEXT), TEXT) + 3 * TEXT + 8 <= INNER_W:
+        _inline(c, MARGIN, SUB_Y, [chip, ("text", sub)], TEXT, WIDTH - MARGIN, fill=MUTED)
+        return
+    # A longer explanation (another language) goes down to the size of a caption before
+    # it is cut.
+    name, style, fallback = chip[1]
+    chip_w = kit.chip_width(name, TEXT, True, fallback)
+    box = c.chip((MARGIN, SUB_Y), name, style, TEXT, anchor="lm",
+                 max_width=min(chip_w, INNER_W // 3), fallback=fallback)
+    left = box[2] + 8
+    room = WIDTH - MARGIN - left
+    size = TEXT - 2
+    while size > SMALL and kit.text_width(kit.prepare(sub, size), size) > room:
+        size -= 2
+    c.text((left, SUB_Y), sub, size, fill=MUTED, anchor="lm", max_width=room, secondary=True)
 
 
 def _preview_map(view: View, choices: Sequence[View], cast: Cast) -> bytes:

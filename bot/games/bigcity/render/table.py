@@ -10,7 +10,7 @@ from .constants import MAP_TOP, MARGIN, PALETTE, WIDTH, View
 from .frame import Frame, _frame, _map_height
 from .header import _draw_header
 from .map_pieces import _draw_city
-from .panels import PIECES_H, _caption_height, _draw_caption, _draw_pieces_panel
+from .panels import _caption_height, _draw_caption, _draw_pieces_panel, pieces_height
 
 # -- the table ---------------------------------------------------------------------------
 
@@ -26,7 +26,7 @@ def render_table(view: View) -> bytes:
     cast = Cast(view)
     tiles, frame, map_h = _layout(view)
     caption_h = _caption_height(view, cast)
-    height = MAP_TOP + map_h + 10 + caption_h + 6 + PIECES_H + MARGIN
+    height = MAP_TOP + map_h + 10 + caption_h + 6 + pieces_height() + MARGIN
     c = Canvas.new(WIDTH, height, PAPER)
     _draw_header(c, view, cast)
     _draw_city(c, view, cast, tiles, frame, MAP_TOP, map_h)

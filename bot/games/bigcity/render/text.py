@@ -73,3 +73,43 @@ def _marked(sentence: str) -> list[tuple[str, Any]]:
         if piece:
             parts.append(("bold" if i % 2 else "text", piece))
     return parts
+
+
+def _wrapped(parts: Sequence[tuple[str, Any]], size: int, width: int) -> list[list[tuple[str, Any]]]:
+    """``parts`` as lines for ``_inline``: one line where its words fit beside a chip of
+    at least 3 × ``size`` (``_inline`` shortens names, never words, there), else word by
+    word onto as many lines as they need, each chip whole on its line."""
+    words = sum(kit.text_width(kit.prepare(v, size, k == "bold"), size, k == "bold")
+                for k, v in parts if k != "chip")
+    chips = sum(1 for k, _v in parts if k == "chip")
+    if words + chips * (3 * size + 10) <= width:
+        return [list(parts)]
+    lines: list[list[tuple[str, Any]]] = [[]]
+    used = 0.0
+    for kind, value in parts:
+        if kind == "chip":
+            pieces: list[tuple[str, Any]] = [(kind, value)]
+        else:
+            pieces = [(kind, w) for w in value.split(" ") if w]
+        for piece_kind, piece in pieces:
+            if piece_kind == "chip":
+                name, _style, fallback = piece
+                w = min(kit.chip_width(name, size, True, fallback), width // 2) + 8
+                text = None
+            else:
+                text = piece
+                w = kit.text_width(kit.prepare(piece + " ", size, piece_kind == "bold"), size,
+                                   piece_kind == "bold")
+            if lines[-1] and used + w > width:
+                lines.append([])
+                used = 0
+            line = lines[-1]
+            if text is not None and line and line[-1][0] == piece_kind:
+                line[-1] = (piece_kind, f"{line[-1][1]}{text} ")
+            elif text is not None:
+                line.append((piece_kind, text + " "))
+            else:
+                line.append((piece_kind, piece))
+            used += w
+    return [[(k, v.rstrip() if k != "chip" and i == len(line) - 1 else v)
+             for i, (k, v) in enumerate(line)] for line in lines]
