@@ -28,18 +28,24 @@ _LEVEL_NAMES: Mapping[str, Text] = {"easy": _l("easy"), "normal": _l("normal"),
                                     "hard": _l("hard")}
 
 
+def said_name(seat: Seat) -> str:
+    """A seat's name as stored, a computer's mark said in the reader's language: a computer
+    player is stored as "Ada (computer)" (English, in the database) and read "Ada
+    (Computer)" in German. Other names as they are."""
+    if seat.cpu and seat.name.endswith(COMPUTER):
+        # TRANSLATORS: a computer player's name in lists and pictures: "Ada (computer)".
+        return _("{name} (computer)", name=seat.name[:-len(COMPUTER)])
+    return seat.name
+
+
 def shown_name(seat: Seat) -> str:
     """A seat's name with its computer level when that is not normal: "Ada (hard)", no
     longer than "Ada (computer)" so that pictures, where names are cut to fit, keep the
-    level. Normal stays "Ada (computer)", as every computer player was before levels. The
-    stored name is English ("Ada (computer)"); its mark is said in the reader's language."""
-    if not seat.cpu:
-        return seat.name
-    named = seat.name.endswith(COMPUTER)
-    base = seat.name[:-len(COMPUTER)] if named else seat.name
-    if seat.level == NORMAL:
-        # TRANSLATORS: a computer player's name in lists and pictures: "Ada (computer)".
-        return _("{name} (computer)", name=base) if named else seat.name
+    level. Normal stays "Ada (computer)", as every computer player was before levels (its
+    mark in the reader's language: ``said_name``)."""
+    if not seat.cpu or seat.level == NORMAL:
+        return said_name(seat)
+    base = seat.name[:-len(COMPUTER)] if seat.name.endswith(COMPUTER) else seat.name
     level = str(_LEVEL_NAMES.get(seat.level, seat.level))
     # TRANSLATORS: a computer player and its level: "Ada (hard)".
     return _("{name} ({level})", name=base, level=level)
