@@ -73,7 +73,7 @@ def _said(view: JSON, language: str) -> list[str]:
 
 
 def test_the_board_speaks_german_and_the_pseudo_locale_leaves_no_english() -> None:
-    view = table(_played())
+    view = ENGINE.view(_played(), None)
     german = "\n".join(_said(view, "de"))
     for words in ("frei · wenn WAHR", "Punkte", "Einwohner", "Hat 1 Million oder mehr",
                   "Risikofelder", "Moskau", "Mailand"):
@@ -90,7 +90,7 @@ def test_the_board_speaks_german_and_the_pseudo_locale_leaves_no_english() -> No
 
 
 def test_the_reveal_speaks_german_numbers_and_words() -> None:
-    view = table(_played())
+    view = ENGINE.view(_played(), None)
     with speaking("de"), kit.recording_text() as texts:
         render_reveal(view)
     said = "\n".join(t.text for t in texts)
