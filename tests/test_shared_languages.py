@@ -22,6 +22,7 @@ from bot.ui.replies import STORAGE_SENTENCES
 from bot.ui.words import join_words, slash, winner_line
 from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, text_of
+from tests.languages import Said, english_left
 
 from .runtime_support import ANN, CHANNEL, GUILD, OpenRuntime, runtimes
 
@@ -61,6 +62,16 @@ def test_the_winner_line_in_german_and_french() -> None:
             "🏆 Victoire partagée : <@111>, <@222> et Ada (ordinateur) avec 7 points chacun !"
         assert winner_line(match, ["222"], {"222": 20, "111": 20}, tie_break="plus de cartes") \
             == "🏆 <@222> gagne avec 20 points, devant au départage (plus de cartes) !"
+
+
+def test_the_pseudo_locale_leaves_no_english_in_a_shared_win_or_a_command() -> None:
+    match = table(ANN_SEAT, BEA_SEAT, ADA)
+    with speaking("en-XA"):
+        line = winner_line(match, ["111", "222", "cpu1"], {"111": 7, "222": 7, "cpu1": 7})
+        command = slash("game status")
+    assert english_left([Said("content", line, False), Said("content", command, False)],
+                        names=["Ada"]) == []
+    assert "<@111>, <@222>" in line and "Ada" in line
 
 
 def test_lists_are_joined_the_readers_way() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from babel.lists import format_list
 
-from bot.core.i18n import ENGLISH, PSEUDO, Text, Words, cldr, current, translations
+from bot.core.i18n import ENGLISH, PSEUDO, Text, Words, cldr, current, pseudo, translations
 from bot.core.records import Match
 
 from .game import seat_name
@@ -34,7 +34,9 @@ def join_words(words: Sequence[str]) -> str:
         return "".join(words)
     language = current()
     if language in (ENGLISH, PSEUDO):
-        return ", ".join(words[:-1]) + " and " + words[-1]
+        # TRANSLATORS: English's list ("A, B and C"); other languages join lists by CLDR's
+        # rules and do not use this sentence.
+        return _("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
     return format_list(list(words), locale=cldr(language))
 
 
@@ -44,6 +46,8 @@ def slash(command: str, domain: str = "bot") -> str:
     names the command the reader will find. English, and words no catalog renames, as
     they are."""
     language = current()
+    if language == PSEUDO:
+        return pseudo("/" + command)  # looks foreign, as the sentence around it does
     words = command.split()
     said = [_command_word(word, last=i == len(words) - 1, language=language,
                           domains=tuple(dict.fromkeys((domain, "bot"))))
