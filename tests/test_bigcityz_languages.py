@@ -6,18 +6,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
 import pytest
 
 from bot.core.engine import IllegalAction
 from bot.core.i18n import PSEUDO, TRANSLATED, speaking
+from bot.core.records import Match, Seat
 from bot.games.bigcityz import ENGINE, names
 from bot.games.bigcityz import render as bz_render
 from bot.games.bigcityz.board import point_squares
 from bot.games.bigcityz.render import render_reveal, render_table
-from bot.games.bigcityz.views import placing_move, table
+from bot.games.bigcityz.views import reveals
 from bot.render import kit
-from cogs.bigcityz.components import PlaceButton, VetoButton
-from cogs.bigcityz.words import action_label, target_option
+from cogs.bigcityz import BigCityzAdapter
+from cogs.bigcityz.components import PlaceButton, VetoButton, chooser
+from cogs.bigcityz.words import reveal_text
 from tests.pictures import drawn
 from tests.test_bigcityz_rules import risk, square, start, turn
 
@@ -99,22 +102,40 @@ def test_the_reveal_speaks_german_numbers_and_words() -> None:
     assert re.search(r"\b\d{1,3}\.\d{3}\.\d{3}\b", said)  # a population, German style
 
 
+def a_match(state: JSON) -> Match:
+    seats = [Seat(p, p.title()) for p in state["players"]]
+    return Match(id=1234567890, guild_id=1, channel_id=1, game="bigcityz", status="active",
+                 host_id=seats[0].id, seats=seats, options={}, seed=1, state=state, version=3)
+
+
+def test_the_table_text_the_chooser_and_the_reveal_speak_german() -> None:
+    state = start(["Moscow", "Milan", "Bergen"])
+    colour, points = _first_red("population")
+    state, events = turn(state, square(1, colour, points))
+    match = a_match(state)  # Milan to place, Moscow on board 1
+    with speaking("de"):
+        text = BigCityzAdapter(ENGINE).table_content(match)
+        assert text.startswith("**Big Cityz** · Runde 1\n🏙️ **Mailand** — <@bob>, wohin damit?")
+        screen = chooser(match, "bob")
+        assert screen.text == "Wohin mit **Mailand**?"
+        reveal = reveal_text(match, reveals(events)[0])
+        assert reveal.startswith("**Moskau** — Ann: ") and "Einwohner: trifft" in reveal
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_label_and_option_fits_discords_limits(language: str) -> None:
-    state = start(["Nizhny Novgorod", "Oslo"])
-    view = table(state)
-    player = ENGINE.to_act(state)[0]
+    match = a_match(start(["Nizhny Novgorod", "Oslo"]))
+    player = match.seats[0].id
     with speaking(language):
-        for legal in ENGINE.legal(state, player):
-            move = placing_move(legal.action)
-            if move["type"] == "place":
-                label, description = target_option(view, move)
-                assert 0 < len(label) <= 100 and len(description) <= 100, label
-            else:
-                assert 0 < len(action_label(view, move, legal.label)) <= 80
-        buttons = [PlaceButton.make(1, 1), VetoButton.make(1, 1, "veto"),
-                   VetoButton.make(1, 1, "noveto")]
-        labels = [button.item.label or "" for button in buttons]
-        assert all(0 < len(label) <= 80 for label in labels)
-        if language == "de":
-            assert labels == ["Legen", "Einspruch", "Kein Einspruch"]
+        items = [getattr(i, "item", i) for i in chooser(match, player).items]
+        items += [b.item for b in (PlaceButton.make(1, 1), VetoButton.make(1, 1, "veto"),
+                                   VetoButton.make(1, 1, "noveto"))]
+    options = [o for i in items if isinstance(i, discord.ui.Select) for o in i.options]
+    labels = [i.label or "" for i in items if isinstance(i, discord.ui.Button)]
+    assert len(options) == 24 and len(labels) == 4  # 16 squares, 8 risk fields; 4 buttons
+    for option in options:
+        assert 0 < len(option.label) <= 100 and len(option.description or "") <= 100
+    assert all(0 < len(label) <= 80 for label in labels)
+    if language == "de":
+        assert labels[1:] == ["Legen", "Einspruch", "Kein Einspruch"]
+        assert labels[0] == "Es gibt kein freies Feld"
