@@ -25,7 +25,7 @@ from cogs.cityscape.components import (
     HeightButton,
     LotButton,
 )
-from tests.pictures import drawn, words
+from tests.pictures import drawn, overflowing, words
 
 LANGUAGES = [*TRANSLATED, PSEUDO]
 NAMES = ["Anneliese-Marie", "Bo"]
@@ -75,6 +75,7 @@ def test_the_table_picture_speaks_german_and_keeps_its_caption_on_the_board() ->
                    "sieht ", "Seiten S+W", "Spalten A B C D"):
         assert german in said
     assert "What each side sees" not in said and "Last: " not in said
+    assert overflowing(texts) == []
     # The last build's caption is longer in German: it wraps below, inside the board's
     # column, rather than run under the skylines.
     caption = [t for t in texts if t.box[1] >= layout.CAPTION_Y - 20 and t.box[0] < layout.RIGHT_X]
@@ -105,6 +106,7 @@ def test_in_the_pseudo_locale_no_picture_word_is_left_in_plain_english() -> None
             leftover = [w for w in _english_words(texts) if w not in ("Game", "over", "share",
                                                                       "the", "win", "wins")]
             assert leftover == []
+            assert overflowing(texts) == []  # longer words are wrapped or cut, never spill
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
