@@ -204,14 +204,16 @@ def _element(text: str, i: int) -> int:
     """End of the emoji element starting at ``i`` (``i`` when none does): a flag's two
     regional letters, a keycap, or an emoji with its selector, skin tone and tags."""
     n, char = len(text), text[i]
-    if _regional(char):
-        return i + 2 if i + 1 < n and _regional(text[i + 1]) else i
-    if not _emoji_symbol(char):
-        return i
     j = i + 1
     if char in "0123456789#*":  # a digit is an emoji only in its keycap
         j += j < n and text[j] == _VS16
         return j + 1 if j < n and text[j] == _KEYCAP else i
+    if char < "\xa9":  # no other ASCII character is an emoji (© is the first)
+        return i
+    if _regional(char):
+        return i + 2 if i + 1 < n and _regional(text[i + 1]) else i
+    if not _emoji_symbol(char):
+        return i
     j += j < n and text[j] == _VS16
     j += j < n and 0x1F3FB <= ord(text[j]) <= 0x1F3FF
     k = j
@@ -231,10 +233,19 @@ def _sequence(text: str, i: int) -> int:
     return end
 
 
-@byte_cache(256 * KB)
 def emoji_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Where ``text`` holds emoji sequences of more than one character, as (start, end):
     they are drawn whole, in the emoji font, and never cut apart."""
+    if text.isascii():
+        return ()  # nearly every string: no emoji, and a keycap's frame is not ASCII
+    emoji = coverage(False, EMOJI)
+    if not any(ord(c) in emoji for c in text if c > "\x7f"):
+        return ()
+    return _spans(text)
+
+
+@byte_cache(256 * KB)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(text):

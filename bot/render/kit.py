@@ -222,6 +222,8 @@ def metrics(size: int, bold: bool = False) -> tuple[int, int]:
 def _cut_points(text: str) -> list[int]:
     """Where ``text`` may be cut, in order: never between a letter and its marks (Thai
     vowels, Devanagari signs), nor inside an emoji sequence (a flag, a family)."""
+    if text.isascii():
+        return list(range(len(text) + 1))  # nearly every string: no marks, no emoji
     inside = {i for start, end in emoji_spans(text) for i in range(start + 1, end)}
     return [i for i in range(len(text) + 1) if i not in inside
             and (i == len(text) or unicodedata.category(text[i])[0] != "M")]
