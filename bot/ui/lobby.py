@@ -19,6 +19,7 @@ from bot.core.runtime import Refusal, Runtime
 
 from .components import Components, offered_values
 from .deferral import answering_in_time
+from .game import said_name
 from .leftovers import let_go_of_view
 from .payload import TablePayload
 from .permissions import has_manage_messages
@@ -168,7 +169,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         phone shows an option's description under it)."""
         options = [
             discord.SelectOption(
-                label=_("{name}: {level}", name=seat.name, level=level_name(level))[:100],
+                label=_("{name}: {level}", name=said_name(seat), level=level_name(level))[:100],
                 value=f"{seat.id}:{level}",
                 description=((_("Its level now · ") if seat.level == level else "")
                              + str(words[level]))[:100])
@@ -217,7 +218,7 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     adapter = bot.adapters[match.game]
     engine = adapter.engine
     seats = "\n".join(
-        f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(s.name)}"
+        f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(said_name(s))}"
         + (_(" (host)") if s.id == match.host_id else "")
         # Every computer's level, normal too: this is where the host chooses it.
         + (f" · {level_name(s.level)}" if s.cpu else "")
@@ -226,8 +227,8 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     embed = discord.Embed(
         title=_("{game} — waiting for players", game=engine.title),
         description=(
-            _("{least}–{most} players. ", least=engine.min_players, most=engine.max_players)
-            + _("Press **Join** to take a seat; the host adds computer players (normal; "
+            _("{least}–{most} players.", least=engine.min_players, most=engine.max_players)
+            + " " + _("Press **Join** to take a seat; the host adds computer players (normal; "
                 "the menu below sets each one's level: easy, normal or hard) and starts.")
             + "\n\n"
             + _("**Seated ({seated}/{most})**", seated=len(match.seats),
