@@ -8,8 +8,30 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.i18n import PSEUDO, accented
 from fakediscord import FakeDiscord
 from fakediscord.components import iter_components
+
+
+def unpseudo(text: str) -> str:
+    """Pseudo-locale text with its letters plain again, for checks written in English:
+    ``[Ŧĥé ĝàɱé íš öʋéŕ. ĺôŕéɱ]`` reads ``[The game is over. lorem]``."""
+    return text.translate(_PLAIN)
+
+
+_PLAIN = str.maketrans(accented(_ASCII := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+                       _ASCII)
+
+
+def speak(fake: FakeDiscord, language: str, users: Iterable[dict[str, Any]]) -> None:
+    """The fake's server and ``users`` set to ``language`` (a Discord locale)."""
+    for guild in fake.guilds.values():
+        guild.locale = language
+    for user in users:
+        fake.set_locale(user, language)
+
+
+__all__ = ["PSEUDO", "Said", "english_left", "said_by_bot", "speak", "unpseudo"]
 
 
 @dataclass(frozen=True)
@@ -73,5 +95,5 @@ def english_left(said: Iterable[Said], names: Iterable[str] = ()) -> list[str]:
             text = text.replace(name, " ")
         words = _ENGLISH.findall(text)
         if words:
-            left.append(f"{item.where}: {item.text[:90]!r} ({', '.join(words[:4])})")
+            left.append(f"{item.where}: {item.text!r} ({', '.join(words[:4])})")
     return sorted(set(left))

@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.core.i18n import language_of, speaking
 from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.ui.table import MOVED
 from fakediscord import FakeDiscord
 from tests import databases
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
+from tests.languages import PSEUDO, english_left, said_by_bot, speak, unpseudo
 from tests.whole_games import (
     PLAY,
     TurnWatch,
@@ -48,11 +50,15 @@ def quick_tables(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: int,
                      computers: int, options: dict[str, Any], seed: int,
-                     stays: tuple[str, ...]) -> dict[str, Any]:
+                     stays: tuple[str, ...], language: str = "en-US") -> dict[str, Any]:
     """Plays the game to its end and checks the channel; returns what was counted.
-    ``stays``: how the notices that stay messages of their own begin (or contain)."""
+    ``stays``: how the notices that stay messages of their own begin (or contain), in
+    English. In the pseudo-locale (``language``: the server's and every player's Discord),
+    nothing the bot says may be left in English."""
     names = ["Ann", "Bob", "Cy", "Dee"][:humans]
     members = [await fake.add_member(name) for name in names]
+    speak(fake, language, members)
+    read = unpseudo if language == PSEUDO else str
     users = {str(m["id"]): m for m in members}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match_id = await open_game(fake, bot, game, members[0], members[1:], computers,
@@ -63,16 +69,18 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
         assert final is not None and final.status == "over"
         # the last ping goes with the game; nobody was notified by anything else
         await fake.wait_until(lambda: not [m for m in fake.channel_messages(
-            fake.channel_id, ephemeral=False) if "your move" in m.content] or None, 10.0,
-            "the last ping removed")
+            fake.channel_id, ephemeral=False) if "your move" in read(m.content)] or None,
+            10.0, "the last ping removed")
         assert len(notifications(fake)) == len(watch.pings)
 
     public = fake.channel_messages(fake.channel_id, ephemeral=False)
     # what is left: the final table, the notices players scroll back to, and a line where
     # each earlier table was; nothing per move
-    notices = [m for m in public if any(m.content.startswith(s) or s in m.content
+    notices = [m for m in public if any(read(m.content).startswith(s) or s in read(m.content)
                                         for s in stays)]
-    moved = [m for m in public if m.content == str(MOVED)]
+    with speaking(language_of(language)):
+        moved_line = str(MOVED)
+    moved = [m for m in public if m.content == moved_line]
     others = [m.content[:60] for m in public if m not in notices and m not in moved
               and int(m.id) != final.table_message_id]
     assert others == []
@@ -86,6 +94,10 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
     # private replies showing a picture at some point (a chooser's loses it once used)
     private = [m for m in fake.messages.values() if m.ephemeral and (
         m.attachments or any(version["attachments"] for version in m.history))]
+    if language == PSEUDO:
+        cpus = [seat.name.split(" (")[0] for seat in final.seats if seat.cpu]
+        left = english_left(said_by_bot(fake), [*names, *cpus, *PROPER_NAMES])
+        assert left == [], "\n".join(left)
     seen = {"left": len(public), "notices": len(notices), "posted": len(posted), "pings": len(watch.pings),
             "looks": watch.looks, "uploads": uploads, "private pictures": len(private)}
     print(game, seen, [m.content[:50] for m in public])  # docs/channel.md's figures
@@ -93,6 +105,8 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
 
 
 CITYSCAPE_STAYS = ("**Round ",)
+# Names, not words: the games' own and Discord's.
+PROPER_NAMES = ("Cityscape", "Big Cityz", "Big City", "Cities", "Cityhall", "Discord")
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
@@ -110,10 +124,11 @@ async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: 
 
 
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_cityscape_against_a_computer_pings_only_the_human(
+async def test_cityscape_against_a_computer_pings_only_the_human_in_the_pseudo_locale(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cityscape", humans=1, computers=1,
-                            options={"rounds": 1}, seed=4, stays=CITYSCAPE_STAYS)
+                            options={"rounds": 1}, seed=4, stays=CITYSCAPE_STAYS,
+                            language=PSEUDO)
     assert seen["pings"] >= 10
     assert seen["left"] <= 2, [m.content[:60] for m in seen["public"]]
 

@@ -15,6 +15,7 @@ from bot.games.cityscape import ai as cityscape_ai
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
 from tests.harness import answer, button_id, settle, text_of
+from tests.languages import unpseudo
 
 EPHEMERAL = 64
 MAX_DESCRIPTION = 1024  # Discord's limit for an attachment's alt text
@@ -163,7 +164,7 @@ async def play_cityscape(fake: FakeDiscord, bot: CityhallBot, match_id: int, use
                     assert done.type == 7, text_of(done)
                 done = await answer(await fake.click(user, picker, button_id(
                     picker, prefix=f"ch:cs:{match_id}:r{round_}:g{side}")))
-                assert done.type == 7 and "saved" in text_of(done), text_of(done)
+                assert done.type == 7 and "saved" in unpseudo(text_of(done)), text_of(done)
                 await settle(bot, match_id)
                 look()
             continue

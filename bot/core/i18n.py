@@ -169,6 +169,11 @@ _KEEP = re.compile(r"\{[^{}]*\}|<[^<>\s]*>|https?://\S+")
 _PADDING = "ĺôŕéɱ íƥšüɱ đôłôŕ šíŧ àɱéŧ çôñšéçŧéŧüŕ àđíƥíšçíñĝ éłíŧ šéđ đô éíüšɱôđ"
 
 
+def accented(text: str) -> str:
+    """Every ASCII letter of ``text`` accented, as the pseudo-locale writes it."""
+    return text.translate(_ACCENTED)
+
+
 def pseudo(text: str) -> str:
     """English made to look foreign and about 40 % longer: ``[Ŧĥé ĝàɱé íš ôʋéŕ. ĺôŕéɱ]``."""
     if not text.strip():
