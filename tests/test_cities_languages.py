@@ -16,7 +16,7 @@ from bot.games.cities import ENGINE
 from bot.games.cities import render as draw
 from bot.games.cities.content import CONTENT
 from bot.games.cities.neighbourhood import STANDARD_LIMIT, Neighbourhood
-from bot.games.cities.views import move_of
+from bot.games.cities.views import move_of, place_move
 from cogs.cities.adapter import CitiesAdapter
 from cogs.cities.components import chooser
 from cogs.cities.words import spot_label, take_label, tile_bounds
@@ -136,5 +136,6 @@ def test_every_label_the_cog_builds_fits_discords_limits(language: str) -> None:
                 for la in ENGINE.legal(state, player):
                     if la.action["type"].startswith("place_"):
                         extra = [tuple(la.action["at"])] if "at" in la.action else []
-                        label = spot_label(hood, la.action, tile_bounds(hood, extra), tile)
+                        label = spot_label(hood, place_move(la.action), tile_bounds(hood, extra),
+                                           tile)
                         assert len(label) <= 100 - 4, label  # "A · " comes first
