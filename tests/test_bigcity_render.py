@@ -232,7 +232,7 @@ def test_the_draw_step_and_a_trade_are_shown_in_the_header() -> None:
 def test_long_emoji_and_cjk_names(five: list[State]) -> None:
     """Names lose what the font cannot draw, fall back to their seat when nothing is left,
     and long ones are cut: every seat still shows with its score."""
-    shown = ["Ann", "Barth", "Player 3", "Player 4", "eve"]
+    shown = ["Ann", "Barth", "Player 3", "🦩🦩", "eve"]
     for state in (five[0], _middle(five), five[-1]):
         view = ENGINE.view(state, None)
         _image, said = _said(lambda view=view: render_table(view))
@@ -243,9 +243,9 @@ def test_long_emoji_and_cjk_names(five: list[State]) -> None:
         for name, whole in zip(names, shown, strict=True):
             assert name == whole or (name.endswith("…") and whole.startswith(name[:-1]))
         assert scores[1::2] == [str(view["scores"].get(p, 0)) for p in FIVE]
-        assert not any(ch in "".join(said) for ch in "🦩ᏣᎳᎩ🦩")
+        assert not any(ch in "".join(said) for ch in "ᏣᎳᎩ")
     _image, said = _said(lambda: render_final(ENGINE.view(five[-1], None)))
-    assert {"Ann", "Player 3", "Player 4", "eve"} <= set(said)
+    assert {"Ann", "Player 3", "🦩🦩", "eve"} <= set(said)
     assert any(s.startswith("Barth") and s.endswith("…") for s in said)
 
 
