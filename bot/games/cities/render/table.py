@@ -147,17 +147,17 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
         count = len(held.get(player) or [])
         extra = _n("{n} scoring card", "{n} scoring cards", count)
         by += 40
-        room = w - 24
-        if player == star and view.get("phase") == "play":
-            first = _("first")
-            # The word ends inside the panel, however long it is in the reader's language,
-            # and the cards' count stops short of the star.
-            fx = min(x + w - 78, x + w - 8 - kit.text_width(first, TEXT, True))
+        starred = player == star and view.get("phase") == "play"
+        first = _("first")
+        # The star's word ends inside the panel, however long it is in the reader's
+        # language, and the cards' count stops short of it (as in English, it may pass
+        # under the star's point with four players).
+        fx = min(x + w - 78, x + w - 8 - kit.text_width(first, TEXT, True))
+        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
+                    max_width=fx - 6 - (x + 12) if starred else w - 24)
+        if starred:
             canvas.marker((fx - 18, by), "star", 28, INK)
             canvas.text((fx, by), first, TEXT, bold=True, anchor="lm")
-            room = fx - 18 - 16 - (x + 12)
-        canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
-                    max_width=room)
     return y + h + GAP
 
 
