@@ -11,7 +11,7 @@ from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cityscape.views import CityscapeView, as_json, events, move, table
-from bot.ui.game import GameAdapter, Notice, Picture
+from bot.ui.game import GameAdapter, Notice, Picture, said_name
 from bot.ui.words import final_line, mention
 
 from .components import GoalsButton, HeightButton
@@ -45,7 +45,12 @@ class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
         what = _("Cityscape city, round {round} of {rounds}: {placed} of 25 blocks built",
                  round=view["round"], rounds=view["rounds"], placed=view["placed"])
         built = view["last_build"]
-        last = built_by_words(match.name_of(built["player"]), built) if built else ""
+        last = ""
+        if built:
+            seat = match.seat(built["player"])
+            # The stored name, a computer's "(computer)" said in the reader's language.
+            who = said_name(seat) if seat else built["player"]
+            last = built_by_words(who, built)
         return self.board_words(match, what, last)
 
     def table_items(self, match: Match) -> list[discord.ui.Item[Any]]:
