@@ -125,7 +125,8 @@ def test_every_label_the_cog_builds_fits_discords_limits(language: str) -> None:
             for la in ENGINE.legal(state, player):
                 move = move_of(la.action)
                 if move["type"] == "take":
-                    label = take_label(move["row"], state["rows"][move["row"]][move["slot"] - 1])
+                    slot = ENGINE.view(state, None)["rows"][move["row"]][move["slot"] - 1]
+                    label = take_label(move["row"], slot)
                     assert len(label) <= 80, label
             if state["pending"] is not None:
                 screen = chooser(match, player, 0, 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -12,7 +13,6 @@ from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
 from bot.games.cities.data_words import city_name
-from bot.games.cities.state import STAR_SLOT
 from bot.games.cities.views import CitiesView, Row, events, move_of, phase_of, placing, table
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import wrap
@@ -48,6 +48,7 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
     if not due:
         return []
     legal = ENGINE.legal(match.state, due[0])
+    rows = table(match.state)["rows"]
     items: list[discord.ui.Item[Any]] = []
     for i, la in enumerate(legal):
         action = move_of(la.action)
@@ -59,9 +60,8 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
                                 row=0))
         elif action["type"] == "take":
             row = action["row"]
-            slot = match.state["rows"][row][action["slot"] - 1]
-            star = row == "pieces" and action["slot"] == STAR_SLOT
-            emoji = "⭐" if star else ROW_EMOJI[row]
+            slot: Mapping[str, Any] = rows[row][action["slot"] - 1]
+            emoji = "⭐" if slot.get("star") else ROW_EMOJI[row]
             items.append(button(take_label(row, slot), ActButton.on(match, index=i),
                                 style=discord.ButtonStyle.primary, row=ROW_INDEX[row],
                                 emoji=emoji))

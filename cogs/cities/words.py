@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from bot.core.engine import JSON
 from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
@@ -134,16 +134,17 @@ def item_words(row: str, item: str) -> str:
     return item_label(row, item)
 
 
-def take_label(row: str, slot: JSON) -> str:
-    """A take button's label: what lies on a row's slot (``state["rows"][row][i]``)."""
+def take_label(row: str, slot: Mapping[str, Any]) -> str:
+    """A take button's label: what lies on a row's slot, as the table's view shows it
+    (``table(state)["rows"][row][i]``)."""
     if slot.get("star"):
         return _("Star: 2 random pieces, first next round")
-    items = [str(i) for i in slot["items"]]
+    items: list[Mapping[str, Any]] = list(slot["items"])
     if row == "pieces":
-        return _("Pieces: {colours}", colours=", ".join(colour_word(c) for c in items))
-    hidden = [bool(h) for h in slot["hidden"]]
-    shown = " + ".join(_("face-down") if h else item_label(row, item)
-                       for item, h in zip(items, hidden, strict=True))
+        return _("Pieces: {colours}",
+                 colours=", ".join(colour_word(str(i["color"])) for i in items))
+    shown = " + ".join(_("face-down") if i.get("face_down") else item_label(row, str(i["id"]))
+                       for i in items)
     if row == "cards":
         return _("Card: {items}", items=shown)
     if row == "tiles":
@@ -337,11 +338,9 @@ def spot_label(hood: Neighbourhood, action: PlaceMove, bounds: Bounds,
     colour = colour_word(action["color"])
     building = hood.buildings.get(space)
     if building is None:
-        return first_upper(_("{colour} piece · {where} (new building)", colour=colour,
-                             where=where))
-    return first_upper(_("{colour} piece · {where}: building {height} → {higher} high",
-                         colour=colour, where=where, height=building[1],
-                         higher=building[1] + 1))
+        return _("{colour} piece · {where} (new building)", colour=colour, where=where)
+    return _("{colour} piece · {where}: building {height} → {higher} high", colour=colour,
+             where=where, height=building[1], higher=building[1] + 1)
 
 
 # -- what a move did, for the player who made it ----------------------------------------
