@@ -11,8 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.i18n import Words
+
 from . import kit
 from .kit import INK, RGB, Canvas
+
+_ = Words("bot")
+_n = _.plural
 
 
 class Cast:
@@ -26,7 +31,8 @@ class Cast:
         return kit.player_style(self.index.get(player, 0))
 
     def fallback(self, player: str) -> str:
-        return f"Player {self.index.get(player, 0) + 1}"
+        # TRANSLATORS: a player whose name no font can draw, by seat number.
+        return _("Player {seat:d}", seat=self.index.get(player, 0) + 1)
 
     def name(self, player: str, size: int, bold: bool = True, max_width: int | None = None) -> str:
         return kit.prepare(player, size, bold, max_width, self.fallback(player))
@@ -39,12 +45,18 @@ class Cast:
 def game_over_parts(winners: Sequence[str], cast: Cast) -> list[tuple[str, Any]]:
     """The bold words and chips of "Game over: A & B share the win". A game decides before
     calling it what it shows instead for no winner, or for more than one line can name."""
-    parts: list[tuple[str, Any]] = [("bold", "Game over: ")]
+    # TRANSLATORS: {winners} is drawn as the winners' name chips, joined by "&" and ",".
+    sentence = _n("Game over: {winners} wins", "Game over: {winners} share the win",
+                  len(winners), winners="{winners}")
+    before, _split, after = sentence.partition("{winners}")
+    parts: list[tuple[str, Any]] = [("bold", before)] if before else []
     for i, w in enumerate(winners):
         if i:
-            parts.append(("bold", "& " if i == len(winners) - 1 else ", "))
+            # TRANSLATORS: before the last of several winners' chips: "A, B & C".
+            parts.append(("bold", _("& ") if i == len(winners) - 1 else ", "))
         parts.append(cast.chip(w))
-    parts.append(("bold", "wins" if len(winners) == 1 else "share the win"))
+    if after.strip():
+        parts.append(("bold", after.lstrip()))
     return parts
 
 
