@@ -14,13 +14,19 @@ from fakediscord.components import iter_components
 
 
 def unpseudo(text: str) -> str:
-    """Pseudo-locale text with its letters plain again, for checks written in English:
-    ``[Ŧĥé ĝàɱé íš öʋéŕ. ĺôŕéɱ]`` reads ``[The game is over. lorem]``."""
-    return text.translate(_PLAIN)
+    """Pseudo-locale text as the English it was made from, for checks written in English:
+    ``[Ŧĥé ĝàɱé íš öʋéŕ. λόρεμ]`` reads ``The game is over.`` (its brackets and Greek
+    padding gone, its letters plain). English passes through unchanged."""
+    if not _PAD.search(text) and not text.startswith("["):
+        return text  # English (whose own é and ü stay as they are)
+    plain = text.translate(_PLAIN)
+    return _PAD.sub("", plain).replace("[", "").replace("]", "")
 
 
 _PLAIN = str.maketrans(accented(_ASCII := "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"),
                        _ASCII)
+# the padding before a pseudo sentence's closing bracket
+_PAD = re.compile(r" [\u0370-\u03ff][\u0370-\u03ff ]*(?=\])")
 
 
 def speak(fake: FakeDiscord, language: str, users: Iterable[dict[str, Any]]) -> None:

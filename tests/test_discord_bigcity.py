@@ -29,6 +29,7 @@ from fakediscord.models import FakeMessage
 from tests import harness
 from tests.harness import Member, answer, cityhall_bot, has_picture, ids, settle, text_of
 from tests.labels import coordinates_in, option_texts
+from tests.languages import unpseudo
 from tests.test_discord_cityscape import public_texts
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -117,8 +118,8 @@ class Player:
         if group is not None:
             assert len(group["options"]) <= PAGE_SIZE and not coordinates_in(message)
             for option in group["options"]:
-                assert option["label"].startswith("Neighborhood "), option
-                assert option["label"].endswith(("the city", "part")), option
+                assert unpseudo(option["label"]).startswith("Neighborhood "), option
+                assert unpseudo(option["label"]).endswith(("the city", "part")), option
             # the group holding the move (the bot groups the same way at this version)
             state = self.match.state
             legal = ENGINE.legal(state, ENGINE.to_act(state)[0])
@@ -131,14 +132,16 @@ class Player:
         menu = next(c for c in message.iter_components()
                     if str(c.get("custom_id", "")).startswith(f"{base}:ln"))
         assert len(menu["options"]) <= PAGE_SIZE
-        assert not [c for c in message.iter_components() if c.get("label") == "Next ▶"]
+        assert not [c for c in message.iter_components()
+                    if unpseudo(c.get("label") or "") == "Next ▶"]
         assert not coordinates_in(message), option_texts(message)
         assert await has_picture(self.fake, message, "choices.png")
         reply = await answer(await self.fake.select(user, message, menu["custom_id"],
                                                     [str(index)]))
         assert reply.type == 7, text_of(reply)
         choices += 1
-        assert "**neighborhood " in message.content and "next to" in message.content
+        said = unpseudo(message.content)
+        assert "**neighborhood " in said and "next to" in said
         self.most_choices = max(self.most_choices, choices)
 
     async def confirm(self, user: dict, message: FakeMessage, custom_id: str) -> Any:
@@ -173,7 +176,8 @@ class Player:
                 private = None
             reply = await self.click(user, self.table() if private is None else private,
                                      custom_id)
-            assert reply.type == (4 if private is None else 7) and "You drew" in text_of(reply)
+            assert reply.type == (4 if private is None else 7) and \
+                "You drew" in unpseudo(text_of(reply))
             self.private = reply.message
             return reply
         if kind in ("build", "special", "place_neighborhood", "streetcar"):
@@ -182,7 +186,7 @@ class Player:
             if via_hand:
                 hand = await self.click(user, self.table(), f"ch:bc:{self.match_id}:hand")
                 message = hand.message
-                assert message.ephemeral and "Your hand" in message.content
+                assert message.ephemeral and "Your hand" in unpseudo(message.content)
                 assert await has_picture(self.fake, message, "choices.png")
                 self.via_hand += 1
             else:

@@ -163,10 +163,11 @@ async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: 
 
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_two_player_big_city_game(fake_discord: FakeDiscord, tmp_path: Path,
+async def test_a_two_player_big_city_game_in_the_pseudo_locale(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_tables: None) -> None:
     seen = await whole_game(fake_discord, tmp_path, "bigcity", humans=2, computers=0,
-                            options={}, seed=8, stays=("Big City is over",))
+                            options={}, seed=8, stays=("Big City is over",),
+                            language=PSEUDO)
     assert seen["pings"] >= 20
     assert seen["private pictures"] > 0  # the choosers' previews were checked too
     # the final table and "Big City is over" with the final city

@@ -166,7 +166,8 @@ _ACCENTED = str.maketrans(
 # Left as they are: {placeholders}, Discord's <@mentions>, <t:timestamps> and <:emoji:>,
 # **markdown** and `code` marks are not letters anyway.
 _KEEP = re.compile(r"\{[^{}]*\}|<[^<>\s]*>|https?://\S+")
-_PADDING = "ĺôŕéɱ íƥšüɱ đôłôŕ šíŧ àɱéŧ çôñšéçŧéŧüŕ àđíƥíšçíñĝ éłíŧ šéđ đô éíüšɱôđ"
+# Greek, so that the padding is told apart from the accented sentence (tests read it back).
+_PADDING = "λόρεμ ιψσυμ δολορ σιτ αμετ κονσεκτετυρ αδιπισκινγ ελιτ σεδ δο ειυσμοδ τεμπορ"
 
 
 def accented(text: str) -> str:
@@ -187,7 +188,7 @@ def pseudo(text: str) -> str:
     parts.append(text[last:].translate(_ACCENTED))
     body = "".join(parts)
     # Padding goes before trailing line breaks and after a final full stop, so a sentence
-    # keeps its shape: "[Ŵàíŧ. ĺôŕéɱ]".
+    # keeps its shape: "[Ŵàíŧ. λόρεμ]".
     stripped = body.rstrip("\n")
     extra = max(1, round(len(_KEEP.sub("", text)) * 0.4) - 2)
     pad = _PADDING[:extra].rstrip()
