@@ -14,8 +14,9 @@ turned over, so public) carries facts, and only the reveal picture draws them.
 
 The table and the standings are 1200 px wide, the reveal (one column of facts) 800 px.
 Discord shows images about 360 px wide on a phone, so what a player reads to choose a
-move is at least 1/40 of the width and captions, statements' full wording and cities on
-squares already taken (no longer a choice) at least 1/60 (docs/pictures.md). Nothing is
+move, each board's statement included (it decides where a city goes), is at least 1/40 of
+the width, and captions and cities on squares already taken (no longer a choice) at least
+1/60 (docs/pictures.md). Nothing is
 told by colour alone: green squares carry a ✓ and "if true", red ones a ✗ and "if
 false", players a marker shape.
 

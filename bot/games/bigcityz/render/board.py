@@ -11,7 +11,17 @@ from bot.render.cache import MB, byte_cache
 
 from .cast import _city_name
 from .constants import BAD_TINT, GOOD_TINT, SMALL, TEXT, View
-from .layout import BADGE_W, BOARD_HEAD, BW, HB, SQUARE_GAP, SQUARE_H, _quantized
+from .layout import (
+    BADGE_W,
+    BOARD_HEAD,
+    BW,
+    HB,
+    SQUARE_GAP,
+    SQUARE_H,
+    STATEMENT_LINES,
+    TAG_TOP,
+    _quantized,
+)
 from .statements import SYMBOLS, short_name
 from .symbols import draw_symbol
 from .text import draw_fitted, wrap
@@ -60,6 +70,11 @@ def _square(c: kit.Canvas, box: kit.Box, colour: str, points: int, city: str | N
 Square = tuple[str, int, str | None, bool]  # colour, points, city on it, just placed
 
 
+def _line_y(i: int) -> float:
+    """The middle of the statement's ``i``-th line, under the top row."""
+    return 56 + 16 + 32 * i
+
+
 @byte_cache(3 * MB)  # ~20 boards of ~130 KB; a table shows four
 def _board_tile(slot: int, statement: str, text: str, symbol: str,
                 squares: tuple[Square, ...], tag: str | None, language: str) -> Image.Image:
@@ -70,34 +85,32 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
     tag = None if tag is None else (_("NEW") if new else _("replaceable"))
     c.panel((0, 0, BW - 1, HB - 1), kit.PANEL, radius=16, outline=kit.INK if new else kit.RULE,
             width=4 if new else 2)
-    # Top row: the slot number, the board's short name (the buttons use it) and a tag.
+    # Top row: the slot number, the statement's symbol and the board's short name (the
+    # buttons use it), and a tag where it fits beside them.
     c.panel((10, 10, 48, 48), kit.INK, radius=8)
     c.text((29, 30), str(slot), TEXT, bold=True, fill=kit.WHITE, anchor="mm")
+    c.panel((54, 10, 92, 48), kit.PANEL_ALT, radius=8)
+    draw_symbol(c, (57, 13), symbol, 32)
     name = short_name(statement)
+    name_x, right = 100, BW - 10
     name_w = kit.text_width(name, TEXT, True)
-    sym_top = 62  # the symbol row sits in the middle of the head, or above the tag
+    # The statement's full wording across the board, the deciding words at the size a
+    # player reads: the rules text of the board its short name stands for.
+    room = BW - 24
+    lines = wrap(text, TEXT, False, room)
     if tag:
         # "replaceable", or "NEW" on the board just turned over, where the card must go:
-        # beside the name where both fit, else under the statement.
+        # beside the name where both fit, else in its row under the statement.
         tag_w = kit.text_width(tag, SMALL, True) + 12
-        beside = 58 + name_w + 12 + tag_w <= BW - 10
-        at = (BW - 10, 14) if beside else (BW - 10, BOARD_HEAD - 34)
-        c.label(at, tag, SMALL, fg=kit.INK, bg=kit.HIGHLIGHT if new else kit.PANEL_ALT, anchor="rt",
+        beside = name_x + name_w + 12 + tag_w <= right
+        c.label((right, 14 if beside else TAG_TOP), tag, SMALL, fg=kit.INK,
+                bg=kit.HIGHLIGHT if new else kit.PANEL_ALT, anchor="rt",
                 outline=kit.INK if new else kit.RULE, secondary=True, pad=6)
-        sym_top = 62 if beside else 52
-    draw_fitted(c, (58, 30), name, BW - 70, ((TEXT, 1),), align="l")
-    # Then the symbol and the whole statement beside it.
-    c.panel((12, sym_top, 66, sym_top + 54), kit.PANEL_ALT, radius=10)
-    draw_symbol(c, (17, sym_top + 5), symbol, 44)
-    room = BW - 78 - 12
-    # The statement's full wording: the rules text of the board its short name stands for.
-    lines = wrap(text, 22, False, room)
-    size, step = 22, 26
-    if len(lines) > 2:
-        lines, size, step = wrap(text, SMALL, False, room)[:3], SMALL, 21
-    top = sym_top + 29 - step * (len(lines) - 1) / 2
+    if len(lines) > STATEMENT_LINES:  # never in the four languages; cut at the last line
+        lines = (*lines[:STATEMENT_LINES - 1], " ".join(lines[STATEMENT_LINES - 1:]))
+    draw_fitted(c, (name_x, 30), name, right - name_x, ((TEXT, 1),), align="l")
     for i, line in enumerate(lines):
-        c.text((78, top + i * step), line, size, anchor="lm", max_width=room, secondary=True)
+        c.text((12, _line_y(i)), line, TEXT, anchor="lm", max_width=room)
     for box, (colour, points, city, hit) in zip(_square_boxes(), squares, strict=False):
         _square(c, box, colour, points, city, hit)
     return _quantized(c)

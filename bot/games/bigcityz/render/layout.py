@@ -14,9 +14,15 @@ BW = 400  # a statement board's width
 MW = WIDTH - 2 * MARGIN - 2 * BW - 2 * GAP  # the middle column
 HEADER_H = 118
 GRID_Y = HEADER_H
-BOARD_HEAD = 142  # number and name, symbol and statement, and room for a tag under them
-SQUARE_H = 48
-SQUARE_GAP = 6
+# Number, symbol and name, then the statement across the board in up to three lines at the
+# size a player reads to choose (1/40 of the width), then a row for the tag ("replaceable",
+# "NEW") where it does not fit beside the name. With six players the table stays within
+# 1200 × 1400.
+BOARD_HEAD = 190
+STATEMENT_LINES = 3
+TAG_TOP = 154
+SQUARE_H = 42
+SQUARE_GAP = 4
 HB = BOARD_HEAD + 4 * SQUARE_H + 3 * SQUARE_GAP + 10  # a board's height
 HM = 188  # the middle row: side risk fields and the city
 ROW_B = GRID_Y + HB + GAP
