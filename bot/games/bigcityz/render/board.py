@@ -98,6 +98,7 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
     # player reads: the rules text of the board its short name stands for.
     room = BW - 24
     lines = wrap(text, TEXT, False, room)
+    most = STATEMENT_LINES + 1  # the tag's row is the statement's fourth line when free
     if tag:
         # "replaceable", or "NEW" on the board just turned over, where the card must go:
         # beside the name where both fit, else in its row under the statement.
@@ -106,8 +107,9 @@ def _board_tile(slot: int, statement: str, text: str, symbol: str,
         c.label((right, 14 if beside else TAG_TOP), tag, SMALL, fg=kit.INK,
                 bg=kit.HIGHLIGHT if new else kit.PANEL_ALT, anchor="rt",
                 outline=kit.INK if new else kit.RULE, secondary=True, pad=6)
-    if len(lines) > STATEMENT_LINES:  # never in the four languages; cut at the last line
-        lines = (*lines[:STATEMENT_LINES - 1], " ".join(lines[STATEMENT_LINES - 1:]))
+        most = STATEMENT_LINES + 1 if beside else STATEMENT_LINES
+    if len(lines) > most:  # never in the four languages; cut at the last line
+        lines = (*lines[:most - 1], " ".join(lines[most - 1:]))
     draw_fitted(c, (name_x, 30), name, right - name_x, ((TEXT, 1),), align="l")
     for i, line in enumerate(lines):
         c.text((12, _line_y(i)), line, TEXT, anchor="lm", max_width=room)

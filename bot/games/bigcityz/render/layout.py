@@ -16,7 +16,7 @@ HEADER_H = 118
 GRID_Y = HEADER_H
 # Number, symbol and name, then the statement across the board in up to three lines at the
 # size a player reads to choose (1/40 of the width), then a row for the tag ("replaceable",
-# "NEW") where it does not fit beside the name. With six players the table stays within
+# "NEW") where it does not fit beside the name (else a fourth line for a long statement). With six players the table stays within
 # 1200 × 1400.
 BOARD_HEAD = 190
 STATEMENT_LINES = 3
