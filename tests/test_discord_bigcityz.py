@@ -18,6 +18,7 @@ from fakediscord.models import FakeMessage
 from tests import harness
 from tests.harness import Member, answer, button_id, by_id, cityhall_bot, settle, text_of
 from tests.labels import coordinates_in, option_texts
+from tests.languages import unpseudo
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -71,7 +72,7 @@ def check_words(chooser: FakeMessage) -> None:
     menu = next((c for c in chooser.iter_components() if c.get("type") == 3), None)
     if menu is not None:
         for option in menu["options"]:
-            label = option["label"]
+            label = unpseudo(option["label"])
             assert label.startswith(("✓ true ", "✗ false ", "✓✓ both true ", "✗✗ both false ")), \
                 label
             assert ("(green)" in label) == label.startswith("✓"), label
@@ -103,7 +104,8 @@ async def play_turn(fake: FakeDiscord, bot: CityhallBot, match_id: int,
         return
     opened = await answer(await fake.click(users[player], table, button_id(table, "Place")))
     chooser = opened.message
-    assert opened.ephemeral and chooser is not None and "Where does" in chooser.content
+    assert opened.ephemeral and chooser is not None and \
+        "Where does" in unpseudo(chooser.content)
     check_words(chooser)
     legal = [a.action for a in ENGINE.legal(state, player)]
     index = legal.index(action)

@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.core.i18n import language_of, speaking
 from bot.games.bigcityz import ENGINE as BIGCITYZ
+from bot.games.bigcityz import content
 from bot.ui.table import MOVED
 from fakediscord import FakeDiscord
 from tests import databases
@@ -96,7 +97,9 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
         m.attachments or any(version["attachments"] for version in m.history))]
     if language == PSEUDO:
         cpus = [seat.name.split(" (")[0] for seat in final.seats if seat.cpu]
-        left = english_left(said_by_bot(fake), [*names, *cpus, *PROPER_NAMES])
+        cities = [content.name(city) for city in content.city_ids()] \
+            if game == "bigcityz" else []
+        left = english_left(said_by_bot(fake), [*names, *cpus, *PROPER_NAMES, *cities])
         assert left == [], "\n".join(left)
     seen = {"left": len(public), "notices": len(notices), "posted": len(posted), "pings": len(watch.pings),
             "looks": watch.looks, "uploads": uploads, "private pictures": len(private)}
@@ -135,14 +138,14 @@ async def test_cityscape_against_a_computer_pings_only_the_human_in_the_pseudo_l
 
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_two_player_big_cityz_game_in_the_pseudo_locale(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     # a reveal begins with the city's name in bold and says whether the placement was right
     # The longest objection window: the test answers every window itself; at the default
     # 20 s, one closed on its own under a CPU hog before the test looked, and its ping
     # went uncounted.
     seen = await whole_game(fake_discord, tmp_path, "bigcityz", humans=2, computers=0,
                             options={"veto_seconds": 120}, seed=6,
-                            stays=(": ✅ right", ": ❌ wrong"))
+                            stays=(": ✅ right", ": ❌ wrong"), language=PSEUDO)
     final = seen["final"]
     assert final.state is not None and BIGCITYZ.result(final.state) is not None
     turns = sum(final.state["turns"].values())
@@ -154,7 +157,7 @@ async def test_a_two_player_big_cityz_game(fake_discord: FakeDiscord, tmp_path: 
     # a reveal per turn, the line each earlier table left, and the final table
     assert seen["left"] <= 2 * turns + 1, [m.content[:60] for m in seen["public"]]
     # a window to object is asked as one, not as a move with time running out
-    texts = [n.content for n in notifications(fake_discord)]
+    texts = [unpseudo(n.content) for n in notifications(fake_discord)]
     assert any("object to the placement, or let it stand, in **Big Cityz** — objections "
                "close" in t for t in texts), texts[:4]
     assert any("your move in **Big Cityz** — time runs out" in t for t in texts)
