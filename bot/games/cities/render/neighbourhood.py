@@ -116,8 +116,8 @@ def _card_lines(view: View, player: str, found: dict[str, Any] | None,
         each = card.get("vp")
         tally = (f"{row.get('occurrences', 0)} × {each} = {row.get('vp', 0)}"
                  if each is not None else str(row.get("vp", 0)))
-        text = (_wrap(said(CARD_RULE, str(card.get("text", ""))), SMALL, False, width, 3)
-                if card.get("text") else ())
+        text = (_wrap(said(CARD_RULE, str(card.get("text", ""))), CARD_RULE_TEXT, False, width,
+                      99) if card.get("text") else ())
         out.append((said(CARD, str(row.get("name", "?"))), tally, text))
     return out
 
@@ -130,12 +130,15 @@ def _breakdown_height(view: View, player: str, found: dict[str, Any] | None, wid
     h += 12 + PART_LINE + 4
     cards = _card_lines(view, player, found, width - 28)
     h += sum(PART_LINE * (1 if _tally_beside(name, tally, width - 28) else 2)
-             + DETAIL_LINE * len(text) + 10 for name, tally, text in cards) if cards else 30
+             + CARD_RULE_LINE * len(text) + 10 for name, tally, text in cards) if cards else 30
     return h + 12
 
 
 PART_LINE = TEXT + 8
 DETAIL_LINE = SMALL + 5
+# A held card's rule whole, at the size of what a player reads to choose a move.
+CARD_RULE_TEXT = TEXT
+CARD_RULE_LINE = TEXT + 6
 
 
 def _tally_beside(name: str, tally: str, width: int) -> bool:
@@ -183,8 +186,8 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
         canvas.text((x1 - 14, y), tally, TEXT, bold=True, anchor="ra")
         y += PART_LINE
         for line in text:  # the card's rule
-            canvas.text((x, y - 4), line, SMALL, fill=MUTED, secondary=True)
-            y += DETAIL_LINE
+            canvas.text((x, y - 4), line, CARD_RULE_TEXT, fill=MUTED, secondary=True)
+            y += CARD_RULE_LINE
         y += 10
 
 
@@ -225,10 +228,22 @@ class HoodLayout:
         self.rows, self.cols = _hood_size(self.bounds)
         side_w = INNER - SIDE_W - GAP
         side_size = _grid_size(self.rows, self.cols, side_w, 760)
-        self.side = side_size >= 84 or self.cols * 84 <= side_w
+        fits_beside = side_size >= 84 or self.cols * 84 <= side_w
+        # Beside the grid while the score panel is not much taller than it; under it, full
+        # width, when the held cards' rules make the panel the taller part by far.
+        self._place(False, panel_h_of)
+        if fits_beside:
+            below = self.height
+            self._place(True, panel_h_of)
+            if below < self.height:
+                self._place(False, panel_h_of)
+
+    def _place(self, side: bool, panel_h_of: Any) -> None:
+        self.side = side
+        side_w = INNER - SIDE_W - GAP
         top = 14 + 54 + 14
-        if self.side:
-            self.size = side_size
+        if side:
+            self.size = _grid_size(self.rows, self.cols, side_w, 760)
             grid_w = self.cols * self.size
             self.origin = (MARGIN + (side_w - grid_w) // 2, top)
             panel_x = MARGIN + side_w + GAP

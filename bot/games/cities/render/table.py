@@ -161,9 +161,12 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
     return y + h + GAP
 
 
-# Card and achievement rules are read whole, never cut: the box grows to the longest one.
-RULE_TEXT = SMALL  # 20 px
-RULE_LINE = RULE_TEXT + 5
+# Card and achievement rules are read whole, never cut, at the size of what a player reads
+# to choose a move (1/40 of the width): the achievements stack, each across the picture, and
+# the face-up cards' rules are listed under their row, so the boxes grow in height only.
+RULE_TEXT = TEXT  # 30 px
+RULE_LINE = RULE_TEXT + 6
+RECORD_LINE = SMALL + 5  # what a worker took: a record, at the records' size
 TITLE_TEXT = TEXT
 
 
@@ -180,15 +183,25 @@ def _title_lines(name: str, width: int) -> tuple[str, ...]:
     return _wrap(name, TITLE_TEXT, True, width, 3)
 
 
+GOAL_LEFT = 330  # an achievement's name and rings; its rule beside them
+RING = 42
+
+
+def _goal_layout(a: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """An achievement's name lines, rule lines and height."""
+    name = _wrap(said(ACHIEVEMENT, str(a.get("name", "?"))), TITLE_TEXT, True, GOAL_LEFT - 24,
+                 2)
+    rule = _rule_lines(said(ACHIEVEMENT_RULE, str(a.get("text", ""))), INNER - GOAL_LEFT - 14)
+    left = 8 + len(name) * TITLE_LINE + 6 + RING + 10
+    right = 10 + len(rule) * RULE_LINE + 8
+    return name, rule, max(left, right)
+
+
 def _achievement_height(view: View) -> int:
     achievements = (view.get("city") or {}).get("achievements") or []
     if not achievements:
         return 0
-    n = len(achievements)
-    w = (INNER - GAP * (n - 1)) // n
-    most = max(len(_rule_lines(said(ACHIEVEMENT_RULE, str(a.get("text", ""))), w - 24))
-               for a in achievements)
-    return max(176, 48 + most * RULE_LINE + 60)
+    return sum(_goal_layout(a)[2] for a in achievements) + GAP * (len(achievements) - 1)
 
 
 def _achievements(canvas: Canvas, view: View, y: int) -> int:
@@ -196,35 +209,33 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
     achievements = city.get("achievements") or []
     if not achievements:
         return y
-    n = len(achievements)
-    w = (INNER - GAP * (n - 1)) // n
-    h = _achievement_height(view)
-    for i, a in enumerate(achievements):
-        x = MARGIN + i * (w + GAP)
-        _panel(canvas, (x, y, x + w - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
-        canvas.text((x + 12, y + 6), said(ACHIEVEMENT, str(a.get("name", "?"))), TITLE_TEXT,
-                    bold=True, max_width=w - 24)
-        for j, line in enumerate(_rule_lines(said(ACHIEVEMENT_RULE, str(a.get("text", ""))),
-                                              w - 24)):
-            canvas.text((x + 12, y + 46 + j * RULE_LINE), line, RULE_TEXT, fill=MUTED,
-                        secondary=True)
-        rings = a.get("rings") or []
+    x = MARGIN
+    for a in achievements:
+        name, rule, h = _goal_layout(a)
+        _panel(canvas, (x, y, x + INNER - 1, y + h - 1), fill=PANEL, radius=14, outline=RULE)
+        for j, line in enumerate(name):
+            canvas.text((x + 12, y + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
+                        max_width=GOAL_LEFT - 24)
+        for j, line in enumerate(rule):
+            canvas.text((x + GOAL_LEFT, y + 8 + j * RULE_LINE), line, RULE_TEXT, secondary=True)
         rx = x + 12
-        ry = y + h - 50
-        for ring in rings:
+        ry = y + 8 + len(name) * TITLE_LINE + 6
+        for ring in a.get("rings") or []:
             holder = ring.get("player")
             if holder is None:
-                canvas.draw.ellipse((rx, ry, rx + 42, ry + 42), fill=PANEL, outline=INK, width=2)
+                canvas.draw.ellipse((rx, ry, rx + RING, ry + RING), fill=PANEL, outline=INK,
+                                    width=2)
                 canvas.text((rx + 21, ry + 22), str(ring.get("vp", "")), TEXT, bold=True,
                             anchor="mm")
                 rx += 52
             else:
                 style = _style(view, str(holder))
-                canvas.swatch((rx + 21, ry + 21), style, 42)
+                canvas.swatch((rx + 21, ry + 21), style, RING)
                 label = f"{ring.get('vp', '')}"
                 box = canvas.text((rx + 48, ry + 21), label, TEXT, bold=True, anchor="lm")
                 rx = box[2] + 14
-    return y + h + GAP
+        y += h + GAP
+    return y
 
 
 def _slot_box(i: int) -> tuple[int, int]:
@@ -264,9 +275,9 @@ def _taken(canvas: Canvas, view: View, row: str, slot: dict[str, Any], box: Box)
         words = ", ".join(colour_word(c) + (f" ×{colours.count(c)}"
                                             if colours.count(c) > 1 else "")
                           for c in dict.fromkeys(colours))
-    lines = (y1 - top - 4) // RULE_LINE
-    for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(0, lines))):
-        canvas.text((x0 + 12, top + j * RULE_LINE), line, SMALL, fill=MUTED, secondary=True)
+    lines = (y1 - top - 4) // RECORD_LINE
+    for j, line in enumerate(_wrap(words, SMALL, False, x1 - x0 - 24, max(1, lines))):
+        canvas.text((x0 + 12, top + j * RECORD_LINE), line, SMALL, fill=MUTED, secondary=True)
 
 
 def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
@@ -276,10 +287,6 @@ def _card(canvas: Canvas, item: dict[str, Any], box: Box) -> None:
     for j, line in enumerate(title):
         canvas.text((x0 + 10, y0 + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
                     max_width=x1 - x0 - 20)
-    top = y0 + 10 + len(title) * TITLE_LINE
-    for j, line in enumerate(_rule_lines(said(CARD_RULE, str(item.get("text", ""))),
-                                         x1 - x0 - 20)):
-        canvas.text((x0 + 10, top + j * RULE_LINE), line, RULE_TEXT, secondary=True)
     canvas.label((x1 - 8, y1 - 8), _("{vp} VP each", vp=item.get("vp", "?")), TITLE_TEXT,
                  anchor="rb",
                  bg=HIGHLIGHT, outline=INK)
@@ -302,17 +309,70 @@ def _row_height(view: View, row: str) -> int:
                      for slot in (view.get("rows") or {}).get("features") or []
                      if slot.get("taken_by") is None and slot.get("items")), default=1)
         return ROW_HEIGHTS[row] + FEATURE_LINE * max(0, lines - 2)
-    if row != "cards":
-        return ROW_HEIGHTS[row]
-    _x, w = _slot_box(0)
-    most = 0
+    return ROW_HEIGHTS[row]
+
+
+def _face_up_cards(view: View) -> list[dict[str, Any]]:
+    """The scoring cards still on the board face up, in slot order."""
+    cards = []
     for slot in (view.get("rows") or {}).get("cards") or []:
         items = slot.get("items") or []
         if slot.get("taken_by") is None and items and not items[0].get("face_down"):
-            title = _title_lines(_item_words("cards", items[0]), w - 20)
-            most = max(most, len(title) * TITLE_LINE - 40 + RULE_LINE * len(
-                _rule_lines(said(CARD_RULE, str(items[0].get("text", ""))), w - 20)))
-    return max(ROW_HEIGHTS[row], 50 + most + 58)
+            cards.append(items[0])
+    return cards
+
+
+def _wrap_after(text: str, first: int, width: int) -> list[str]:
+    """``text`` in lines of ``width`` px, the first only ``first`` px (it follows a title)."""
+    lines: list[str] = []
+    line = ""
+    for word in kit.prepare(text, RULE_TEXT, False).split():
+        room = first if not lines else width
+        trial = f"{line} {word}".strip()
+        if kit.text_width(trial, RULE_TEXT) <= room or (not line and lines):
+            line = trial
+            continue
+        lines.append(line)
+        line = word
+    lines.append(line)
+    return lines
+
+
+def _card_rule_layout(view: View) -> list[tuple[str, list[str]]]:
+    """Each face-up card's title and its rule's lines, the rule beginning beside the title."""
+    out = []
+    for item in _face_up_cards(view):
+        title = _item_words("cards", item) + ":"
+        gap = kit.text_width(title, TITLE_TEXT, True) + 12
+        out.append((title, _wrap_after(said(CARD_RULE, str(item.get("text", ""))),
+                                       INNER - 28 - gap, INNER - 28)))
+    return out
+
+
+def _card_rules_height(view: View) -> int:
+    layout = _card_rule_layout(view)
+    if not layout:
+        return 0
+    return 16 + sum(len(lines) * RULE_LINE + 8 for _t, lines in layout) + GAP
+
+
+def _card_rules(canvas: Canvas, view: View, y: int) -> int:
+    """The face-up cards' rules, under their row, whole and at a reader's size."""
+    layout = _card_rule_layout(view)
+    if not layout:
+        return y
+    h = _card_rules_height(view) - GAP
+    _panel(canvas, (MARGIN, y, WIDTH - MARGIN - 1, y + h - 1), fill=PANEL, radius=12,
+           outline=RULE)
+    ly = y + 8
+    for title, lines in layout:
+        box = canvas.text((MARGIN + 14, ly), title, TITLE_TEXT, bold=True)
+        for j, line in enumerate(lines):
+            lx = box[2] + 12 if j == 0 else MARGIN + 14
+            if line:
+                canvas.text((lx, ly + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+        ly += len(lines) * RULE_LINE + 8
+    return y + h + GAP
 
 
 def _slot_number(canvas: Canvas, x: int, y: int, n: int) -> None:
@@ -456,6 +516,7 @@ def _table_height(view: View) -> int:
     rows = view.get("rows") or {}
     if rows:
         h += sum(HEADING_H + _row_height(view, r) + GAP for r in ROW_ORDER if r in rows)
+        h += _card_rules_height(view)
     else:
         h += HEADING_H + 150 + GAP + (48 if view.get("neighbourhoods") else 0)
     return h + BAG_H + 16
@@ -480,6 +541,8 @@ def render_table(view: View) -> bytes:
             if row in rows:
                 y = _row_heading(canvas, row, y, notes[row])
                 y = _row(canvas, view, row, list(rows[row]), y)
+                if row == "cards":
+                    y = _card_rules(canvas, view, y)
     else:
         y = _start_tiles(canvas, view, y)
     _bag_line(canvas, view, y)
