@@ -15,8 +15,8 @@ here could show them, since the view never holds them.
 Every space shows its kind twice, by colour and by a letter or pattern (R B G Y city
 spaces, wavy water, dotted park); buildings carry their height as a number; players are a
 colour plus a marker shape. Pictures are 1200 px wide; what a player reads to choose a
-move is at least 30 px (1/40 of the width), rules text, records and keys at least 20 px
-(docs/pictures.md).
+move, the achievements' and scoring cards' rules included, is at least 30 px (1/40 of the
+width), records and keys at least 20 px (docs/pictures.md).
 All functions return PNG bytes and touch neither discord nor the disk (fonts aside).
 """
 

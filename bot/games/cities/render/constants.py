@@ -18,8 +18,8 @@ WIDTH = 1200
 MARGIN = 24
 INNER = WIDTH - 2 * MARGIN
 GAP = 12
-# docs/pictures.md: what a player reads to choose a move at 1/40 of the width, captions,
-# keys, rules text and records of what was taken at 1/60.
+# docs/pictures.md: what a player reads to choose a move at 1/40 of the width (the goals'
+# and scoring cards' rules too), captions, keys and records of what was taken at 1/60.
 TEXT = kit.least_text(WIDTH)  # 30
 SMALL = kit.least_text(WIDTH, secondary=True)  # 20
 
