@@ -36,14 +36,14 @@ from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
 from bot.ui.expiry import LateTally, expired
-from bot.ui.game import GameAdapter, fit_description, plain_text
+from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
 from bot.ui.lobby import GameCommands
 from bot.ui.pacing import RequestGate
+from bot.ui.payload import Drawn
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
-from bot.ui.uploads import Upload
 
 log = logging.getLogger("cityhall")
 
@@ -400,24 +400,17 @@ class CityhallBot(commands.Bot):
         notices = []
         for notice in adapter.notices(match, outcome):
             if notice.fold:
-                # One move's news: a line of the table's text, not a message of its own.
-                self.tables.add_news(match.id, notice.text)
+                # One move's news: a line of the table's text, not a message of its own; its
+                # picture (a Big Cityz reveal) goes on the table message beside the board.
+                pictures = await self._draw_notice(match, notice) \
+                    if notice.pictures and match.channel_id not in self.tables.no_pictures \
+                    else []
+                self.tables.add_news(match.id, notice.text, pictures)
             else:
                 notices.append(notice)
         channel = self.get_partial_messageable(match.channel_id)
         for notice in notices:
-            files = []
-            for picture in notice.pictures:
-                try:
-                    png = await self.pictures.render(match.game, picture.function, *picture.args)
-                except Exception:
-                    # The sentence still goes out; only its picture is missing.
-                    log.exception("could not draw %s for match %s", picture.filename, match.id)
-                else:
-                    # Alt text: the picture's own words, else the notice it illustrates.
-                    described = picture.description or plain_text(notice.text, match)
-                    files.append(Upload(png, picture.filename,
-                                        description=fit_description(described)))
+            files = [picture.upload() for picture in await self._draw_notice(match, notice)]
             await self.tables.pacing.wait("send", match.channel_id)
             try:
                 # Notices name players without notifying them: the only message that
@@ -440,6 +433,20 @@ class CityhallBot(commands.Bot):
             await self.tables.repost(match)
         else:
             await self.tables.refresh(match.id)
+
+    async def _draw_notice(self, match: Match, notice: Notice) -> list[Drawn]:
+        drawn = []
+        for picture in notice.pictures:
+            try:
+                png = await self.pictures.render(match.game, picture.function, *picture.args)
+            except Exception:
+                # The sentence still goes out; only its picture is missing.
+                log.exception("could not draw %s for match %s", picture.filename, match.id)
+            else:
+                # Alt text: the picture's own words, else the notice it illustrates.
+                described = picture.description or plain_text(notice.text, match)
+                drawn.append(Drawn(png, picture.filename, fit_description(described)))
+        return drawn
 
     def _gate_interactions(self) -> None:
         """Every interaction passes here before discord.py routes it: while stopping it is

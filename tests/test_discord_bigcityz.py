@@ -66,6 +66,18 @@ def public_text(fake: FakeDiscord) -> str:
     return "\n".join(parts)
 
 
+def reveals_shown(fake: FakeDiscord) -> set[str]:
+    """Every reveal picture the channel showed (beside the board on the table message), by
+    its alt text: each reveal's own words."""
+    shown: set[str] = set()
+    for message in fake.channel_messages(fake.channel_id, ephemeral=False):
+        versions = [*(v["attachments"] for v in message.history),
+                    [(a.id, a.filename, a.description) for a in message.attachments]]
+        shown.update(description for attachments in versions
+                     for _id, filename, description in attachments if filename == "reveal.png")
+    return shown
+
+
 def check_words(chooser: FakeMessage) -> None:
     """Every square in the menu says what its badge on the board says, ✓ true or ✗ false,
     besides the colour, and names its board or risk field; never a colour alone."""
@@ -166,10 +178,11 @@ async def test_two_players_to_the_end_with_a_restart(
         # objections, when the pile could not give everyone another turn (seen once: 34-34).
         assert max(scores.values()) >= 36 or len(final.state["city_pile"]) < len(scores)
         assert len(set(final.state["turns"].values())) == 1  # everyone had as many turns
-        reveals = [m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                   if any(a.filename == "reveal.png" for a in m.attachments)]
-        assert len(reveals) == sum(final.state["turns"].values())
-        assert "🏆" in reveals[-1].content
+        # every turn's reveal was shown beside the board, the last with the winner
+        assert len(reveals_shown(fake)) == sum(final.state["turns"].values())
+        table = fake.message(final.table_message_id)  # type: ignore[arg-type]
+        assert "🏆" in table.content and [a.filename for a in table.attachments] == [
+            "table.png", "reveal.png"]
         stats = await answer(await fake.slash(ann, fake.channel_id, "stats", [],
                                               {"game": "bigcityz"}))
         board = json.dumps(stats.data["embeds"])
@@ -198,15 +211,13 @@ async def test_six_players_with_computers_the_veto_timer_and_a_restart(
             await settle(bot, match_id)
         else:
             raise AssertionError("no veto window ever waited on a human")
-        reveals_before = len([m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                              if any(a.filename == "reveal.png" for a in m.attachments)])
+        reveals_before = len(reveals_shown(fake))
         table = table_of(fake, bot, match_id)
         assert "Objections close <t:" in table.content
         objection = button_id(table, "Objection")
 
         def revealed() -> bool:
-            return len([m for m in fake.channel_messages(fake.channel_id, ephemeral=False)
-                        if any(a.filename == "reveal.png" for a in m.attachments)]) > reveals_before
+            return len(reveals_shown(fake)) > reveals_before
 
         await fake.wait_until(revealed, 10, "the veto timer to close the window")
         await settle(bot, match_id)

@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from tests import databases
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
 from tests.languages import PSEUDO, english_left, said_by_bot, speak, unpseudo
+from tests.test_discord_bigcityz import reveals_shown
 from tests.whole_games import (
     PLAY,
     TurnWatch,
@@ -139,23 +140,21 @@ async def test_cityscape_against_a_computer_pings_only_the_human_in_the_pseudo_l
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_a_two_player_big_cityz_game_in_the_pseudo_locale(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    # a reveal begins with the city's name in bold and says whether the placement was right
     # The longest objection window: the test answers every window itself; at the default
     # 20 s, one closed on its own under a CPU hog before the test looked, and its ping
     # went uncounted.
     seen = await whole_game(fake_discord, tmp_path, "bigcityz", humans=2, computers=0,
                             options={"veto_seconds": 120}, seed=6,
-                            stays=(": ✅ right", ": ❌ wrong"), language=PSEUDO)
+                            stays=(), language=PSEUDO)
     final = seen["final"]
     assert final.state is not None and BIGCITYZ.result(final.state) is not None
     turns = sum(final.state["turns"].values())
     # every turn: the player placing, then the other player's window to object
     assert seen["pings"] >= 2 * turns - 1
-    reveals = [m for m in seen["public"] if any(a.filename == "reveal.png"
-                                                for a in m.attachments)]
-    assert len(reveals) == seen["notices"] == turns
-    # a reveal per turn, the line each earlier table left, and the final table
-    assert seen["left"] <= 2 * turns + 1, [m.content[:60] for m in seen["public"]]
+    # every turn's reveal was shown beside the board, and none as a message of its own:
+    # the whole game leaves its table alone in the channel
+    assert len(reveals_shown(fake_discord)) == turns and seen["notices"] == 0
+    assert seen["left"] == 1, [m.content[:60] for m in seen["public"]]
     # a window to object is asked as one, not as a move with time running out
     texts = [unpseudo(n.content) for n in notifications(fake_discord)]
     assert any("object to the placement, or let it stand, in **Big Cityz** — objections "

@@ -3,13 +3,26 @@ text, picture (with alt text), embed and buttons. The lobby and the table build 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import discord
 
 from .game import fit_description
 from .replies import NO_MENTIONS
 from .uploads import Upload
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A picture drawn for a message: its PNG, file name and alt text (an ``Upload`` is made
+    of it for each send, since a sent one lets go of its bytes)."""
+
+    png: bytes
+    filename: str
+    description: str = ""
+
+    def upload(self) -> Upload:
+        return Upload(self.png, self.filename, description=self.description or None)
 
 
 @dataclass
@@ -19,6 +32,8 @@ class TablePayload:
     view: discord.ui.View | None
     embed: discord.Embed | None = None
     description: str = ""  # the picture's alt text
+    # pictures shown beside the board (the latest news's: a Big Cityz reveal)
+    extras: list[Drawn] = field(default_factory=list)
 
     def file(self) -> discord.File | None:
         if self.png is None:
@@ -26,24 +41,32 @@ class TablePayload:
         return Upload(self.png, "table.png",
                       description=fit_description(self.description) or None)
 
+    def files(self) -> list[discord.File]:
+        table = self.file()
+        if table is None:
+            return []
+        return [table, *(extra.upload() for extra in self.extras)]
+
     def send_kwargs(self) -> dict:
         # A table names whose turn it is but notifies nobody, wherever it is sent (a
         # spectator's /game status included): bot/ui/pings.py does the notifying.
         kwargs: dict = {"content": self.content, "allowed_mentions": NO_MENTIONS}
         if self.embed is not None:
             kwargs["embed"] = self.embed
-        if (f := self.file()) is not None:
-            kwargs["file"] = f
+        files = self.files()
+        if len(files) == 1:
+            kwargs["file"] = files[0]
+        elif files:
+            kwargs["files"] = files
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
 
     def edit_kwargs(self) -> dict:
-        f = self.file()
         return {
             "content": self.content,
             "embed": self.embed,
-            "attachments": [] if f is None else [f],
+            "attachments": self.files(),
             "view": self.view,
             "allowed_mentions": NO_MENTIONS,
         }

@@ -18,6 +18,7 @@ import contextlib
 import copy
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -32,7 +33,7 @@ from .components import Components
 from .game import fit_description, plain_text
 from .lobby import lobby_payload
 from .pacing import ChannelPacing
-from .payload import TablePayload
+from .payload import Drawn, TablePayload
 from .pings import deadline_text
 from .replies import NO_MENTIONS
 
@@ -92,15 +93,20 @@ class Tables:
         # Each running match's latest folded notices (one move's news, shown as lines of
         # the table). In memory only: after a restart a table starts without them.
         self._news: dict[int, deque[str]] = {}
+        self._news_pictures: dict[int, list[Drawn]] = {}
 
     def frame(self, match: Match) -> tuple[int, str, str] | None:
         if match.status == LOBBY:
             return None  # seats change without a move: a lobby is always drawn anew
         return match.version, match.status, self.content(match)
 
-    def add_news(self, match_id: int, text: str) -> None:
-        """One move's news, shown in the table's text from its next refresh on."""
+    def add_news(self, match_id: int, text: str, pictures: Sequence[Drawn] = ()) -> None:
+        """One move's news, shown in the table's text from its next refresh on; its
+        pictures, if it has any, go on the table message beside the board until the next
+        news with pictures replaces them (a Big Cityz reveal until the next reveal)."""
         self._news.setdefault(match_id, deque(maxlen=self.NEWS_KEPT)).append(text)
+        if pictures:
+            self._news_pictures[match_id] = list(pictures)
 
     def news(self, match_id: int) -> list[str]:
         return list(self._news.get(match_id, ()))
@@ -137,7 +143,9 @@ class Tables:
             for item in items:
                 view.add_item(item)
         description = self.description(match) if png is not None else ""
-        return TablePayload(self.content(match), png, view, description=description)
+        extras = self._news_pictures.get(match.id, []) if png is not None else []
+        return TablePayload(self.content(match), png, view, description=description,
+                            extras=extras)
 
     async def answer_payload(self, match: Match) -> TablePayload:
         """The table as the answer to a click on it (Start, a click on an outdated board):
@@ -218,6 +226,7 @@ class Tables:
             # finished: nothing more to publish
             self._frames.pop(match_id, None)
             self._news.pop(match_id, None)
+            self._news_pictures.pop(match_id, None)
 
     async def _publish(self, match_id: int) -> None:
         for delay in (*self.RETRY_DELAYS, None):

@@ -148,8 +148,10 @@ class BigCityzAdapter(GameAdapter[BigCityzView], views=table,
         shown = reveals(outcome.events)
         if shown:
             named = self.named_view(match, as_json(self.table_view(match)))
+            # A reveal is the news of its round: its words in the table's text and its
+            # picture beside the board, so a round leaves no message of its own.
             notices += [Notice(reveal_text(match, event),
-                               [Picture("reveal.png", "render_reveal", (named,))])
+                               [Picture("reveal.png", "render_reveal", (named,))], fold=True)
                         for event in shown]
         if notices:
             view = self.table_view(match)
