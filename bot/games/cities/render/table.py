@@ -342,7 +342,7 @@ def _card_rule_layout(view: View) -> list[tuple[str, list[str]]]:
     """Each face-up card's title and its rule's lines, the rule beginning beside the title."""
     out = []
     for item in _face_up_cards(view):
-        title = _item_words("cards", item) + ":"
+        title = _("{card}:", card=_item_words("cards", item))
         gap = kit.text_width(title, TITLE_TEXT, True) + 12
         out.append((title, _wrap_after(said(CARD_RULE, str(item.get("text", ""))),
                                        INNER - 28 - gap, INNER - 28)))
