@@ -42,6 +42,15 @@ class Cast:
         return ("chip", (player, self.style(player), self.fallback(player)))
 
 
+def floors(cast: Cast, size: int, room: int, least: int) -> list[int]:
+    """Each player's floor in a row of name chips sharing ``room`` (``kit.share_width``):
+    their name's short form ("Maximilian…") where an even share allows it, never less than
+    ``least``, so a long name is not cut to "Max…" beside short ones."""
+    share = max(least, room // max(1, len(cast.players)))
+    return [max(least, min(share, kit.chip_width(p, size, True, cast.fallback(p), short=True)))
+            for p in cast.players]
+
+
 def game_over_parts(winners: Sequence[str], cast: Cast) -> list[tuple[str, Any]]:
     """The bold words and chips of "Game over: A & B share the win". A game decides before
     calling it what it shows instead for no winner, or for more than one line can name."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.core.i18n import Words
 from bot.render import kit
-from bot.render.cast import game_over_parts
+from bot.render.cast import floors, game_over_parts
 from bot.render.kit import INK, MUTED, Canvas
 
 from .cast import Cast
@@ -122,7 +122,8 @@ def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
         wanted.append(kit.chip_width(p, TEXT, True, cast.fallback(p)))
     fixed = sum(kit.text_width(t, TEXT, True) + 8 for t in tails) + gap * len(tails)
     room = WIDTH - MARGIN - x - fixed
-    for p, pts, chip_w in zip(cast.players, tails, kit.share_width(wanted, room, least=80),
+    for p, pts, chip_w in zip(cast.players, tails,
+                              kit.share_width(wanted, room, least=floors(cast, TEXT, room, 80)),
                               strict=True):
         box = c.chip((x, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_w,
                      fallback=cast.fallback(p))

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.core.i18n import Words
 from bot.render import kit
-from bot.render.cast import Cast, draw_inline, game_over_parts
+from bot.render.cast import Cast, draw_inline, floors, game_over_parts
 from bot.render.kit import MUTED, Canvas
 
 from ..skyline import SIDES
@@ -152,7 +152,8 @@ def _scores_row(c: Canvas, view: View, cast: Cast, y: int) -> None:
         wanted.append(kit.chip_width(p, TEXT, True, cast.fallback(p)))
     room = WIDTH - MARGIN - x - sum(t[2] for t in tails) - gap * (len(tails) - 1)
     for p, (pts, held, _w), chip_w in zip(cast.players, tails,
-                                          kit.share_width(wanted, room, least=72), strict=True):
+                                          kit.share_width(wanted, room, least=floors(
+                                              cast, TEXT, room, 72)), strict=True):
         box = c.chip((x, y), p, cast.style(p), TEXT, anchor="lm", max_width=chip_w,
                      fallback=cast.fallback(p))
         x = c.text((box[2] + 8, y), pts, TEXT, bold=True, anchor="lm")[2]
