@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.core.i18n import PSEUDO, speaking
 from bot.games import GAMES
 from bot.games.bigcity import ENGINE as BIGCITY
 from bot.games.bigcity import render as bcr
@@ -22,18 +23,28 @@ from bot.games.cityscape.render import board as cs_board
 from bot.games.cityscape.render import constants as cs_layout
 from bot.render import kit
 from tests.computer_games import states
-from tests.pictures import drawn, every_picture, too_small
+from tests.pictures import drawn, every_picture, overflowing, too_small
 
 View = dict[str, Any]
 
+@pytest.mark.parametrize("language", ["en", "de", PSEUDO])
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_every_picture_of_a_whole_game_keeps_to_the_text_sizes(game: str) -> None:
+def test_every_picture_of_a_whole_game_keeps_to_the_text_sizes_and_its_boxes(
+        game: str, language: str) -> None:
+    """In English, in German (long words) and in the pseudo-locale (every sentence 40 %
+    longer): English at six moments of a game, the others at three, which meet every kind
+    of picture too (Big City's previews need six)."""
     kinds = set()
-    for kind, width, texts in every_picture(game):
+    points = 6 if language == "en" or game == "bigcity" else 3
+    with speaking(language):
+        pictures = list(every_picture(game, points=points))
+    for kind, width, texts in pictures:
         kinds.add(kind)
         assert texts, f"{game} {kind}: nothing recorded"
         small = [(t.size, t.text) for t in too_small(texts, width)]
         assert not small, f"{game} {kind} ({width} px wide): {small[:5]}"
+        spilt = overflowing(texts)
+        assert not spilt, f"{game} {kind} in {language}: {spilt[:5]}"
     expected = {"bigcity": {"table", "final", "preview build", "preview streetcar",
                             "preview place_neighborhood"},
                 "bigcityz": {"table", "reveal", "final"},
