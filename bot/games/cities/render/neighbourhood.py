@@ -186,7 +186,7 @@ def _breakdown_panel(canvas: Canvas, view: View, player: str, box: Box,
         canvas.text((x1 - 14, y), tally, TEXT, bold=True, anchor="ra")
         y += PART_LINE
         for line in text:  # the card's rule
-            canvas.text((x, y - 4), line, CARD_RULE_TEXT, fill=MUTED, secondary=True)
+            canvas.text((x, y - 4), line, CARD_RULE_TEXT, fill=MUTED)
             y += CARD_RULE_LINE
         y += 10
 

@@ -217,7 +217,7 @@ def _achievements(canvas: Canvas, view: View, y: int) -> int:
             canvas.text((x + 12, y + 6 + j * TITLE_LINE), line, TITLE_TEXT, bold=True,
                         max_width=GOAL_LEFT - 24)
         for j, line in enumerate(rule):
-            canvas.text((x + GOAL_LEFT, y + 8 + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+            canvas.text((x + GOAL_LEFT, y + 8 + j * RULE_LINE), line, RULE_TEXT)
         rx = x + 12
         ry = y + 8 + len(name) * TITLE_LINE + 6
         for ring in a.get("rings") or []:
@@ -370,7 +370,7 @@ def _card_rules(canvas: Canvas, view: View, y: int) -> int:
         for j, line in enumerate(lines):
             lx = box[2] + 12 if j == 0 else MARGIN + 14
             if line:
-                canvas.text((lx, ly + j * RULE_LINE), line, RULE_TEXT, secondary=True)
+                canvas.text((lx, ly + j * RULE_LINE), line, RULE_TEXT)
         ly += len(lines) * RULE_LINE + 8
     return y + h + GAP
 
