@@ -178,21 +178,21 @@ async def test_a_two_player_big_city_game_in_the_pseudo_locale(fake_discord: Fak
 
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_two_player_cities_game(fake_discord: FakeDiscord, tmp_path: Path,
+async def test_a_two_player_cities_game_in_the_pseudo_locale(fake_discord: FakeDiscord, tmp_path: Path,
                                         quick_tables: None) -> None:
     seen = await whole_game(fake_discord, tmp_path, "cities", humans=2, computers=0,
                             options={}, seed=9,
-                            stays=("is over.** ", "🏅 ", "final scoring"))
+                            stays=("is over.** ", "🏅 ", "final scoring"), language=PSEUDO)
     final = seen["final"]
     assert final.state is not None
-    rounds = [m for m in seen["public"] if "is over.** " in m.content]
+    rounds = [m for m in seen["public"] if "is over.** " in unpseudo(m.content)]
     assert len(rounds) == final.state["rounds"] - 1
     assert seen["pings"] >= 20
     assert seen["private pictures"] > 0  # the choosers' previews were checked too
     # round ends, achievements and the final scoring; a line per earlier table; the table
     assert seen["left"] <= 2 * seen["notices"] + 1, [m.content[:60] for m in seen["public"]]
     # what each player took is told in the table's text (the taken space is only empty)
-    shown = [text for m in fake_discord.messages.values() if not m.ephemeral
+    shown = [unpseudo(text) for m in fake_discord.messages.values() if not m.ephemeral
              for text in [m.content, *(v["content"] for v in m.history)]]
     takers = {line.split(" took ")[0].strip("*⏰ ") for text in shown
               for line in text.splitlines() if " took " in line}
