@@ -42,8 +42,9 @@ _l = _.lazy
 log = logging.getLogger(__name__)
 
 # The alt text's start for a preview picture: what it shows before the screen's words.
-# A Text: a cog says it (``str(PREVIEW_WORDS)``) as it builds the screen's Picture.
-PREVIEW_WORDS = _l("The city with the choices below marked on it by letter. ")
+# A Text: a cog says it (``str(PREVIEW_WORDS)``) as it builds the screen's Picture; ``drawn``
+# puts the space between it and the screen's words.
+PREVIEW_WORDS = _l("The city with the choices below marked on it by letter.")
 
 
 @dataclass
