@@ -11,6 +11,7 @@ from typing import Any
 from bot.core.i18n import PSEUDO, accented
 from fakediscord import FakeDiscord
 from fakediscord.components import iter_components
+from fakediscord.models import FakeMessage
 
 
 def unpseudo(text: str) -> str:
@@ -37,7 +38,7 @@ def speak(fake: FakeDiscord, language: str, users: Iterable[dict[str, Any]]) -> 
         fake.set_locale(user, language)
 
 
-__all__ = ["PSEUDO", "Said", "english_left", "said_by_bot", "speak", "unpseudo"]
+__all__ = ["PSEUDO", "Said", "english_left", "said_by_bot", "said_in", "speak", "unpseudo"]
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,14 @@ def said_by_bot(fake: FakeDiscord) -> Iterator[Said]:
     for message in fake.messages.values():
         if message.author.get("id") != fake.application_id and not message.interaction_id:
             continue
-        versions: list[dict[str, Any]] = [*message.history, message.snapshot()]
-        for version in versions:
-            yield from _said(version, message.ephemeral)
+        yield from said_in(message)
+
+
+def said_in(message: FakeMessage) -> Iterator[Said]:
+    """Every string of every version of one message."""
+    versions: list[dict[str, Any]] = [*message.history, message.snapshot()]
+    for version in versions:
+        yield from _said(version, message.ephemeral)
 
 
 def _said(version: dict[str, Any], ephemeral: bool) -> Iterator[Said]:

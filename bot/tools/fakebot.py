@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
-from bot.core.i18n import pseudo
+from bot.core.i18n import TRANSLATED, pseudo, translations
 from fakediscord import FakeDiscord, find_button
 from fakediscord.models import FakeMessage
 
@@ -71,12 +71,25 @@ def by_id(*players: Member) -> Users:
 
 
 def button_id(message: FakeMessage, label: str | None = None, prefix: str | None = None) -> str:
-    """The custom id of the button labelled ``label`` (its English words; a table drawn in
-    the pseudo-locale, bot.core.i18n, shows them accented) or starting with ``prefix``."""
-    try:
-        return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
-    except AssertionError:
-        if label is None:
-            raise
-        return str(find_button(message, label=pseudo(label), custom_id_prefix=prefix)[
-            "custom_id"])
+    """The custom id of the button labelled ``label`` (its English words, found in whatever
+    language the message speaks: a catalog's translation or the pseudo-locale's) or
+    starting with ``prefix``."""
+    if label is None:
+        return str(find_button(message, custom_id_prefix=prefix)["custom_id"])
+    for said in said_as(label):
+        try:
+            return str(find_button(message, label=said, custom_id_prefix=prefix)["custom_id"])
+        except AssertionError:
+            continue
+    return str(find_button(message, label=label, custom_id_prefix=prefix)["custom_id"])
+
+
+def said_as(label: str) -> list[str]:
+    """``label`` in English, in the pseudo-locale and in every catalog's translations."""
+    from bot.games import GAMES
+
+    said = [label, pseudo(label)]
+    for domain in ("bot", *(game.domain for game in GAMES.values())):
+        for language in TRANSLATED:
+            said.append(translations(domain, language).gettext(label))
+    return list(dict.fromkeys(said))
