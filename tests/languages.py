@@ -91,7 +91,9 @@ def _said(version: dict[str, Any], ephemeral: bool) -> Iterator[Said]:
 
 # Discord's marks and the things a sentence names but does not say: mentions, channels,
 # timestamps, custom emoji, links.
-_MARKS = re.compile(r"<[@#][!&]?\d+>|<t:\d+(:\w)?>|<a?:\w+:\d+>|https?://\S+")
+_MARKS = re.compile(r"<[@#][!&]?\d+>|<t:\d+(:\w)?>|<a?:\w+:\d+>|https?://\S+"
+                    # the letters a picture marks choices with ("AB", "CL"), lots ("D3")
+                    r"|\b[A-Z]{1,3}\d?\b")
 _ENGLISH = re.compile(r"[A-Za-z]{2,}")
 
 

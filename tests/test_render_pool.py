@@ -363,7 +363,7 @@ def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:
         (size,) = render_pool._HEADER.unpack(worker.stdout.read(render_pool._HEADER.size))
         assert pickle.loads(worker.stdout.read(size))[0] == "ready"
         worker.stdin.write(frame(("job", 1, "tests.test_render_pool", "hold",
-                                  (str(tmp_path), "drawing"))))
+                                  (str(tmp_path), "drawing"), "en")))
         worker.stdin.flush()
         deadline = time.monotonic() + 30
         while not (tmp_path / "drawing.started").exists():

@@ -69,13 +69,9 @@ def _skyline_panel(c: Canvas, side: str, owner: str, cast: Cast, lines: list[lis
         cap_w = kit.text_width(status, SMALL + 2, goals_set) + 16
     status_w = cap_w
     cap_w += kit.text_width(caption, SMALL + 2)
-    # The name keeps its short form ("Maximilian…") where the panel allows, and at least a
-    # few letters; the caption after it gives way first.
-    least = min(kit.chip_width(owner, TEXT, True, cast.fallback(owner), short=True),
-                (x1 - x0) * 3 // 5)
+    # The name keeps at least a few letters; a caption longer than the rest is cut.
     chip = c.chip((x0 + 12, y0 + 30), owner, style, TEXT, anchor="lm",
-                  max_width=max(x1 - x0 - 36 - cap_w, TEXT * 5, least),
-                  fallback=cast.fallback(owner))
+                  max_width=max(x1 - x0 - 36 - cap_w, TEXT * 5), fallback=cast.fallback(owner))
     c.text((chip[2] + 10, y0 + 30), caption, SMALL + 2, fill=MUTED, anchor="lm",
            max_width=(x1 - 8 - status_w if status_w else x1 - 12) - chip[2] - 10,
            secondary=True)
