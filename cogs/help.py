@@ -36,7 +36,7 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
         # What the game is and how long it lasts, in its own terms (turns and rounds, not
         # minutes: how long a move takes depends on the people at the table).
         record = GAMES[name]
-        domain = f"bot.games.{name}"
+        domain = record.domain
         games.append(_("**{title}** ({fewest}–{most} players): {summary}; {length}. "
                        "`{new}` · `{rules}`", title=engine.title, fewest=engine.min_players,
                        most=engine.max_players, summary=record.help.summary,
@@ -48,8 +48,8 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
     any_game = _("<game>")
     embed.add_field(name=_("Starting a game"), value="\n".join((
         _("1. In a channel or thread, open a lobby: `{new}` (for example `{example}`).",
-          new=slash(f"{any_game} new", f"bot.games.{first}"),
-          example=slash(f"{first} new", f"bot.games.{first}")),
+          new=slash(f"{any_game} new", GAMES[first].domain if first in GAMES else "bot"),
+          example=slash(f"{first} new", GAMES[first].domain if first in GAMES else "bot")),
         _("2. Others press **Join**; the host may **Add computer** players. "
           "**How to play** in the lobby shows the rules, only to you."),
         _("3. The host presses **Start**. The table shows the board and the buttons for "

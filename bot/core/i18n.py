@@ -145,8 +145,13 @@ def translated(domain: str, language: str, message: str, context: str | None = N
 
 def _read(domain: str, language: str) -> tuple[gettext.NullTranslations,
                                                  frozenset[tuple[str | None, str]]]:
-    path = catalog_file(domain, language)
-    if language in (ENGLISH, PSEUDO) or not path.exists():
+    if language in (ENGLISH, PSEUDO):
+        return gettext.NullTranslations(), frozenset()
+    try:
+        path = catalog_file(domain, language)
+    except ModuleNotFoundError:
+        path = None  # no such package: a sentence is said in English rather than not at all
+    if path is None or not path.exists():
         return gettext.NullTranslations(), frozenset()
     with path.open("rb") as po:
         catalog = read_po(po, locale=language.replace("-", "_"), domain=domain)
