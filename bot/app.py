@@ -22,7 +22,7 @@ from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api
 from bot.core.driver import Driver
 from bot.core.engine import JSON
-from bot.core.i18n import ENGLISH, language_of, speaking
+from bot.core.i18n import ENGLISH, Words, language_of, speaking
 from bot.core.levels import Budget
 from bot.core.records import ACTIVE, LOBBY, Match
 from bot.core.runtime import Limits, Outcome, Runtime
@@ -45,6 +45,7 @@ from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
 
+_ = Words("bot")
 log = logging.getLogger("cityhall")
 
 
@@ -540,7 +541,8 @@ class CityhallBot(commands.Bot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             elif interaction.type is not discord.InteractionType.ping:
-                await interaction.response.send_message(RESTARTING, ephemeral=True)
+                # in the clicker's language: _turn_away runs in it (see gate)
+                await interaction.response.send_message(_(RESTARTING), ephemeral=True)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError, RuntimeError) as exc:
             # RuntimeError: aiohttp's "Session is closed", for a click that came in the last
             # instant before the gateway closed.

@@ -171,7 +171,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             discord.SelectOption(
                 label=_("{name}: {level}", name=said_name(seat), level=level_name(level))[:100],
                 value=f"{seat.id}:{level}",
-                description=((_("Its level now · ") if seat.level == level else "")
+                description=((_("Its level now") + " · " if seat.level == level else "")
                              + str(words[level]))[:100])
             for seat in match.seats if seat.cpu for level in LEVELS
         ][:25]
@@ -219,7 +219,7 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     engine = adapter.engine
     seats = "\n".join(
         f"{i}. {'🤖 ' if s.cpu else ''}{plain_name(said_name(s))}"
-        + (_(" (host)") if s.id == match.host_id else "")
+        + (" " + _("(host)") if s.id == match.host_id else "")
         # Every computer's level, normal too: this is where the host chooses it.
         + (f" · {level_name(s.level)}" if s.cpu else "")
         for i, s in enumerate(match.seats, 1)
