@@ -209,10 +209,12 @@ def extract_all(only: str | None = None) -> None:
         print(f"{domain}: {len(pot)} messages")
 
 
-def missing(only: str | None = None) -> dict[tuple[str, str], list[str]]:
-    """(catalog, language) → the messages it lacks or leaves untranslated or fuzzy."""
+def missing(only: str | None = None, found: dict[str, list[Message]] | None = None,
+            ) -> dict[tuple[str, str], list[str]]:
+    """(catalog, language) → the messages it lacks or leaves untranslated or fuzzy
+    (of ``found``, every marked message unless given)."""
     gaps: dict[tuple[str, str], list[str]] = {}
-    for domain, messages in sorted(all_messages().items()):
+    for domain, messages in sorted((all_messages() if found is None else found).items()):
         if only and domain != only:
             continue
         for language in TRANSLATED:
