@@ -172,13 +172,15 @@ class GameAdapter(Generic[ViewT]):
 
     engine: Engine
     colour: discord.Colour = discord.Colour.blurple()
-    rules_summary: str = ""  # the short rules: /<game> rules and a lobby's How to play
-    rules_footer: str | None = None
+    # the short rules: /<game> rules and How to play (a Text: said in the asker's language)
+    rules_summary: str | Text = ""
+    rules_footer: str | Text | None = None
     player_range: str = ""
     level_words: Mapping[str, str | Text] = LEVEL_WORDS
 
     def __init_subclass__(cls, *, views: Callable[[JSON], Any] | None = None,
-                          colour: discord.Colour | None = None, rules: str | None = None,
+                          colour: discord.Colour | None = None,
+                          rules: str | Text | None = None,
                           **kwargs: Any) -> None:
         """A game's adapter says in its class line how its typed view is read, its colour
         and its short rules: ``class CitiesAdapter(GameAdapter[CitiesView], views=table,

@@ -51,19 +51,12 @@ class _Said(Mapping[str, str]):
 
 
 class BigCityzAdapter(GameAdapter[BigCityzView], views=table,
-                      colour=discord.Colour.from_rgb(214, 120, 40)):
+                      colour=discord.Colour.from_rgb(214, 120, 40), rules=RULES_TEXT):
     # A hard Big Cityz computer also knows more cities (bot/games/bigcityz/levels.RECALL).
     level_words = _Said({**LEVEL_WORDS,
                          "hard": _l("Knows more cities than normal and thinks ahead")})
 
-    # The rules and their footer, said in the reader's language when read.
-    @property
-    def rules_summary(self) -> str:  # type: ignore[override]
-        return str(RULES_TEXT)
-
-    @property
-    def rules_footer(self) -> str:  # type: ignore[override]
-        return str(FOOTER_TEXT)
+    rules_footer = FOOTER_TEXT  # said in the reader's language where it is sent
 
     def due_words(self, match: Match) -> tuple[str, str]:
         if match.state is not None and ENGINE.timeout_action(match.state) is not None:

@@ -73,7 +73,7 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
 
 class CitiesAdapter(GameAdapter[CitiesView], views=table,
                     colour=discord.Colour.from_rgb(70, 150, 90),
-                    rules=RULES_TEXT):  # type: ignore[arg-type]  # said where it is sent
+                    rules=RULES_TEXT):  # said where it is sent
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
         head = _("**Cities** · {city}", city=city_name(view["city"]["name"]))

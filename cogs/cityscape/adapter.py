@@ -23,7 +23,7 @@ _n = _.plural
 
 class CityscapeAdapter(GameAdapter[CityscapeView], views=table,
                        colour=discord.Colour.from_rgb(64, 120, 200),
-                       rules=RULES_TEXT):  # type: ignore[arg-type]  # said where it is sent
+                       rules=RULES_TEXT):  # said where it is sent
     def table_content(self, match: Match) -> str:
         view = self.table_view(match)
         head = _("**Cityscape** · round {round} of {rounds}", round=view["round"],
