@@ -44,8 +44,10 @@ from bot.ui.payload import Drawn
 from bot.ui.pings import TurnPings
 from bot.ui.replies import NO_MENTIONS, RESTARTING, USER_MENTIONS
 from bot.ui.table import Tables, channel_gone
+from bot.ui.words import slash
 
 _ = Words("bot")
+_n = _.plural
 log = logging.getLogger("cityhall")
 
 
@@ -306,11 +308,15 @@ class CityhallBot(commands.Bot):
         minutes = round(self.runtime.limits.lobby_seconds / 60)
         message = self.get_partial_messageable(match.channel_id).get_partial_message(
             match.table_message_id)
+        with self.speaking_to(match.guild_id):
+            said = _n("This {game} lobby closed because nobody started it within {n} minute. "
+                      "Open a new one with {command}.",
+                      "This {game} lobby closed because nobody started it within {n} minutes. "
+                      "Open a new one with {command}.", minutes, game=title,
+                      command=slash(f"{match.game} new", GAMES[match.game].domain
+                                    if match.game in GAMES else "bot"))
         try:
-            await message.edit(content=f"This {title} lobby closed because nobody started it "
-                                       f"within {minutes} minutes. Open a new one with "
-                                       f"/{match.game} new.",
-                               embed=None, view=None, allowed_mentions=NO_MENTIONS)
+            await message.edit(content=said, embed=None, view=None, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.info("Could not mark lobby %s as closed: %s", match.id, exc)
 
