@@ -8,7 +8,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Coroutine, Iterable
 from typing import Any, Protocol, runtime_checkable
 
@@ -91,6 +91,8 @@ HTTP_CONNECTIONS = 100
 
 
 class CityhallBot(commands.Bot):
+    USER_LANGUAGES_KEPT = 50_000  # recent clickers' languages remembered (a few MB at most)
+
     def __init__(self, settings: Settings, *, storage: Storage | None = None,
                  **kwargs: Any) -> None:
         intents = discord.Intents.none()
@@ -107,8 +109,10 @@ class CityhallBot(commands.Bot):
         self.adapters: dict[str, GameAdapter] = {}
         # Every DynamicItem class we register, so unknown custom ids can be told apart.
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
-        # Discord's language of each server, as its interactions said (public_language).
+        # Discord's language of each server, as its interactions said (public_language),
+        # and of each recent clicker (their direct messages).
         self.guild_locales: dict[int, str] = {}
+        self.user_languages: OrderedDict[str, str] = OrderedDict()
         self.tables = Tables(self)
         # Every REST request waits its turn under Discord's limits (bot/ui/pacing.py).
         self.request_gate = RequestGate(settings.rate_limit_scale, share=self.shard_share)
@@ -362,12 +366,19 @@ class CityhallBot(commands.Bot):
         if defaults is not None and isinstance(settings, GameDefaults):
             settings.add_game_defaults(defaults)
 
-    def note_server_language(self, data: Any) -> None:
+    def note_languages(self, data: Any) -> None:
         """Remember a server's Discord language from an interaction (``guild_locale``), for
-        what is posted there later (the gateway's guild may not be cached)."""
+        what is posted there later (the gateway's guild may not be cached), and the
+        clicker's, for the direct messages a player may choose for their turns (/notify)."""
         guild_id, locale = data.get("guild_id"), data.get("guild_locale")
         if guild_id and locale:
             self.guild_locales[int(guild_id)] = str(locale)
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        if user.get("id") and data.get("locale"):
+            self.user_languages[str(user["id"])] = language_of(data["locale"])
+            self.user_languages.move_to_end(str(user["id"]))
+            while len(self.user_languages) > self.USER_LANGUAGES_KEPT:
+                self.user_languages.popitem(last=False)
 
     def public_language(self, guild_id: int | None) -> str:
         """The language of what the bot posts in a server: its /settings language, else
@@ -480,7 +491,7 @@ class CityhallBot(commands.Bot):
                 return
             trim_click(data)
             self._routed = None
-            self.note_server_language(data)
+            self.note_languages(data)
             # The handler tasks discord.py starts copy this context: everything a click or
             # a command says is in the clicker's language unless it speaks to the channel
             # (``speaking_to``).

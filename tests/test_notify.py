@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.i18n import Words
 from fakediscord import FakeDiscord
 from fakediscord.components import buttons
 from fakediscord.models import FakeMessage
@@ -41,6 +42,9 @@ async def test_each_player_is_told_their_way_with_a_link_to_the_table(
         await answer(await fake.slash(cid, fake.channel_id, "notify", [], {"how": "dm"}))
         assert await bot.storage.value(f"user:{ann['id']}:notify") == "dm"
 
+        # Ann's Discord speaks German from here on: her direct message follows her own
+        # language (her latest click's), the channel the server's English.
+        fake.set_locale(ann, "de")
         # Goals are chosen by all three at once: all three are due.
         _, lobby = await started_table(fake, bot, "cityscape", ann, joiners=(bob, cid),
                                        options={"rounds": 1})
@@ -53,7 +57,9 @@ async def test_each_player_is_told_their_way_with_a_link_to_the_table(
         await fake.wait_until(lambda: (fake.direct_messages(ann) and pings()) or None, 10.0,
                               "Ann's direct message and Cid's ping")
         [direct] = fake.direct_messages(ann)
-        assert direct.content.startswith(f"⏰ <@{ann['id']}>: your move in **Cityscape**")
+        assert direct.content.startswith(f"⏰ <@{ann['id']}>: ")
+        assert Words("bot").in_language("de", "your move") in direct.content
+        assert "your move" not in direct.content
         assert link_of(direct) == table
         [ping] = pings()  # Cid's, in the channel: his direct message was refused
         assert ping.content.startswith(f"⏰ <@{cid['id']}>: your move in **Cityscape**")

@@ -110,6 +110,7 @@ class Stage:
             get_partial_messageable=lambda channel_id: self.channel,
             create_dm=self.create_dm,
             speaking_to=lambda guild_id: contextlib.nullcontext(),
+            user_languages={},  # nobody has clicked: direct messages in the server's
             background=lambda job: self.started.append(asyncio.ensure_future(job)),
             draining=False)
         self.pings = TurnPings(self.bot)  # type: ignore[arg-type]  # the parts it reads

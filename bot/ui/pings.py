@@ -30,6 +30,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ import aiohttp
 import discord
 
 from bot.core.alarms import Alarms
-from bot.core.i18n import Words
+from bot.core.i18n import Words, speaking
 from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ACTIVE, Match
 
@@ -291,9 +292,15 @@ class TurnPings:
         if old is not None and message_id is not None:
             await self._delete(match.channel_id, old)
 
-    def reminder_text(self, match: Match, players: list[str]) -> str:
-        """The reminder, in the server's language."""
-        with self.bot.speaking_to(match.guild_id):
+    def _speaking(self, match: Match, reader: str | None) -> AbstractContextManager[str]:
+        """The server's language; for a direct message (``reader``), the reader's own as
+        their last click said it (the server's if they have not clicked since the start)."""
+        language = self.bot.user_languages.get(reader) if reader is not None else None
+        return speaking(language) if language else self.bot.speaking_to(match.guild_id)
+
+    def reminder_text(self, match: Match, players: list[str], reader: str | None = None) -> str:
+        """The reminder, in the server's language (a direct message: the reader's)."""
+        with self._speaking(match, reader):
             game = plain_name(str(self.bot.adapters[match.game].engine.title))
             mentions = ", ".join(f"<@{p}>" for p in players)
             ends = deadline_text(self.bot.runtime.deadline(match))
@@ -379,9 +386,9 @@ class TurnPings:
         except Exception:
             log.warning("Could not forget the pings of match %s.", match_id, exc_info=True)
 
-    def text(self, match: Match, players: list[str]) -> str:
-        """The turn's ping, in the server's language."""
-        with self.bot.speaking_to(match.guild_id):
+    def text(self, match: Match, players: list[str], reader: str | None = None) -> str:
+        """The turn's ping, in the server's language (a direct message: the reader's)."""
+        with self._speaking(match, reader):
             game = plain_name(str(self.bot.adapters[match.game].engine.title))
             mentions = ", ".join(f"<@{p}>" for p in players)
             ends = deadline_text(self.bot.runtime.deadline(match))
@@ -392,10 +399,10 @@ class TurnPings:
             return _("⏰ {mentions}: {asked} in **{game}** — {deadline} {when}.",
                      mentions=mentions, asked=asked, game=game, deadline=deadline, when=ends)
 
-    def to_the_table(self, match: Match) -> Components:
+    def to_the_table(self, match: Match, reader: str | None = None) -> Components:
         """The ping's link to the live table: one tap from a busy channel or a direct
         message to the board."""
-        with self.bot.speaking_to(match.guild_id):
+        with self._speaking(match, reader):
             label = _("Jump to the table")
         view = Components()
         view.add_item(discord.ui.Button(label=label, url=jump_url(match)))
@@ -414,7 +421,7 @@ class TurnPings:
         self._no_direct.discard(user_id)
 
     async def _tell(self, match: Match, players: list[str],
-                    words: Callable[[Match, list[str]], str],
+                    words: Callable[[Match, list[str], str | None], str],
                     still_due: Callable[[], bool] | None = None) -> tuple[bool, int | None]:
         """Tell ``players`` each the way they chose: one direct message each to those who
         chose them, one channel message to those who chose the channel and to those whose
@@ -423,13 +430,13 @@ class TurnPings:
         ways = {p: await self.way_of(p) for p in players}
         here = {p for p in players if ways[p] == CHANNEL}
         for p in players:
-            if ways[p] == DIRECT and not await self._direct(match, p, words(match, [p]),
+            if ways[p] == DIRECT and not await self._direct(match, p, words(match, [p], p),
                                                            still_due):
                 here.add(p)
         if not here:
             return False, None
         told = [p for p in players if p in here]
-        return True, await self._send(match, words(match, told), told, still_due)
+        return True, await self._send(match, words(match, told, None), told, still_due)
 
     async def _direct(self, match: Match, player: str, text: str,
                       still_due: Callable[[], bool] | None) -> bool:
@@ -442,7 +449,7 @@ class TurnPings:
             if still_due is not None and not still_due():
                 return True  # they moved meanwhile: nothing to tell
             await channel.send(text, allowed_mentions=_only(player),
-                               view=self.to_the_table(match))
+                               view=self.to_the_table(match, player))
         except discord.Forbidden as exc:
             if exc.code == CANNOT_MESSAGE_USER:
                 self._no_direct.add(player)
