@@ -16,6 +16,7 @@ from bot.core.i18n import Words
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.games import ENGINES, GAMES
+from bot.ui.howto import HowToPlay
 from bot.ui.lobby import LevelSelect, LobbyButton
 from bot.ui.permissions import NotPermitted, has_manage_messages
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
@@ -230,8 +231,10 @@ def _command_domain(command: app_commands.Command[Any, ..., Any] | app_commands.
 
 
 async def setup(bot: CityhallBot) -> None:
-    bot.add_dynamic_items(LobbyButton, LevelSelect)
-    bot.dynamic_items.extend((LobbyButton, LevelSelect))
+    # The lobby's buttons and the tables' How to play: restart-safe, answered whatever
+    # became of the match.
+    bot.add_dynamic_items(LobbyButton, LevelSelect, HowToPlay)
+    bot.dynamic_items.extend((LobbyButton, LevelSelect, HowToPlay))
     await bot.add_cog(Matches(bot))
 
 

@@ -16,7 +16,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.i18n import Words
-from bot.ui.howto import HowToPlay
 from bot.ui.pings import CHANNEL, DIRECT, OFF
 from bot.ui.replies import tell
 
@@ -70,7 +69,4 @@ class Notify(commands.Cog):
 
 
 async def setup(bot: CityhallBot) -> None:
-    # The tables' How to play: restart-safe, answered whatever the match's state.
-    bot.add_dynamic_items(HowToPlay)
-    bot.dynamic_items.append(HowToPlay)
     await bot.add_cog(Notify(bot))
