@@ -63,7 +63,9 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
           command=slash("game status")),
         _("`{command}` ends the game (the host, or anyone with Manage Messages).",
           command=slash("game end")),
-        _("`{command}` shows this server's leaderboards.", command=slash("stats")))),
+        _("`{command}` shows this server's leaderboards.", command=slash("stats")),
+        _("`{command}`: pinged in the channel, by direct message, or not at all; a ping's "
+          "button takes you to the table.", command=slash("notify")))),
         inline=False)
     embed.set_footer(text=_("One game per channel or thread; start more in threads."))
     return embed
