@@ -426,7 +426,10 @@ VARIANTS = {"trade_cards": True, "must_exchange_useless": True, "single_streetca
             "limited_streetcar_line": True, "limited_card_drawing": True}
 
 
-# Whole games: Discord's limits with shorter windows (tests/harness.py).
+# Whole games: Discord's limits with shorter windows (tests/harness.py). SQLite only: a
+# restart on PostgreSQL is the two-player game's; the variants and the trade do not depend
+# on the database.
+@pytest.mark.one_database("the two-player game with a restart runs on both databases")
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_five_players_every_variant_a_trade_and_a_restart(
         fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member, eve: Member) -> None:

@@ -394,7 +394,13 @@ async def ann_against_computers(fake: FakeDiscord, tmp_path: Path, draw: Draw,
         return await check_final(fake, bot, match.id), players, started
 
 
+# Computer players' moves are saved by the same runtime path as a person's, which the
+# two-player game with a restart and bad clicks runs on both databases: SQLite only.
+COMPUTERS_ONLY = "computers' moves take the storage path the two-player game runs on both"
+
+
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.one_database(COMPUTERS_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                            quick_table: Callable[[], Draw]) -> None:
@@ -409,6 +415,7 @@ async def test_three_players_with_computers(fake_discord: FakeDiscord, tmp_path:
 
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
+@pytest.mark.one_database(COMPUTERS_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
 async def test_four_players_with_computers(fake_discord: FakeDiscord, tmp_path: Path,
                                           quick_table: Callable[[], Draw]) -> None:

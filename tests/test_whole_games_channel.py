@@ -127,6 +127,7 @@ async def test_a_two_player_cityscape_game(fake_discord: FakeDiscord, tmp_path: 
     assert seen["left"] <= 4, [m.content[:60] for m in seen["public"]]
 
 
+@pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
 async def test_cityscape_against_a_computer_pings_only_the_human_in_the_pseudo_locale(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
