@@ -113,6 +113,11 @@ async def test_each_player_reads_their_own_language_and_the_channel_the_servers(
                 and any(language_said(s.text) for s in said_in(m))}
         assert {str(u["id"]) for u in (ann, bob, cy, dee)} <= told
 
+        # Only a manager may choose (Discord itself refuses a value outside the choices).
+        refused = await answer(await fake.slash(ann, fake.channel_id, "settings", ["language"],
+                                                {"language": "en"}))
+        assert refused.ephemeral and "„Server verwalten“" in text_of(refused)  # in her German
+        assert bot.servers.get(int(fake.guild_id)).language is None
         # The server's managers choose English: the running table is drawn again in it.
         chosen = await answer(await fake.slash(admin, fake.channel_id, "settings", ["language"],
                                                {"language": "en"}))
