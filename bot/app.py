@@ -204,6 +204,7 @@ class CityhallBot(commands.Bot):
             active = sum(1 for m in restored if m.status == ACTIVE)
             log.info("Restored %d unfinished match(es) after the restart: %d game(s) and %d "
                      "lobby(ies).", len(restored), active, len(restored) - active)
+        await self.pings.choices.load()
         await self.pings.restore({m.id for m in restored if m.status == ACTIVE})
         for match in restored:
             if match.table_version is not None:

@@ -10,6 +10,7 @@ locales without a catalog get no localisation: Discord then shows the English.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,7 @@ from bot.core.i18n import ENGLISH, PSEUDO, Words, language_of, translated, trans
 SHARED = "bot"
 
 
+@functools.cache
 def domain_of(module: str | None) -> str | None:
     """The catalog a module's words are in (its ``_ = Words(...)``)."""
     if not module:

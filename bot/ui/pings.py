@@ -123,6 +123,17 @@ class NotifyChoices:
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
         self._known: dict[str, tuple[str, float]] = {}  # user -> (way, when it was read)
+        # Every choice was read at start (``load``): alone, a player not known chose nothing,
+        # so a restart's thousand catch-up pings cost no database read each.
+        self._loaded = False
+
+    async def load(self) -> None:
+        """Read every stored choice in one query (at start, before the catch-up pings)."""
+        now = time.monotonic()
+        for key, way in await self.bot.storage.values_with_prefix("user:"):
+            if key.endswith(":notify") and way in WAYS:
+                self._known[key[len("user:"):-len(":notify")]] = (way, now)
+        self._loaded = True
 
     def _alone(self) -> bool:
         shards = self.bot.runtime.shards
@@ -133,6 +144,8 @@ class NotifyChoices:
         now = time.monotonic()
         if known is not None and (self._alone() or now - known[1] < self.SHARED_FOR):
             return known[0]
+        if known is None and self._loaded and self._alone():
+            return CHANNEL  # read at start, and every choice since was made here
         try:
             stored = await self.bot.storage.value(notify_key(user_id))
         except Exception:
