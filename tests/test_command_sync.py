@@ -7,10 +7,13 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import bot.app
+from bot.core import i18n
+from bot.ui import command_words
 from fakediscord import FakeDiscord
 from tests import databases
 from tests.harness import cityhall_bot
@@ -117,3 +120,43 @@ async def test_sync_refuses_an_id_that_is_not_ascii_digits(fake_discord: FakeDis
     code, out = await _sync_cli(fake_discord, tmp_path / "cityhall.sqlite3", "--guild", "１２３")
     assert code == 2 and "a server id is a number" in out
     assert _uploads(fake_discord) == []
+
+
+def _descriptions(commands: list[dict[str, Any]], locale: str) -> set[str]:
+    """Every command's and subcommand's description in ``locale``, as uploaded."""
+    found: set[str] = set()
+    for command in commands:
+        found.add((command.get("description_localizations") or {}).get(locale, ""))
+        found |= _descriptions([o for o in command.get("options", []) if o.get("type") in (1, 2)],
+                               locale)
+    return found
+
+
+async def test_a_corrected_translation_uploads_the_commands_again(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = fake_discord
+    db = tmp_path / "cityhall.sqlite3"
+    async with cityhall_bot(fake, db):
+        pass
+    shown = "Den aktuellen Spieltisch dieses Kanals noch einmal zeigen"
+    assert shown in _descriptions(fake.commands(fake.guild_id), "de")
+
+    # A translator corrects a German command description; nothing else changes.
+    corrected = tmp_path / "de.po"
+    text = i18n.catalog_file("bot", "de").read_text(encoding="utf-8")
+    corrected.write_text(text.replace(f'msgstr "{shown}"', 'msgstr "Den Spieltisch neu zeigen"'),
+                         encoding="utf-8")
+    original = i18n.catalog_file
+
+    def catalog_file(domain: str, language: str) -> Path:
+        return corrected if (domain, language) == ("bot", "de") else original(domain, language)
+
+    for module in (i18n, command_words):
+        monkeypatch.setattr(module, "catalog_file", catalog_file)
+    monkeypatch.setattr(i18n, "_loaded", {})  # read again, as a restarted bot would
+    monkeypatch.setattr(i18n, "_known", {})
+    async with cityhall_bot(fake, db):
+        pass
+    assert len(_uploads(fake)) == 2
+    descriptions = _descriptions(fake.commands(fake.guild_id), "de")
+    assert "Den Spieltisch neu zeigen" in descriptions and shown not in descriptions

@@ -12,7 +12,7 @@ import pytest
 
 from bot.core import dbfile, diskfull
 from bot.core.engine import IllegalAction, check_seats
-from bot.core.i18n import speaking
+from bot.core.i18n import Words, speaking
 from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Refusal
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
@@ -48,6 +48,20 @@ def test_durations_are_said_with_each_languages_words_and_plurals() -> None:
         # French counts below two in the singular, by CLDR's rule
         assert describe_seconds(1.5) == "1,5 seconde"
         assert describe_seconds(150) == "2 minutes 30 secondes"
+
+
+def test_numbers_in_a_sentence_are_written_the_readers_way() -> None:
+    _ = Words("bot")
+    sentence = "{n} points"  # not in the catalog: said as written, with the numbers localised
+    for language, thousands, half in (("en", "12,345", "2.5"), ("de", "12.345", "2,5"),
+                                      ("fr", "12\u202f345", "2,5"), ("pt-BR", "12.345", "2,5")):
+        with speaking(language):
+            assert _(sentence, n=12345) == f"{thousands} points"
+            assert _(sentence, n=2.5) == f"{half} points"
+            assert _(sentence, n=-7) == "-7 points"
+            # an explicit format keeps Python's, a conversion the value's own
+            assert _("{n:d} {n!r} {n!s}", n=12345) == "12345 12345 12345"
+            assert _("{flag} {name!r}", flag=True, name="Ann") == "True 'Ann'"
 
 
 def test_the_winner_line_in_german_and_french() -> None:

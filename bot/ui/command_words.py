@@ -10,14 +10,26 @@ locales without a catalog get no localisation: Discord then shows the English.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import importlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from discord import Locale, app_commands
 
-from bot.core.i18n import ENGLISH, PSEUDO, Words, language_of, translated, translations
+from bot.core.i18n import (
+    ENGLISH,
+    PSEUDO,
+    TRANSLATED,
+    Words,
+    catalog_file,
+    language_of,
+    translated,
+    translations,
+)
 
 SHARED = "bot"
 
@@ -34,6 +46,16 @@ def domain_of(module: str | None) -> str | None:
 class CommandWords(app_commands.Translator):
     def __init__(self, domains: Sequence[str]) -> None:
         self.domains = tuple(dict.fromkeys((SHARED, *domains)))
+
+    def fingerprint(self) -> str:
+        """What the translations of the commands depend on besides the commands: every
+        catalog's text, and this module's own rules (a changed rule changes the digest)."""
+        digest = hashlib.sha256(Path(__file__).read_bytes())
+        for domain in self.domains:
+            for language in TRANSLATED:
+                with contextlib.suppress(FileNotFoundError, ModuleNotFoundError):
+                    digest.update(catalog_file(domain, language).read_bytes())
+        return digest.hexdigest()
 
     async def translate(self, string: app_commands.locale_str, locale: Locale,
                         context: app_commands.TranslationContext[Any, Any]) -> str | None:
