@@ -595,6 +595,7 @@ def test_letters_and_pages() -> None:
     assert len(paged_menu(choices[:3], 0, select_id=str, page_id=str, placeholder="x")) == 1
 
 
+@pytest.mark.one_database("ids, handlers and hidden hands do not depend on the database")
 async def test_every_id_fits_and_names_one_handler_and_the_table_hides_hands() -> None:
     """Through a seeded five-player game with trades: every screen's custom ids are at most
     100 characters and match exactly one component class; the table's buttons are the same

@@ -234,6 +234,8 @@ async def check_final(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> JSO
 
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+@pytest.mark.one_database("a whole game restarted on PostgreSQL: Big City's two-player game "
+                          "and Big Cityz's six-player game (test_discord_big*.py)")
 async def test_a_two_player_game_with_a_restart_and_bad_clicks(
         fake_discord: FakeDiscord, tmp_path: Path, quick_table: Callable[[], Draw], ann: Member,
         bob: Member, eve: Member) -> None:
