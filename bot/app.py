@@ -58,7 +58,8 @@ class GameDefaults(Protocol):
 
     def add_game_defaults(self, command: app_commands.Command[Any, ..., None]) -> None: ...
 
-EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", "cogs.notify", *(game.cog for game in GAMES.values()))
+EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", "cogs.notify", "cogs.records",
+              "cogs.replays", "cogs.rematch", *(game.cog for game in GAMES.values()))
 
 # After SIGTERM or SIGINT: clicks in flight get this long to be answered, then what they
 # saved is published; the process is gone within bot.process.SHUTDOWN_SECONDS whatever

@@ -134,7 +134,9 @@ class Tables:
         if picture and match.channel_id not in self.no_pictures:
             png = await self.bot.render_table(
                 match, priority=Priority.INTERACTIVE if interactive else Priority.BACKGROUND)
-        items = adapter.table_items(match) if match.status == ACTIVE else []
+        from .finished import finished_items
+
+        items = adapter.table_items(match) if match.status == ACTIVE else finished_items(match)
         from .howto import with_how_to_play  # How to play, in a row with room
         items = with_how_to_play(match, items)
         view = None

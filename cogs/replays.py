@@ -1,0 +1,19 @@
+"""/replay and the replay viewer of a finished game (issue 28)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+
+class Replays(commands.Cog):
+    def __init__(self, bot: CityhallBot) -> None:
+        self.bot = bot
+
+
+async def setup(bot: CityhallBot) -> None:
+    await bot.add_cog(Replays(bot))
