@@ -35,7 +35,8 @@ from bot.core.storage import (
 )
 
 # Parents before the rows that refer to them (foreign keys are checked on every insert).
-ORDER = ["matches", "match_states", "actions", "results", "archive", "player_totals", "kv"]
+ORDER = ["matches", "match_states", "actions", "results", "archive", "player_totals", "kv",
+         "rating_seasons", "ratings", "rating_changes"]
 
 
 class MigrateError(Exception):

@@ -129,8 +129,58 @@ ALTER TABLE match_states ADD COLUMN state_version INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE archive ADD COLUMN state_version INTEGER NOT NULL DEFAULT 1;
 """
 
+_V4 = """
+-- rating seasons: a server's current season is its highest season here, or 1 without a row
+-- (/settings ratings reset adds the next one; the old seasons' ratings stay as they were)
+CREATE TABLE IF NOT EXISTS rating_seasons (
+    guild_id {BIGINT} NOT NULL,
+    season INTEGER NOT NULL,
+    started_at {REAL} NOT NULL,
+    PRIMARY KEY (guild_id, season)
+);
+-- every player's rating (people by Discord id, each computer level as "cpu:<level>") per
+-- server, game and season; rating is the number shown (docs/ratings.md)
+CREATE TABLE IF NOT EXISTS ratings (
+    guild_id {BIGINT} NOT NULL,
+    game TEXT NOT NULL,
+    season INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    cpu INTEGER NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    rating INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    updated_at {REAL} NOT NULL,
+    PRIMARY KEY (guild_id, game, season, player_id)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(guild_id, game, season, rating DESC);
+-- what each rated game did to each player's rating (place 1 = first; ties share a place);
+-- mu, sigma and rating are after the game, before is the rating before it
+CREATE TABLE IF NOT EXISTS rating_changes (
+    match_id {BIGINT} NOT NULL REFERENCES matches(id),
+    player_id TEXT NOT NULL,
+    guild_id {BIGINT} NOT NULL,
+    game TEXT NOT NULL,
+    season INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    mu {REAL} NOT NULL,
+    sigma {REAL} NOT NULL,
+    rating INTEGER NOT NULL,
+    before INTEGER NOT NULL,
+    finished_at {REAL} NOT NULL,
+    PRIMARY KEY (match_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS rating_changes_by_player
+    ON rating_changes(guild_id, player_id, finished_at);
+-- /history and /profile page through a server's finished games, newest first
+CREATE INDEX IF NOT EXISTS results_by_time ON results(guild_id, finished_at);
+CREATE INDEX IF NOT EXISTS results_by_player ON results(guild_id, player_id, finished_at);
+"""
+
 # The SQLite text of each schema (tests build old databases from it).
-SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 = (SQLITE.render(sql) for sql in (_V1, _V2, _V3))
+SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 = (SQLITE.render(sql)
+                                              for sql in (_V1, _V2, _V3, _V4))
 
 
 @dataclass(frozen=True)
@@ -163,6 +213,8 @@ MIGRATIONS: list[Migration] = [
                  "totals for /stats", _V2, _v2_move_states_and_archive),
     Migration(3, "a table for the bot's own values, and the state version of every saved game",
               _V3),
+    Migration(4, "ratings per server, game and season (every finished game rated in the order "
+                 "it finished), and indexes for the history of a server's games", _V4),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1].number
 assert [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
