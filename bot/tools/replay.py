@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.engine import JSON, IllegalAction
+from bot.core.replaying import Step, advance, start
 from bot.games import GAMES
 
 
@@ -34,7 +35,7 @@ def replay(spec: JSON) -> JSON:
     if not isinstance(options, dict) or not isinstance(actions, list):
         raise ReplayError("options must be an object and actions a list.")
     try:
-        state = engine.new(players, options, seed)
+        step = Step(0, None, None, start(engine, players, options, seed))
     except IllegalAction as exc:
         raise ReplayError(str(exc)) from None
     rejected: list[JSON] = []
@@ -47,10 +48,10 @@ def replay(spec: JSON) -> JSON:
         if player is not None and not isinstance(player, str):
             rejected.append({"index": index, "error": "player must be a name."})
             continue
-        try:
-            state, _events = engine.apply(state, player, action)
-        except IllegalAction as exc:
-            rejected.append({"index": index, "error": str(exc)})
+        step = advance(engine, step, player, action)
+        if step.error is not None:
+            rejected.append({"index": index, "error": step.error})
+    state = step.state
     result = engine.result(state)
     view = engine.view(state, None)
     return {

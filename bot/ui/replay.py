@@ -1,13 +1,372 @@
-"""The replay viewer of a finished game (issue 28)."""
+"""The replay viewer of a finished game (issue 28): a private message that steps through
+every move's board, drawn on demand from the stored action log.
+
+Opened by ``/replay <game>`` (cogs/replays.py), by the Replay button on a finished table
+(``replay_items``) and on a /history entry (``replay_button``). The viewer's buttons are
+DynamicItems whose custom id carries everything (the match and the step shown next), so
+they work after a restart; each click edits the private message in place. The stepping
+is ``bot.core.replaying`` (the replay contract of ``python -m bot replay``): a frame's
+board is ``engine.view(state, None)`` at that step, named as the table names it and drawn
+by the game's ``render_table`` in a render worker. See docs/replays.md.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+import re
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.records import Match
+from bot.core.engine import JSON
+from bot.core.i18n import Words
+from bot.core.records import ABANDONED, ENDED, OVER, Match
+from bot.core.replaying import Replay, Step
+from bot.render.pool import Priority
+
+from .components import ascii_number
+from .deferral import answering_in_time
+from .game import GameAdapter, fit_description, plain_text, seat_name
+from .later import show_private
+from .leftovers import let_go_of_view
+from .play import cityhall
+from .replies import oops, plain_name, storage_fault, tell
+from .uploads import Upload
+
+if TYPE_CHECKING:
+    from bot.app import CityhallBot
+
+_ = Words("bot")
+
+log = logging.getLogger(__name__)
+
+PREFIX = "ch:replay"  # the button that opens a viewer: ch:replay:<match>
+STEP_PREFIX = "ch:rp"  # a viewer's step buttons: ch:rp:<match>:<step>:<f|p|n|l>
+ROUND_PREFIX = "ch:rpr"  # a viewer's "jump to round" menu: ch:rpr:<match>
+NAV = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+MAX_OPTIONS = 25  # Discord's options in a menu
+REPLAYABLE = (OVER, ENDED, ABANDONED)
+
+
+class Refused(Exception):
+    """A viewer that cannot be shown: ``str(exc)`` is the sentence for the asker."""
+
+
+# -- the games being watched ---------------------------------------------------------------
+
+class Replays:
+    """The replays opened lately, each computed step kept (a finished game never changes),
+    so stepping back and forth replays nothing twice. Bounded: the oldest go first."""
+
+    KEPT = 16
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[int, tuple[Match, Replay]] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def load(self, bot: CityhallBot, match_id: int,
+                   guild_id: int | None) -> tuple[Match, Replay]:
+        """The finished match ``match_id`` of server ``guild_id`` and its replay; Refused
+        with the sentence to say otherwise."""
+        kept = self._kept.get(match_id)
+        match: Match | None
+        if kept is not None:
+            self._kept.move_to_end(match_id)
+            match = kept[0]
+        else:
+            match = await bot.storage.get(match_id) if match_id <= 2**63 - 1 else None
+        if guild_id is None:
+            raise Refused(_("Replays belong to a server: use /replay in the server where the "
+                            "game was played."))
+        if match is None or match.guild_id != guild_id or match.game not in bot.adapters:
+            raise Refused(_("There is no game {number} on this server. /history lists the "
+                            "finished ones.", number=match_id))
+        if match.status not in REPLAYABLE:
+            raise Refused(_("Game {number} is still being played: its replay opens when it is "
+                            "over.", number=match_id))
+        if kept is not None:
+            return kept
+        actions = await bot.storage.actions(match_id)
+        if match.status != OVER and not actions and match.state is None:
+            raise Refused(_("Game {number} never started, so there is nothing to replay.",
+                            number=match_id))
+        engine = bot.adapters[match.game].engine
+        replay = Replay(engine, match.player_ids, match.options, match.seed, actions)
+        self._kept[match_id] = (match, replay)
+        while len(self._kept) > self.KEPT:
+            old, _kept = self._kept.popitem(last=False)
+            self._locks.pop(old, None)
+        return match, replay
+
+    async def step(self, match_id: int, replay: Replay, index: int) -> Step:
+        """Step ``index``, worked out off the event loop when it is not known yet (the
+        first look at a long game replays every move up to it)."""
+        if replay.known(index):
+            return replay.step(index)
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            return await asyncio.to_thread(replay.step, index)
+
+    def forget(self) -> None:
+        self._kept.clear()
+        self._locks.clear()
+
+
+REPLAYS = Replays()
+
+
+# -- the viewer ----------------------------------------------------------------------------
+
+async def show(interaction: discord.Interaction, match_id: int, index: int, *,
+               edit: bool) -> None:
+    """Show step ``index`` of game ``match_id``: a new private viewer, or (``edit``) the
+    viewer clicked, changed in place. A refusal is one sentence and shows nothing."""
+    bot = cityhall(interaction)
+    try:
+        match, replay = await REPLAYS.load(bot, match_id, interaction.guild_id)
+        if not 0 <= index <= replay.last:
+            raise Refused(_("Game {number} has no move {step}: it has {last}. Open it again "
+                            "with /replay {number}.", number=match_id, step=index,
+                            last=replay.last))
+    except Refused as refused:
+        await tell(interaction, str(refused))
+        return
+    step = await REPLAYS.step(match_id, replay, index)
+    adapter = bot.adapters[match.game]
+    content = caption(adapter, match, replay, step)
+    view = viewer(match, replay, index)
+    await show_private(interaction, match_id, content, view,
+                       _picture(interaction, adapter, match, replay, step, content), edit=edit)
+
+
+def frame_view(adapter: GameAdapter[Any], match: Match, replay: Replay, index: int) -> JSON:
+    """What step ``index``'s picture is drawn from: the replay contract's board (the public
+    view at that step), with the seats' names, as the table's picture is drawn."""
+    return adapter.named_view(match, replay.board(index))
+
+
+async def _picture(interaction: discord.Interaction, adapter: GameAdapter[Any], match: Match,
+                   replay: Replay, step: Step, content: str) -> list[discord.File]:
+    try:
+        png = await cityhall(interaction).pictures.render(
+            match.game, "render_table", frame_view(adapter, match, replay, step.index),
+            priority=Priority.INTERACTIVE)
+    except Exception:
+        log.exception("Could not draw step %d of game %d's replay", step.index, match.id)
+        return []
+    description = fit_description(plain_text(content, match))
+    return [Upload(png, f"replay-{match.id}-{step.index}.png", description=description)]
+
+
+def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step) -> str:
+    """The viewer's words: which game, which move of how many, who moved and what."""
+    title = adapter.engine.title
+    head = _("🎞️ Replay of **{title}** game {number}", title=title, number=match.id)
+    if step.index == 0:
+        where = _("The start ({moves} moves in all).", moves=replay.last)
+    elif step.player is None:
+        where = _("Move {step} of {last}.", step=step.index, last=replay.last)
+    else:
+        where = _("Move {step} of {last} — {name}.", step=step.index, last=replay.last,
+                  name=plain_name(seat_name(match, step.player)))
+    lines = [head, where]
+    number = replay.round_at(step.index)
+    if number is not None:
+        lines[0] = _("{replay}, round {round}", replay=head, round=number)
+    said = _said(adapter, match, step)
+    if said:
+        lines.append(said)
+    if step.index == replay.last:
+        if match.status == OVER:
+            lines.append(_("The game ends here."))
+        else:
+            lines.append(_("The game was ended early here."))
+    return "\n".join(lines)
+
+
+def _said(adapter: GameAdapter[Any], match: Match, step: Step) -> str:
+    """The move in the game's own words: the lines its table shows for that move (its
+    folded notices), when the game says any."""
+    if step.action is None or step.error is not None:
+        return ""
+    from bot.core.outcomes import Outcome
+
+    at = Match(id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
+               game=match.game, status=match.status, host_id=match.host_id, seats=match.seats,
+               options=match.options, seed=match.seed, state=step.state,
+               version=step.index + 1, created_at=match.created_at)
+    try:
+        notices = adapter.notices(at, Outcome(match=at, player=step.player,
+                                              action=step.action, events=step.events))
+    except Exception:
+        log.exception("The words of move %d of game %d could not be said", step.index,
+                      match.id)
+        return ""
+    return "\n".join(n.text for n in notices if n.text)[:1500]
+
+
+def viewer(match: Match, replay: Replay, index: int) -> discord.ui.View:
+    """The viewer's buttons (⏮ ◀ ▶ ⏭) and, where the game has rounds, its round menu."""
+    view = discord.ui.View(timeout=None)
+    targets = {"f": 0, "p": max(index - 1, 0), "n": min(index + 1, replay.last),
+               "l": replay.last}
+    for nav, target in targets.items():
+        item = ReplayStep(match.id, target, nav)
+        item.item.disabled = (index == 0) if nav in "fp" else (index == replay.last)
+        view.add_item(item)
+    rounds = replay.rounds()
+    if rounds:
+        view.add_item(ReplayRound(match.id, rounds, replay.round_at(index)))
+    return view
+
+
+# -- the buttons ---------------------------------------------------------------------------
+
+async def _answer(interaction: discord.Interaction, item: discord.ui.Item[Any], what: str,
+                  handle: Any) -> None:
+    try:
+        async with answering_in_time(interaction):
+            try:
+                await handle()
+            except Exception as exc:
+                if (sentence := storage_fault(exc, what)) is not None:
+                    await tell(interaction, sentence)
+                    return
+                log.exception("%s failed", what)
+                await oops(interaction)
+    finally:
+        let_go_of_view(item)
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ch:replay:(?P<match>[0-9]{1,19})"):
+    """Replay: opens a private viewer at the start of the game."""
+
+    def __init__(self, match_id: int, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=_("Replay"), emoji="🎞️", style=discord.ButtonStyle.secondary, row=row,
+            custom_id=f"{PREFIX}:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _answer(interaction, self, "Replay",
+                      lambda: show(interaction, self.match_id, 0, edit=False))
+
+
+class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ch:rp:(?P<rest>.*)"):
+    """⏮ ◀ ▶ ⏭: the viewer shows step ``step`` of game ``match_id`` instead."""
+
+    ID = re.compile(r"(?P<match>[0-9]{1,19}):(?P<step>[0-9]{1,6}):(?P<nav>[fpnl])")
+
+    def __init__(self, match_id: int, step: int, nav: str) -> None:
+        super().__init__(discord.ui.Button(
+            emoji=NAV.get(nav, "▶"), style=discord.ButtonStyle.secondary,
+            custom_id=f"{STEP_PREFIX}:{match_id}:{step}:{nav}"))
+        self.match_id = match_id
+        self.step = step
+        self.valid = True
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayStep:
+        parsed = cls.ID.fullmatch(match["rest"])
+        if parsed is None or ascii_number(parsed["match"]) is None \
+                or ascii_number(parsed["step"]) is None:
+            made = cls(0, 0, "f")
+            made.valid = False
+            return made
+        return cls(int(parsed["match"]), int(parsed["step"]), parsed["nav"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def handle() -> None:
+            if not self.valid:
+                await tell(interaction, _("That replay button is damaged; open the replay "
+                                          "again with /replay."))
+                return
+            await show(interaction, self.match_id, self.step, edit=True)
+        await _answer(interaction, self, "A replay step", handle)
+
+
+class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"ch:rpr:(?P<rest>.*)"):
+    """Jump to round: the viewer shows the first move of the round picked."""
+
+    ID = re.compile(r"(?P<match>[0-9]{1,19})")
+
+    def __init__(self, match_id: int, rounds: list[tuple[int, int]] | None = None,
+                 current: int | None = None) -> None:
+        shown = _window(rounds or [], current)
+        options = [discord.SelectOption(label=_("Round {round}", round=number),
+                                        value=str(first), default=number == current)
+                   for number, first in shown] or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(
+            placeholder=_("Jump to round…"), options=options,
+            custom_id=f"{ROUND_PREFIX}:{match_id}"))
+        self.match_id = match_id
+        self.valid = True
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayRound:
+        parsed = cls.ID.fullmatch(match["rest"])
+        made = cls(int(parsed["match"]) if parsed else 0)
+        made.valid = parsed is not None and ascii_number(parsed["match"]) is not None
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def handle() -> None:
+            values = self.item.values
+            if not self.valid or len(values) != 1:
+                await tell(interaction, _("That replay menu is damaged; open the replay "
+                                          "again with /replay."))
+                return
+            try:
+                _match, replay = await REPLAYS.load(cityhall(interaction), self.match_id,
+                                                    interaction.guild_id)
+            except Refused as refused:
+                await tell(interaction, str(refused))
+                return
+            step = ascii_number(str(values[0]))
+            if step is None or step not in {first for _n, first in replay.rounds()}:
+                await tell(interaction, _("Game {number} has no round starting there. Open "
+                                          "it again with /replay {number}.",
+                                          number=self.match_id))
+                return
+            await show(interaction, self.match_id, step, edit=True)
+        await _answer(interaction, self, "A replay's round menu", handle)
+
+
+def _window(rounds: list[tuple[int, int]], current: int | None) -> list[tuple[int, int]]:
+    """At most 25 rounds for the menu: all of them, or those around the current one."""
+    if len(rounds) <= MAX_OPTIONS:
+        return rounds
+    at = next((i for i, (number, _first) in enumerate(rounds) if number == current), 0)
+    first = min(max(at - MAX_OPTIONS // 2, 0), len(rounds) - MAX_OPTIONS)
+    return rounds[first:first + MAX_OPTIONS]
+
+
+# -- where viewers open --------------------------------------------------------------------
+
+def replay_button(match_id: int) -> discord.ui.Item[Any]:
+    """The Replay button for a finished game (a /history entry, the final table)."""
+    return ReplayButton(match_id)
 
 
 def replay_items(match: Match) -> list[discord.ui.Item[Any]]:
-    return []
+    """The finished table's Replay button (none for a game still running or never
+    started)."""
+    if match.status not in REPLAYABLE or match.state is None:
+        return []
+    return [ReplayButton(match.id)]
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ReplayButton, ReplayStep, ReplayRound)

@@ -1,0 +1,133 @@
+"""Stepping through a game's stored action log: the replay contract, shared.
+
+A game starts exactly as the runtime starts it (``engine.new(players, options, seed)``)
+and each stored action is applied in order, as ``python -m bot replay`` applies them
+(``bot/tools/replay.py``): an action the rules refuse is noted on its step and the game
+goes on without it. Step 0 is the start; step ``k`` is the game after the ``k``-th action,
+so a frame's board, ``engine.view(step.state, None)``, is what the replay runner gives for
+the first ``k`` actions.
+
+Pure: no Discord, no Pillow, no I/O. The engine is passed in (``bot.core`` imports no
+game): ``GAMES[name].engine`` or the adapter's ``engine``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import JSON, Engine, IllegalAction
+
+Logged = tuple[str | None, JSON]
+"""One stored action: who took it (None for a timer's own action) and the action, as
+``Storage.actions(match_id)`` gives them."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game after one action of the log (``index`` 0: the start, before any)."""
+
+    index: int
+    player: str | None
+    action: JSON | None
+    state: JSON
+    events: list[JSON] = field(default_factory=list)
+    error: str | None = None
+    """The rules' sentence when this action was refused (the state is then unchanged)."""
+
+
+def start(engine: Engine, players: Sequence[str], options: JSON, seed: int) -> JSON:
+    """The game's first state, as the runtime's ``start`` makes it (IllegalAction on bad
+    options or seats)."""
+    return engine.new(list(players), options, seed)
+
+
+def advance(engine: Engine, step: Step, player: str | None, action: JSON) -> Step:
+    """The step after ``step`` when ``player`` takes ``action``; a refused action is a step
+    that keeps the state and says why."""
+    try:
+        state, events = engine.apply(step.state, player, action)
+    except IllegalAction as exc:
+        return Step(step.index + 1, player, action, step.state, [], str(exc))
+    return Step(step.index + 1, player, action, state, list(events))
+
+
+def steps(engine: Engine, players: Sequence[str], options: JSON, seed: int,
+          actions: Sequence[Logged]) -> Iterator[Step]:
+    """Step 0 (the start), then one step per action of ``actions``, lazily."""
+    step = Step(0, None, None, start(engine, players, options, seed))
+    yield step
+    for player, action in actions:
+        step = advance(engine, step, player, action)
+        yield step
+
+
+def board(engine: Engine, step: Step) -> JSON:
+    """The public table at ``step``: the replay contract's ``state`` for those actions."""
+    return engine.view(step.state, None)
+
+
+def round_of(view: JSON) -> int | None:
+    """The round a public view is in, for games that count rounds (a ``round`` number in
+    their view: Cities, Cityscape, Big Cityz); None for those that do not (Big City)."""
+    value: Any = view.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def round_starts(rounds: Sequence[int | None]) -> list[tuple[int, int]]:
+    """``(round, first step)`` for each round, given each step's round (``round_of`` of its
+    board, step 0 first): where "jump to round" lands. Empty for a game without rounds or
+    one that never left its first round."""
+    starts: list[tuple[int, int]] = []
+    for index, number in enumerate(rounds):
+        if number is not None and (not starts or number != starts[-1][0]):
+            starts.append((number, index))
+    return starts if len(starts) > 1 else []
+
+
+class Replay:
+    """A finished game's log held for stepping back and forth: every step computed once,
+    on first need (states are never changed in place, so keeping them costs no copies)."""
+
+    def __init__(self, engine: Engine, players: Sequence[str], options: JSON, seed: int,
+                 actions: Sequence[Logged]) -> None:
+        self.engine = engine
+        self.actions = list(actions)
+        self._steps = [Step(0, None, None, start(engine, players, options, seed))]
+        self._rounds: list[tuple[int, int]] | None = None
+
+    @property
+    def last(self) -> int:
+        """The last step's index: the number of actions in the log."""
+        return len(self.actions)
+
+    def known(self, index: int) -> bool:
+        """Whether step ``index`` is worked out already (asking for it costs nothing)."""
+        return index < len(self._steps)
+
+    def step(self, index: int) -> Step:
+        """Step ``index`` (0 to ``last``); IndexError outside that."""
+        if not 0 <= index <= self.last:
+            raise IndexError(index)
+        while len(self._steps) <= index:
+            player, action = self.actions[len(self._steps) - 1]
+            self._steps.append(advance(self.engine, self._steps[-1], player, action))
+        return self._steps[index]
+
+    def board(self, index: int) -> JSON:
+        return board(self.engine, self.step(index))
+
+    def rounds(self) -> list[tuple[int, int]]:
+        """``(round, first step)`` of each round (empty for a game without rounds)."""
+        if self._rounds is None:
+            self._rounds = round_starts([round_of(self.board(i)) for i in range(self.last + 1)])
+        return self._rounds
+
+    def round_at(self, index: int) -> int | None:
+        """The round step ``index`` belongs to (None for a game without rounds)."""
+        found = None
+        for number, first in self.rounds():
+            if first <= index:
+                found = number
+        return found
