@@ -26,7 +26,7 @@ class Replays(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(game="The game's number, as /history shows it")
     async def replay(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1, 2**53]) -> None:
+                     game: app_commands.Range[int, 1, 2**53 - 1]) -> None:
         async with answering_in_time(interaction):
             await show(interaction, game, 0, edit=False)
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from bot.app import CityhallBot
 
 _ = Words("bot")
+_n = _.plural
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +83,16 @@ class Replays:
                             "game was played."))
         if match is None or match.guild_id != guild_id or match.game not in bot.adapters:
             raise Refused(_("There is no game {number} on this server. /history lists the "
-                            "finished ones.", number=match_id))
+                            "finished ones.", number=str(match_id)))
         if match.status not in REPLAYABLE:
             raise Refused(_("Game {number} is still being played: its replay opens when it is "
-                            "over.", number=match_id))
+                            "over.", number=str(match_id)))
         if kept is not None:
             return kept
         actions = await bot.storage.actions(match_id)
         if match.status != OVER and not actions and match.state is None:
             raise Refused(_("Game {number} never started, so there is nothing to replay.",
-                            number=match_id))
+                            number=str(match_id)))
         engine = bot.adapters[match.game].engine
         replay = Replay(engine, match.player_ids, match.options, match.seed, actions)
         self._kept[match_id] = (match, replay)
@@ -127,9 +128,11 @@ async def show(interaction: discord.Interaction, match_id: int, index: int, *,
     try:
         match, replay = await REPLAYS.load(bot, match_id, interaction.guild_id)
         if not 0 <= index <= replay.last:
-            raise Refused(_("Game {number} has no move {step}: it has {last}. Open it again "
-                            "with /replay {number}.", number=match_id, step=index,
-                            last=replay.last))
+            raise Refused(_n("Game {number} has no move {step}: it has {n} move. Open it "
+                             "again with /replay {number}.",
+                             "Game {number} has no move {step}: it has {n} moves. Open it "
+                             "again with /replay {number}.", replay.last, number=str(match_id),
+                             step=index))
     except Refused as refused:
         await tell(interaction, str(refused))
         return
@@ -163,9 +166,10 @@ async def _picture(interaction: discord.Interaction, adapter: GameAdapter[Any], 
 def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step) -> str:
     """The viewer's words: which game, which move of how many, who moved and what."""
     title = adapter.engine.title
-    head = _("🎞️ Replay of **{title}** game {number}", title=title, number=match.id)
+    head = _("🎞️ Replay of **{title}** game {number}", title=title, number=str(match.id))
     if step.index == 0:
-        where = _("The start ({moves} moves in all).", moves=replay.last)
+        where = _n("The start ({n} move in all).", "The start ({n} moves in all).",
+                   replay.last)
     elif step.player is None:
         where = _("Move {step} of {last}.", step=step.index, last=replay.last)
     else:
@@ -338,7 +342,7 @@ class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
             if step is None or step not in {first for _n, first in replay.rounds()}:
                 await tell(interaction, _("Game {number} has no round starting there. Open "
                                           "it again with /replay {number}.",
-                                          number=self.match_id))
+                                          number=str(self.match_id)))
                 return
             await show(interaction, self.match_id, step, edit=True)
         await _answer(interaction, self, "A replay's round menu", handle)
