@@ -422,7 +422,8 @@ class Runtime:
             rows = [
                 ResultRow(player_id=s.id, name=s.name, cpu=s.cpu,
                           score=int(result.scores.get(s.id, 0)), won=s.id in result.winners,
-                          extra=dict(result.extra.get("per_player", {}).get(s.id, {})))
+                          extra=dict(result.extra.get("per_player", {}).get(s.id, {})),
+                          level=s.level if s.cpu else None)
                 for s in new.seats
             ]
         saved = await self._commit(new, action=action, player=player, by_computer=by_computer,

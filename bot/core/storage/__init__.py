@@ -36,6 +36,7 @@ This module re-exports their public names; ``postgres.py`` is not imported here.
 
 from __future__ import annotations
 
+from .jobs import Forgotten
 from .ops import (
     ALL,
     EXECUTE,
@@ -70,6 +71,7 @@ from .schema import (
     SCHEMA_V1,
     SCHEMA_V2,
     SCHEMA_V3,
+    SCHEMA_V4,
     SCHEMA_VERSION,
     Migration,
     before_upgrade_path,
@@ -78,7 +80,7 @@ from .schema import (
     migrate,
 )
 from .sqlite import SQLiteBackend
-from .store import Backend, LeaderboardRow, ResultRow, Storage
+from .store import Backend, LeaderboardRow, RatingChange, RatingRow, ResultRow, Storage
 from .writer import OPEN_TIMEOUT, Writer
 
 __all__ = [
@@ -97,17 +99,21 @@ __all__ = [
     "SCHEMA_V1",
     "SCHEMA_V2",
     "SCHEMA_V3",
+    "SCHEMA_V4",
     "SCHEMA_VERSION",
     "SQLITE",
     "Backend",
     "ChannelBusy",
     "DatabaseLost",
     "Dialect",
+    "Forgotten",
     "IntegrityError",
     "Job",
     "LeaderboardRow",
     "Migration",
     "Op",
+    "RatingChange",
+    "RatingRow",
     "ResultRow",
     "SQLiteBackend",
     "Storage",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..records import UNFINISHED
-from .jobs import _add_to_totals
+from .jobs import _add_to_totals, _rate_every_result
 from .ops import (
     SQLITE,
     Job,
@@ -207,6 +207,14 @@ def _v2_move_states_and_archive() -> Job[None]:
     yield from _v2_archive_finished()
 
 
+def _v4_rate_finished() -> Job[None]:
+    # Every game finished before the upgrade, rated in the order they finished, so /stats
+    # shows ratings at once. Shares _rate_every_result (the rebuild's) while the ratings
+    # tables keep the shape schema 4 gave them; a migration that changes them must give this
+    # step its own copy first.
+    yield from _rate_every_result()
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "matches, their moves and results", _V1),
     Migration(2, "states kept beside their matches, finished games archived, and per-player "
@@ -214,7 +222,8 @@ MIGRATIONS: list[Migration] = [
     Migration(3, "a table for the bot's own values, and the state version of every saved game",
               _V3),
     Migration(4, "ratings per server, game and season (every finished game rated in the order "
-                 "it finished), and indexes for the history of a server's games", _V4),
+                 "it finished), and indexes for the history of a server's games", _V4,
+              _v4_rate_finished),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1].number
 assert [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from .. import ratings
 from ..records import UNFINISHED, Match, Seat
 from ..shards import Shards
 from .jobs import (
@@ -20,8 +21,15 @@ from .jobs import (
     _UPDATE_MATCH,
     _UPSERT_RESULT,
     _UPSERT_STATE,
+    Forgotten,
+    RatedSeat,
     _add_to_totals,
     _archive,
+    _finish_and_lock,
+    _forget,
+    _new_season,
+    _rate_game,
+    _rebuild_ratings,
     _recount_totals,
 )
 from .ops import (
@@ -57,6 +65,36 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True)
+class RatingRow:
+    """A player's rating in a server, game and season, with their all-time totals (people
+    only: a computer level has no wins or best, and ``games`` 0)."""
+
+    player_id: str  # a Discord id, or "cpu:easy" / "cpu:normal" / "cpu:hard"
+    name: str
+    cpu: bool
+    rating: int  # the number shown (bot/core/ratings.py)
+    rated: int  # rated games this season
+    games: int = 0
+    wins: int = 0
+    best: int = 0
+    extra: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated game did to one player's rating."""
+
+    match_id: int
+    player_id: str
+    game: str
+    season: int
+    place: int  # 1 = first; players who tie share a place
+    before: int
+    rating: int  # after the game
+    finished_at: float
+
+
+@dataclass(frozen=True)
 class ResultRow:
     player_id: str
     name: str
@@ -64,6 +102,8 @@ class ResultRow:
     score: int
     won: bool
     extra: dict[str, Any]
+    # a computer seat's level (easy, normal, hard): each level is rated as its own player
+    level: str | None = None
 
 
 class Backend(Protocol):
@@ -170,13 +210,18 @@ class Storage:
         by_computer: bool = False,
         results: Iterable[ResultRow] = (),
     ) -> None:
-        """Write the match (and the action that led to it, and final results) atomically."""
+        """Write the match (and the action that led to it, and final results) atomically.
+
+        A game's results are rated in the same transaction the first time they are written
+        (bot/core/ratings.py): a result is rated exactly once, whatever stops the process."""
         now = time.time()
         columns = _columns(match)
         state_json = None if match.state is None else json.dumps(match.state,
                                                                   separators=(",", ":"))
         action_json = None if action is None else json.dumps(action, separators=(",", ":"))
         rows = list(results)
+        rated = [RatedSeat(ratings.rating_id(r.player_id, r.cpu, r.level), r.name, r.cpu,
+                           r.score, r.won) for r in rows]
         finished = match.status in FINISHED
         match_id, version, guild_id, game = match.id, match.version, match.guild_id, match.game
         state_version = match.state_version
@@ -192,10 +237,16 @@ class Storage:
                               (match_id, version, player, action_json, int(by_computer), now))
             again = rows and (yield fetch_one("SELECT 1 FROM results WHERE match_id=? LIMIT 1",
                                               (match_id,))) is not None
+            finished_at = now
+            if rows and not again and len(rated) >= 2:
+                finished_at, season, standings = yield from _finish_and_lock(guild_id, game,
+                                                                             rated)
+                yield from _rate_game(match_id, guild_id, game, rated, finished_at, season,
+                                      standings)
             for row in rows:
                 yield execute(_UPSERT_RESULT,
                               (match_id, guild_id, game, row.player_id, row.name, int(row.cpu),
-                               row.score, int(row.won), json.dumps(row.extra), now))
+                               row.score, int(row.won), json.dumps(row.extra), finished_at))
                 if again and not row.cpu:
                     yield from _recount_totals(guild_id, game, row.player_id)
                 elif not row.cpu:
@@ -315,6 +366,107 @@ class Storage:
                                                     r["wins"], r["best"],
                                                     json.loads(r["extra"])))
         return boards
+
+
+    # -- ratings (bot/core/ratings.py, docs/ratings.md) --------------------------------
+
+    async def season(self, guild_id: int) -> int:
+        """The server's current rating season (1 until ``/settings ratings reset``)."""
+        row = await self._backend.fetch_small(
+            "SELECT MAX(season) AS season FROM rating_seasons WHERE guild_id=?", (guild_id,))
+        return 1 if not row or row[0]["season"] is None else int(row[0]["season"])
+
+    async def new_season(self, guild_id: int) -> int:
+        """Start the server's next rating season now; returns its number. Earlier seasons'
+        ratings and changes stay as they were (read them with ``season=``)."""
+        return await self.run(lambda: _new_season(guild_id))
+
+    async def rating_boards(self, guild_id: int, games: list[str], limit: int = 10,
+                            season: int | None = None) -> dict[str, list[RatingRow]]:
+        """Each game's top ``limit`` by rating in ``season`` (the current one by default),
+        with each person's totals beside: one read, at most ``limit`` index rows a game."""
+        boards: dict[str, list[RatingRow]] = {game: [] for game in games}
+        if not games:
+            return boards
+        which = ("(SELECT COALESCE(MAX(season), 1) FROM rating_seasons WHERE guild_id=?)"
+                 if season is None else "?")
+        part = ("SELECT * FROM (SELECT r.game, r.player_id, r.name, r.cpu, r.rating,"
+                " r.games AS rated, t.games, t.wins, t.best, t.extra FROM ratings r"
+                " LEFT JOIN player_totals t ON t.guild_id = r.guild_id AND t.game = r.game"
+                " AND t.player_id = r.player_id"
+                f" WHERE r.guild_id=? AND r.game=? AND r.season={which}"
+                " ORDER BY r.rating DESC, r.player_id LIMIT ?) AS g")
+        args: list[Any] = []
+        for game in games:
+            args += [guild_id, game, guild_id if season is None else season, limit]
+        rows = await self._backend.fetch_small(" UNION ALL ".join([part] * len(games)), args)
+        for r in rows:
+            boards[r["game"]].append(RatingRow(
+                r["player_id"], r["name"], bool(r["cpu"]), r["rating"], r["rated"],
+                r["games"] or 0, r["wins"] or 0, r["best"] or 0,
+                None if r["extra"] is None else json.loads(r["extra"])))
+        for board in boards.values():
+            board.sort(key=lambda row: (-row.rating, row.player_id))
+        return boards
+
+    async def ratings_of(self, guild_id: int, player_id: str,
+                         season: int | None = None) -> dict[str, RatingRow]:
+        """A player's rating in each game they were rated in this ``season`` (the current
+        one by default), with their totals; ``player_id`` may be "cpu:<level>"."""
+        season = await self.season(guild_id) if season is None else season
+        rows = await self._backend.fetch_small(
+            "SELECT r.game, r.player_id, r.name, r.cpu, r.rating, r.games AS rated, t.games,"
+            " t.wins, t.best, t.extra FROM ratings r LEFT JOIN player_totals t"
+            " ON t.guild_id = r.guild_id AND t.game = r.game AND t.player_id = r.player_id"
+            " WHERE r.guild_id=? AND r.season=? AND r.player_id=?",
+            (guild_id, season, player_id))
+        return {r["game"]: RatingRow(r["player_id"], r["name"], bool(r["cpu"]), r["rating"],
+                                     r["rated"], r["games"] or 0, r["wins"] or 0,
+                                     r["best"] or 0,
+                                     None if r["extra"] is None else json.loads(r["extra"]))
+                for r in rows}
+
+    async def rating_history(self, guild_id: int, player_id: str, game: str | None = None,
+                             season: int | None = None,
+                             limit: int = 200) -> list[RatingChange]:
+        """A player's last ``limit`` rating changes in the server, oldest first (a line
+        chart's points), of one game and/or season or of all (through the player's index)."""
+        where, args = "guild_id=? AND player_id=?", [guild_id, player_id]
+        if game is not None:
+            where, args = where + " AND game=?", [*args, game]
+        if season is not None:
+            where, args = where + " AND season=?", [*args, season]
+        rows = await self._backend.fetch_small(
+            "SELECT match_id, player_id, game, season, place, before, rating, finished_at"
+            f" FROM rating_changes WHERE {where} ORDER BY finished_at DESC LIMIT ?",
+            (*args, limit))
+        return [_change(r) for r in reversed(rows)]
+
+    async def match_ratings(self, match_id: int) -> list[RatingChange]:
+        """What a finished game did to each rated player's rating (none if it was not
+        rated), best place first; a computer level appears once however many seats it had."""
+        rows = await self._backend.fetch_small(
+            "SELECT match_id, player_id, game, season, place, before, rating, finished_at"
+            " FROM rating_changes WHERE match_id=? ORDER BY place, player_id", (match_id,))
+        return [_change(r) for r in rows]
+
+    async def rebuild_ratings(self) -> dict[str, int]:
+        """Compute every rating again from the stored results, in the order the games
+        finished, and write them anew, in one transaction. Returns {"games": games rated,
+        "ratings": ratings that differed, "changes": rating changes that differed}."""
+        return await self.run(_rebuild_ratings)
+
+    async def forget(self, user_id: str) -> Forgotten:
+        """Delete a member's results, totals, ratings, rating changes and their own values
+        (/notify), and put "Forgotten player" and a placeholder id in their seats in stored
+        games, in one transaction. Refused (``unfinished`` non-empty, nothing changed) while
+        they sit in an unfinished game. Others' ratings are left as they are."""
+        return await self.run(lambda: _forget(user_id))
+
+
+def _change(r: Any) -> RatingChange:
+    return RatingChange(int(r["match_id"]), r["player_id"], r["game"], r["season"],
+                        r["place"], r["before"], r["rating"], r["finished_at"])
 
 
 def _columns(match: Match) -> tuple[Any, ...]:
