@@ -111,7 +111,7 @@ async def test_an_update_keeps_every_running_game_and_plays_each_to_its_end(
         runtime = await runtimes(path=path, clock=Clock())
 
     # A copy of the database as it was sits beside it, and the log says where.
-    backup = tmp_path / "cityhall.sqlite3.before-v3.sqlite3"
+    backup = tmp_path / f"cityhall.sqlite3.before-v{SCHEMA_VERSION}.sqlite3"
     assert backup.is_file()
     assert schema_of(backup) == 2 and schema_of(path) == SCHEMA_VERSION
     with contextlib.closing(sqlite3.connect(backup)) as conn:
@@ -155,6 +155,9 @@ async def test_an_update_keeps_every_running_game_and_plays_each_to_its_end(
     board = {row.player_id: row for row in await runtime.storage.leaderboard(10, "cityscape")}
     assert board[ANN].games == 3  # one before, the running game and the lobby's after
     assert board[CY].games == 1
+    # and rates them: the game from before by the upgrade, the others as they finished
+    rated = (await runtime.storage.rating_boards(10, ["cityscape"]))["cityscape"]
+    assert {r.player_id: r.rated for r in rated}[ANN] == 3
 
     # The next start upgrades nothing and copies nothing.
     caplog.clear()
