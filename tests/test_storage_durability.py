@@ -394,6 +394,9 @@ async def test_every_game_of_a_schema_1_database_comes_through_the_upgrade(
         "finished games archived, and per-player totals for /stats.",
         "Upgrading the database from schema 2 to 3: a table for the bot's own values, and the "
         "state version of every saved game.",
+        "Upgrading the database from schema 3 to 4: ratings per server, game and season (every "
+        "finished game rated in the order it finished), and indexes for the history of a "
+        "server's games.",
     ]
 
 
