@@ -14,10 +14,12 @@ import pytest
 import bot.games
 from bot.app import CityhallBot
 from bot.core.engine import JSON
+from bot.core.i18n import Words
 from bot.core.records import OVER, Match, Seat
 from bot.core.replaying import Replay, round_starts, steps
 from bot.tools.replay import replay
 from bot.ui.game import display_names, rename_players
+from bot.ui.later import DRAWING
 from bot.ui.replay import REPLAYS, replay_button, replay_items
 from fakediscord import FakeDiscord
 from fakediscord.interactions import InteractionCallback
@@ -26,6 +28,8 @@ from tests.harness import answer, cityhall_bot, ids, text_of
 from tests.noughts import GAME as NOUGHTS
 from tests.noughts.engine import ENGINE
 from tests.noughts.render import render_table
+
+_ = Words("bot")
 
 # Ann (X) and Bob (O): X takes the top row while O answers in the middle row.
 MOVES = (0, 3, 1, 4, 2)
@@ -75,6 +79,17 @@ async def posted(cityhall: CityhallBot, fake: FakeDiscord, custom_id: str,
     return fake.message(sent.id)
 
 
+async def framed(fake: FakeDiscord, message: FakeMessage) -> FakeMessage:
+    """The viewer once its picture is on it: drawn within 0.4 s it comes with the answer,
+    else it follows as an edit (bot/ui/later.py), as on a busy machine."""
+    def ready() -> FakeMessage | None:
+        now = fake.message(message.id)
+        return now if now.attachments and _(DRAWING) not in now.content else None
+
+    shown: FakeMessage = await fake.wait_until(ready, 10.0, "the replay's picture")
+    return shown
+
+
 def nav(message: FakeMessage, arrow: str) -> dict[str, Any]:
     [button] = [c for c in message.iter_components()
                 if (c.get("emoji") or {}).get("name") == arrow]
@@ -107,7 +122,7 @@ async def test_a_finished_game_is_stepped_through_from_first_move_to_last(
 
         shown = await answer(await fake.slash(ann, fake.channel_id, "replay", [],
                                               {"game": match.id}))
-        viewer = viewer_of(shown)
+        viewer = await framed(fake, viewer_of(shown))
         assert text_of(shown).startswith(f"🎞️ Replay of **Noughts and Crosses** game "
                                          f"{match.id}\nThe start (5 moves in all).")
         assert nav(viewer, "⏮").get("disabled") and nav(viewer, "◀").get("disabled")
@@ -116,7 +131,7 @@ async def test_a_finished_game_is_stepped_through_from_first_move_to_last(
         for step in range(1, len(MOVES) + 1):
             stepped = await answer(await fake.click(ann, viewer, nav(viewer, "▶")["custom_id"]))
             assert stepped.type == 7, "the viewer changes in place"
-            viewer = fake.message(viewer.id)
+            viewer = await framed(fake, viewer)
             who = "Ann" if step % 2 else "Bob"
             assert f"Move {step} of 5 — {who}." in viewer.content, viewer.content
             # each frame is the replay contract's board at that step, drawn
@@ -135,7 +150,8 @@ async def test_a_finished_game_is_stepped_through_from_first_move_to_last(
         # The Replay button (a finished table's, a /history entry's) opens its own viewer.
         entry = await posted(cityhall, fake, f"ch:replay:{match.id}")
         opened = await answer(await fake.click(bob, entry, f"ch:replay:{match.id}"))
-        assert viewer_of(opened).attachment().data == contract_png(match, 0)
+        assert (await framed(fake, viewer_of(opened))).attachment().data == \
+            contract_png(match, 0)
         assert "The start (5 moves in all)." in text_of(opened)
 
         # A restart: the viewer's buttons carry everything, nothing is remembered.
@@ -206,7 +222,7 @@ async def test_running_unknown_and_other_servers_games_and_bad_buttons_are_refus
         assert ids(viewer)[-1] == f"ch:rp:{running.id}:2:l"
         end = await answer(await fake.click(ann, viewer, f"ch:rp:{running.id}:2:l"))
         assert end.type == 7
-        assert fake.message(viewer.id).content.endswith(
+        assert (await framed(fake, viewer)).content.endswith(
             "Move 2 of 2 — Bob.\nThe game was ended early here.")
 
 

@@ -70,17 +70,23 @@ def board(engine: Engine, step: Step) -> JSON:
 
 def round_of(view: JSON) -> int | None:
     """The round a public view is in, for games that count rounds (a ``round`` number in
-    their view: Cities, Cityscape, Big Cityz); None for those that do not (Big City)."""
+    their view: Cities, Cityscape, Big Cityz); None for those that do not (Big City) and
+    before the first round (Cities' round 0, the set-up)."""
     value: Any = view.get("round")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    return None
 
 
-def round_starts(rounds: Sequence[int | None]) -> list[tuple[int, int]]:
-    """``(round, first step)`` for each round, given each step's round (``round_of`` of its
-    board, step 0 first): where "jump to round" lands. Empty for a game without rounds or
-    one that never left its first round."""
+def round_starts(rounds: Sequence[int | None],
+                 indexes: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """``(round, first step)`` for each round, given the rounds of steps in order (``round_of``
+    of their boards; ``indexes`` says which steps, every one from 0 by default): where
+    "jump to round" lands. Empty for a game without rounds or one that never left its
+    first round."""
     starts: list[tuple[int, int]] = []
-    for index, number in enumerate(rounds):
+    for index, number in zip(indexes if indexes is not None else range(len(rounds)), rounds,
+                             strict=True):
         if number is not None and (not starts or number != starts[-1][0]):
             starts.append((number, index))
     return starts if len(starts) > 1 else []
@@ -103,8 +109,15 @@ class Replay:
         return len(self.actions)
 
     def known(self, index: int) -> bool:
-        """Whether step ``index`` is worked out already (asking for it costs nothing)."""
-        return index < len(self._steps)
+        """Whether step ``index`` and the rounds are worked out already (asking for them
+        costs nothing then)."""
+        return index < len(self._steps) and self._rounds is not None
+
+    def prepare(self, index: int) -> Step:
+        """Step ``index``, with the rounds worked out too: what a viewer needs first (run it
+        off the event loop when ``known`` says it is not)."""
+        self.rounds()
+        return self.step(index)
 
     def step(self, index: int) -> Step:
         """Step ``index`` (0 to ``last``); IndexError outside that."""
@@ -119,9 +132,27 @@ class Replay:
         return board(self.engine, self.step(index))
 
     def rounds(self) -> list[tuple[int, int]]:
-        """``(round, first step)`` of each round (empty for a game without rounds)."""
+        """``(round, first step)`` of each round (empty for a game without rounds).
+
+        Rounds only go up, so the steps where one begins are found by halving: a game of
+        R rounds and N moves looks at about R·log2(N) boards, not N (a view can take a
+        millisecond: all of Cities' 236 took a quarter of a second)."""
         if self._rounds is None:
-            self._rounds = round_starts([round_of(self.board(i)) for i in range(self.last + 1)])
+            seen: dict[int, int | None] = {}
+
+            def at(index: int) -> int | None:
+                if index not in seen:
+                    seen[index] = round_of(self.board(index))
+                return seen[index]
+
+            def split(lo: int, hi: int) -> None:
+                if at(lo) != at(hi) and hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    split(lo, mid)
+                    split(mid, hi)
+
+            split(0, self.last)
+            self._rounds = round_starts([seen[i] for i in sorted(seen)], sorted(seen))
         return self._rounds
 
     def round_at(self, index: int) -> int | None:

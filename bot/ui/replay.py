@@ -103,12 +103,12 @@ class Replays:
 
     async def step(self, match_id: int, replay: Replay, index: int) -> Step:
         """Step ``index``, worked out off the event loop when it is not known yet (the
-        first look at a long game replays every move up to it)."""
+        first look at a long game replays every move up to it, and finds its rounds)."""
         if replay.known(index):
             return replay.step(index)
         lock = self._locks.setdefault(match_id, asyncio.Lock())
         async with lock:
-            return await asyncio.to_thread(replay.step, index)
+            return await asyncio.to_thread(replay.prepare, index)
 
     def forget(self) -> None:
         self._kept.clear()
