@@ -17,7 +17,8 @@ Use::
 
 ``think(game, state, player, level, budget)`` runs the pool's ``thinker`` (the catalogue's
 ``bot.games.computer_move``: a computer player's move at its level) in a worker the same
-way, at the lowest priority.
+way, after every picture; ``later(module, function, *args)`` runs work nobody waits for (a
+finished game's animation) after that, at the lowest priority.
 
 The pool knows no game: ``modules`` maps each game to the module of its pictures, and
 ``bot.games.render_pool`` makes a pool for the catalogue's games. ``render(game, function,
@@ -38,7 +39,8 @@ Scheduling:
   (a table refresh) would pair the picture with its own, older, text and buttons, and
   the newer caller is going to publish anyway. A job already running is never replaced.
 - A caller that is cancelled while its job waits takes the job out of the queue.
-- THINKING jobs (a hard computer player's move, up to a second each) run last, and on at
+- THINKING jobs (a hard computer player's move, up to a second each) run after every
+  picture, and LOW jobs (animations, seconds each) after them; together they run on at
   most ``workers - 1`` workers at once (one when there is one): however many hard players
   are thinking, a worker is left for the next picture.
 - Workers run at nice ``WORKER_NICE`` (10): on busy cores the bot's event loop, which
@@ -103,6 +105,14 @@ class Priority(enum.IntEnum):
     # A hard computer player's move (:meth:`RenderPool.think`): up to a second of CPU, and
     # nobody is looking at a spinner for it, so every picture goes first.
     THINKING = 2
+    # Work nobody waits for (a finished game's animation, bot/render/animation.py: seconds
+    # of CPU): after everything else, on the workers thinking may use, and its caller skips
+    # it when the pool is busy (docs/rematch-and-animation.md).
+    LOW = 3
+
+
+# What runs on the workers that pictures leave over: at most ``thinking_slots`` at once.
+_SPARE = (Priority.THINKING, Priority.LOW)
 
 
 class Superseded(RenderPoolError):
@@ -150,6 +160,8 @@ class PoolStats:
     # The same for computer players' thinking, kept apart: a hard move costs up to a second,
     # and counted with the pictures it would make every picture look fifty times slower.
     thinking_seconds: float = 0.0
+    # LOW jobs' (animations), kept apart for the same reason.
+    later_seconds: float = 0.0
     per_priority: dict[Priority, int] = field(
         default_factory=lambda: dict.fromkeys(Priority, 0))
 
@@ -411,6 +423,24 @@ class RenderPool:
         self._work.set()
         return await future
 
+    async def later(self, module: str, function: str, *args: Any) -> Any:
+        """What ``<module>.<function>(*args)`` returns, worked out by a worker at LOW
+        priority: after every picture and computer move waiting, and on the workers they
+        leave over (``thinking_slots``, shared with thinking). ``module`` is one the workers
+        may import (``bot.render.animation``); cancelling the caller while the job waits
+        takes it out of the queue."""
+        if self._closing:
+            raise PoolClosed("the render pool is closed")
+        if not self._started:
+            raise RenderPoolError("start() the render pool first")
+        if not _NAME.fullmatch(function) or function.startswith("_"):
+            raise ValueError(f"not a function name: {function!r}")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queues[Priority.LOW].append(
+            _Job(module, function, args, Priority.LOW, None, future, language=current()))
+        self._work.set()
+        return await future
+
     def queued(self, priority: Priority | None = None) -> int:
         """Jobs waiting for a worker (of one priority, or all)."""
         queues = self._queues.values() if priority is None else [self._queues[priority]]
@@ -424,10 +454,10 @@ class RenderPool:
         the jobs ahead of it (queued at that priority or a higher one, and those being
         drawn) shared by the workers, at the pool's mean time per job so far. Workers
         thinking for computer players are left out: a picture does not wait for them."""
-        thinking = sum(1 for job in self._running.values() if job.priority is Priority.THINKING)
+        thinking = sum(1 for job in self._running.values() if job.priority in _SPARE)
         ahead = sum(self.queued(p) for p in Priority if p <= priority) \
             + self.in_flight() - thinking
-        pictures = self.stats.done - self.stats.per_priority[Priority.THINKING]
+        pictures = self.stats.done - sum(self.stats.per_priority[p] for p in _SPARE)
         measured = pictures and self.stats.worker_seconds  # thread slots time nothing
         per_job = self.stats.worker_seconds / pictures if measured else DEFAULT_JOB_S
         return (ahead + 1) * per_job / max(1, self.workers - thinking)
@@ -444,9 +474,9 @@ class RenderPool:
     def _take(self) -> _Job | None:
         for priority in Priority:
             queue = self._queues[priority]
-            if priority is Priority.THINKING and queue and sum(
+            if priority in _SPARE and queue and sum(
                     1 for job in self._running.values()
-                    if job.priority is Priority.THINKING) >= self.thinking_slots:
+                    if job.priority in _SPARE) >= self.thinking_slots:
                 return None  # a worker stays free for pictures; woken when one finishes
             while queue:
                 job = queue.popleft()
@@ -506,6 +536,8 @@ class RenderPool:
                                                             job.args, self.timeout, job.language)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
+                elif job.priority is Priority.LOW:
+                    self.stats.later_seconds += seconds
                 else:
                     self.stats.worker_seconds += seconds
             except (pickle.PicklingError, TypeError, AttributeError) as exc:
@@ -536,8 +568,8 @@ class RenderPool:
                 self._finish(job, ok, value, text)
             finally:
                 self._running.pop(slot, None)
-                if job.priority is Priority.THINKING and self._queues[Priority.THINKING]:
-                    self._work.set()  # a thinking job held back by the cap may go now
+                if job.priority in _SPARE and any(self._queues[p] for p in _SPARE):
+                    self._work.set()  # a job held back by the cap may go now
             if self.max_jobs is not None and worker.jobs >= self.max_jobs \
                     and self._procs.get(slot) is worker:
                 del self._procs[slot]
@@ -579,8 +611,8 @@ class RenderPool:
                 self._finish(job, True, value)
             finally:
                 self._running.pop(slot, None)
-                if job.priority is Priority.THINKING and self._queues[Priority.THINKING]:
-                    self._work.set()  # a thinking job held back by the cap may go now
+                if job.priority in _SPARE and any(self._queues[p] for p in _SPARE):
+                    self._work.set()  # a job held back by the cap may go now
 
 
 def _bind(job: _Job) -> Callable[[], Any]:

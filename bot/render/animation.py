@@ -1,0 +1,155 @@
+"""The game in a few seconds: an animated GIF of a finished game's board, move by move.
+
+Two jobs for a render worker, both at the pool's LOW priority (``RenderPool.later``):
+
+- :func:`boards` steps through the stored action log with the replay contract
+  (``bot.core.replaying.steps``) and returns the public boards worth a frame: the start,
+  each board that differs from the one before, the end; at most ``MAX_FRAMES``, sampled
+  evenly, the first and the last always kept. The engine is found by name in the catalogue
+  module the caller names (``bot.games``), as the pool's thinker is: this layer imports no
+  game.
+- :func:`animate` draws each board with the game's own ``render_table`` (the caller has put
+  the players' names in, as ``CityhallBot.render_table`` does), scales it down and encodes
+  the frames as one GIF within ``MAX_BYTES``, trying smaller and fewer frames before
+  giving up (None).
+
+Why GIF and these numbers: docs/rematch-and-animation.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from bot.core.engine import JSON
+from bot.core.replaying import board, steps
+
+MAX_FRAMES = 24  # about 2 s of a worker's CPU for the longest games (docs)
+MAX_BYTES = 8 * 1024 * 1024  # Discord's upload limit for a bot without boosts: 8 MiB... and
+# every attachment of the message counts, so the animation keeps well under it:
+BUDGET_BYTES = 6 * 1024 * 1024
+WIDTHS = (480, 360)  # a phone shows a picture some 350-400 points wide
+FIRST_MS = 1000  # the first board, held a moment
+LAST_MS = 3000  # the final board, held longest
+TOTAL_MS = 15000  # the whole animation, at most
+STEP_MS = (250, 800)  # each board in between: as long as fits, within these
+PALETTE = 255  # colours of the shared palette (one index left for GIF's transparency)
+
+
+@dataclass(frozen=True)
+class Animation:
+    data: bytes
+    frames: int
+    milliseconds: int
+    width: int
+
+    filename = "game.gif"
+
+
+def boards(catalogue: str, game: str, players: Sequence[str], options: JSON, seed: int,
+           actions: Sequence[tuple[str | None, JSON]],
+           limit: int = MAX_FRAMES) -> list[tuple[int, JSON]]:
+    """``(step, public board)`` for the frames of a game's animation: every board that
+    changed (refused actions and moves that leave the public board as it was give none),
+    sampled down to ``limit`` evenly, step 0 first and the last step last."""
+    engine = importlib.import_module(catalogue).GAMES[game].engine
+    kept: list[tuple[int, JSON]] = []
+    last: tuple[int, JSON] | None = None
+    for step in steps(engine, players, options, seed, actions):
+        if step.error is not None:
+            continue
+        view = board(engine, step)
+        last = (step.index, view)
+        if not kept or view != kept[-1][1]:
+            kept.append(last)
+    assert last is not None
+    if kept[-1][0] != last[0]:
+        kept[-1] = last  # the same board, at the last step
+    return sample(kept, limit)
+
+
+def sample(items: Sequence[Any], limit: int) -> list[Any]:
+    """At most ``limit`` of ``items``, evenly spread, the first and the last kept."""
+    if len(items) <= limit:
+        return list(items)
+    if limit < 2:
+        return [items[-1]]
+    picks = sorted({round(i * (len(items) - 1) / (limit - 1)) for i in range(limit)})
+    return [items[i] for i in picks]
+
+
+def durations(frames: int) -> list[int]:
+    """Each frame's time in milliseconds: the first and last held, the rest sharing what is
+    left of ``TOTAL_MS`` (within ``STEP_MS``)."""
+    if frames == 1:
+        return [LAST_MS]
+    middle = frames - 2
+    each = STEP_MS[1] if middle == 0 else \
+        max(STEP_MS[0], min(STEP_MS[1], (TOTAL_MS - FIRST_MS - LAST_MS) // middle))
+    return [FIRST_MS, *([each] * middle), LAST_MS]
+
+
+def frame(png: bytes, width: int) -> Image.Image:
+    """A board picture scaled to ``width`` (never up), in RGB: one frame before its colours
+    are reduced to the animation's palette."""
+    with Image.open(io.BytesIO(png)) as image:
+        picture = image.convert("RGB")
+    if picture.width > width:
+        height = max(1, round(picture.height * width / picture.width))
+        picture = picture.resize((width, height), Image.Resampling.LANCZOS,
+                                 reducing_gap=2.0)
+    return picture
+
+
+def animate(pictures: str, views: Sequence[JSON], budget: int = BUDGET_BYTES,
+            widths: Sequence[int] = WIDTHS) -> Animation | None:
+    """The boards ``views`` (named public views) drawn by ``<pictures>.render_table`` as one
+    looping GIF within ``budget`` bytes: at the first width that fits, else with every other
+    frame (the first and last kept), else None."""
+    render = importlib.import_module(pictures).render_table
+    pngs = [render(view) for view in views]
+    for count in _counts(len(pngs)):
+        chosen = sample(pngs, count)
+        for width in widths:
+            data, shown = encode([frame(png, width) for png in chosen])
+            if len(data) <= budget:
+                return Animation(data, len(chosen), shown, width)
+    return None
+
+
+def _counts(frames: int) -> list[int]:
+    counts = [frames]
+    while counts[-1] > 4:
+        counts.append(max(4, counts[-1] // 2))
+    return counts
+
+
+def encode(frames: Sequence[Image.Image]) -> tuple[bytes, int]:
+    """The frames as a looping GIF, all in one palette (taken from the first, middle and
+    last frames, so a colour stays the same colour throughout), without dithering (boards
+    are flat colours and text, which dithering would only speckle); and its length in ms.
+    Frames of different heights (a board that grew) are placed at the top of the largest."""
+    width = max(f.width for f in frames)
+    height = max(f.height for f in frames)
+    samples = [frames[0], frames[len(frames) // 2], frames[-1]]
+    mosaic = Image.new("RGB", (width, height * len(samples)), "white")
+    for row, picture in enumerate(samples):
+        mosaic.paste(picture, (0, row * height))
+    palette = mosaic.quantize(PALETTE, method=Image.Quantize.MEDIANCUT)
+    reduced = []
+    for picture in frames:
+        if picture.size != (width, height):
+            canvas = Image.new("RGB", (width, height), "white")
+            canvas.paste(picture, (0, 0))
+            picture = canvas
+        reduced.append(picture.quantize(palette=palette, dither=Image.Dither.NONE))
+    times = durations(len(reduced))
+    out = io.BytesIO()
+    reduced[0].save(out, "GIF", save_all=True, append_images=reduced[1:], duration=times,
+                    loop=0, disposal=1)
+    return out.getvalue(), sum(times)
