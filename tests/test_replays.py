@@ -226,6 +226,38 @@ async def test_running_unknown_and_other_servers_games_and_bad_buttons_are_refus
             "Move 2 of 2 — Bob.\nThe game was ended early here.")
 
 
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_jump_to_round_shows_the_rounds_first_move(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Noughts counted in rounds of two marks, as a game with rounds shows them in its view.
+    plain = type(ENGINE).view
+
+    def with_rounds(self: Any, state: JSON, viewer: str | None) -> JSON:
+        return {**plain(self, state, viewer), "round": 1 + sum(map(bool, state["board"])) // 2}
+
+    monkeypatch.setattr(type(ENGINE), "view", with_rounds)
+    fake = fake_discord
+    ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+        match = await finished_game(cityhall, ann, bob, int(fake.guild_id),
+                                    int(fake.channel_id))
+        shown = await answer(await fake.slash(ann, fake.channel_id, "replay", [],
+                                              {"game": match.id}))
+        viewer = viewer_of(shown)
+        assert text_of(shown).startswith(f"🎞️ Replay of **Noughts and Crosses** game "
+                                         f"{match.id}, round 1\nThe start")
+        [menu] = [c for c in viewer.iter_components() if c.get("type") == 3]
+        assert [(o["label"], o["value"], o.get("default", False)) for o in menu["options"]] \
+            == [("Round 1", "0", True), ("Round 2", "2", False), ("Round 3", "4", False)]
+        jumped = await answer(await fake.select(ann, viewer, menu["custom_id"], ["4"]))
+        assert jumped.type == 7
+        viewer = await framed(fake, viewer)
+        assert viewer.content.startswith(f"🎞️ Replay of **Noughts and Crosses** game "
+                                         f"{match.id}, round 3\nMove 4 of 5 — Bob.")
+        [menu] = [c for c in viewer.iter_components() if c.get("type") == 3]
+        assert [o["label"] for o in menu["options"] if o.get("default")] == ["Round 3"]
+
+
 class Rounds:
     """An engine whose public view counts rounds: a round is three moves."""
 
