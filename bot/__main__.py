@@ -1,4 +1,5 @@
-"""Command line: ``python -m bot [run|sync|backup|simulate|replay|bench|arena|loadtest]``."""
+"""Command line: ``python -m bot [run|sync|backup|migrate-db|simulate|replay|bench|arena|
+ratings|forget|loadtest]``."""
 
 from __future__ import annotations
 
@@ -93,6 +94,24 @@ def main(argv: list[str] | None = None) -> int:
                        help="a game option, e.g. --option rounds=2")
     arena.add_argument("--json", action="store_true", help="print one JSON object")
 
+    rate = sub.add_parser("ratings", help="compute every rating again from the stored results",
+                          description="Recompute every rating from the stored results, in the "
+                                      "order the games finished, per server, game and season; "
+                                      "say whether the stored ratings matched, and rewrite "
+                                      "them.")
+    rate.add_argument("--rebuild", action="store_true", required=True,
+                      help="recompute and rewrite every rating")
+    rate.add_argument("--database", default=None, metavar="PATH_OR_URL",
+                      help="the database (default: DATABASE_URL, else DATABASE_PATH)")
+
+    forget = sub.add_parser("forget", help="delete a member's data on their request",
+                            description="Delete a member's results, totals, ratings and "
+                                        "settings, and anonymise their seats in stored games. "
+                                        "Refused while they sit in an unfinished game.")
+    forget.add_argument("user_id", help="the member's Discord user id")
+    forget.add_argument("--database", default=None, metavar="PATH_OR_URL",
+                        help="the database (default: DATABASE_URL, else DATABASE_PATH)")
+
     load = sub.add_parser("loadtest", help="load-test the real bot against a fake Discord")
     from bot.tools.cli import add_arguments
 
@@ -165,6 +184,16 @@ def main(argv: list[str] | None = None) -> int:
         from bot.tools.bench import main as bench_main
 
         return bench_main(as_json=args.json, quick=args.quick)
+
+    if command == "ratings":
+        from bot.tools.ratings import main as ratings_main
+
+        return ratings_main(database=args.database)
+
+    if command == "forget":
+        from bot.tools.forget import main as forget_main
+
+        return forget_main(args.user_id, database=args.database)
 
     if command == "loadtest":
         from bot.tools.cli import run_from_args

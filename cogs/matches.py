@@ -15,9 +15,10 @@ from discord.ext import commands
 from bot.core.i18n import Words
 from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
+from bot.core.storage import RatingRow
 from bot.games import ENGINES, GAMES
 from bot.ui.howto import HowToPlay
-from bot.ui.lobby import LevelSelect, LobbyButton
+from bot.ui.lobby import LevelSelect, LobbyButton, level_name
 from bot.ui.permissions import NotPermitted, has_manage_messages
 from bot.ui.replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
 from bot.ui.words import slash
@@ -44,6 +45,20 @@ def _per_member_and_channel(interaction: discord.Interaction) -> tuple[int, int 
 UNKNOWN_BUTTON = _l("That button isn't one I recognise (it may come from an older version of "
                     "Cityhall). Nothing was changed; /game status shows the current table."
                     ).message
+
+
+def _board_line(place: int, row: RatingRow, adapter: Any) -> str:
+    """One line of /stats: a person's rating, rated games, wins and best; a computer
+    level's rating and rated games."""
+    rated = _n("{n} rated game", "{n} rated games", row.rated)
+    if row.cpu:
+        return _("**{place}.** {name} — **{rating}** ({rated})", place=place,
+                 name=_("Computer ({level})", level=level_name(row.player_id.removeprefix(
+                     "cpu:"))), rating=row.rating, rated=rated)
+    return (_("**{place}.** {name} — **{rating}** ({rated}) · {wins}, best {best}", place=place,
+              name=plain_name(row.name), rating=row.rating, rated=rated,
+              wins=_n("{n} win", "{n} wins", row.wins), best=row.best)
+            + (adapter.stats_suffix(row.extra or {}) if adapter else ""))
 
 
 class Matches(commands.Cog):
@@ -123,9 +138,11 @@ class Matches(commands.Cog):
     @app_commands.command(name="stats", description="Leaderboards of this server")
     @app_commands.guild_only()
     @app_commands.checks.cooldown(1, COOLDOWN_SECONDS, key=_per_member_and_channel)
-    @app_commands.describe(game="Only this game")
+    @app_commands.describe(game="Only this game",
+                           season="An earlier rating season (default: the current one)")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()])
-    async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def stats(self, interaction: discord.Interaction, game: str | None = None,
+                    season: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         if interaction.guild_id is None:
             await tell(interaction, _("Leaderboards are kept per server; use {stats} in a "
                                       "server.", stats=slash("stats")))
@@ -135,28 +152,33 @@ class Matches(commands.Cog):
             return
         # The leaderboards are posted in the channel: in the server's language.
         with self.bot.speaking_to(interaction.guild_id):
-            embed = await self._leaderboards(interaction.guild_id, game)
+            embed = await self._leaderboards(interaction.guild_id, game, season)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
-    async def _leaderboards(self, guild_id: int, game: str | None) -> discord.Embed:
+    async def _leaderboards(self, guild_id: int, game: str | None,
+                            season: int | None = None) -> discord.Embed:
+        """Each game's board in the current rating season (or ``season``), best rating
+        first: the rating and rated games, and beside a person's their wins and best score
+        (all seasons)."""
         embed = discord.Embed(title=_("Cityhall leaderboards"), colour=discord.Colour.gold())
         names = [game] if game else sorted(GAMES)
-        boards = await self.bot.storage.leaderboards(guild_id, names)
+        boards = await self.bot.storage.rating_boards(guild_id, names, season=season)
+        if season is None:
+            # One read when a board has a row (each row names its season); otherwise the
+            # season, to say why the boards are empty.
+            shown = next((rows[0].season for rows in boards.values() if rows), None)
+            season = shown or await self.bot.storage.season(guild_id)
         for name in names:
             rows = boards[name]
             adapter = self.bot.adapters.get(name)
             if not rows:
-                value = _("No finished games yet.")
+                value = (_("No rated games this season yet.") if season > 1
+                         else _("No finished games yet."))
             else:
-                value = "\n".join(
-                    _("**{place}.** {name} — {games}, {wins}, best {best}", place=i,
-                      name=plain_name(r.name),
-                      games=_n("{n} game", "{n} games", r.games),
-                      wins=_n("{n} win", "{n} wins", r.wins), best=r.best)
-                    + (adapter.stats_suffix(r.extra or {}) if adapter else "")
-                    for i, r in enumerate(rows, 1)
-                )
+                value = "\n".join(_board_line(i, r, adapter) for i, r in enumerate(rows, 1))
             embed.add_field(name=ENGINES[name].title, value=value[:1024], inline=False)
+        if season > 1:
+            embed.set_footer(text=_("Rating season {season}", season=season))
         return embed
 
     @commands.Cog.listener()

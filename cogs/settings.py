@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.core.engine import IllegalAction
 from bot.core.i18n import ENGLISH, LANGUAGES, Words, speaking
+from bot.core.ratings import START_RATING
 from bot.core.server_settings import ServerSettings, SettingsError, describe_seconds
 from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
@@ -48,6 +49,8 @@ class Settings(commands.Cog):
         guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
     defaults = app_commands.Group(name="defaults", parent=settings,
                                   description="Default options for a game's /new in this server")
+    ratings = app_commands.Group(name="ratings", parent=settings,
+                                 description="This server's rating seasons")
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
@@ -129,6 +132,19 @@ class Settings(commands.Cog):
         for match in self.bot.runtime.unfinished():
             if match.guild_id == guild_id:
                 self.bot.background(self.bot.tables.refresh(match.id))
+
+    @ratings.command(name="reset", description="Start a new rating season: everyone's ratings "
+                                               "begin again; the old season stays viewable")
+    async def ratings_reset(self, interaction: discord.Interaction) -> None:
+        guild_id = self._guild(interaction)
+        season = await self.bot.storage.new_season(guild_id)
+        log.info("Rating season %d of server %s started by %s", season, guild_id,
+                 interaction.user.id)
+        await tell(interaction, _(
+            "Rating season {season} has begun: every player and computer level starts again "
+            "at {start}, from the next game that ends. Season {old} is kept: {stats} with "
+            "season {old} shows it.", season=season, old=season - 1,
+            start=START_RATING, stats="/stats"))
 
     # -- default options, one subcommand per game (the same options as its /new) ------------
 

@@ -78,6 +78,7 @@ class RatingRow:
     wins: int = 0
     best: int = 0
     extra: dict[str, int] | None = None
+    season: int = 1
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,7 @@ class Storage:
         which = ("(SELECT COALESCE(MAX(season), 1) FROM rating_seasons WHERE guild_id=?)"
                  if season is None else "?")
         part = ("SELECT * FROM (SELECT r.game, r.player_id, r.name, r.cpu, r.rating,"
-                " r.games AS rated, t.games, t.wins, t.best, t.extra FROM ratings r"
+                " r.games AS rated, t.games, t.wins, t.best, t.extra, r.season FROM ratings r"
                 " LEFT JOIN player_totals t ON t.guild_id = r.guild_id AND t.game = r.game"
                 " AND t.player_id = r.player_id"
                 f" WHERE r.guild_id=? AND r.game=? AND r.season={which}"
@@ -404,7 +405,7 @@ class Storage:
             boards[r["game"]].append(RatingRow(
                 r["player_id"], r["name"], bool(r["cpu"]), r["rating"], r["rated"],
                 r["games"] or 0, r["wins"] or 0, r["best"] or 0,
-                None if r["extra"] is None else json.loads(r["extra"])))
+                None if r["extra"] is None else json.loads(r["extra"]), r["season"]))
         for board in boards.values():
             board.sort(key=lambda row: (-row.rating, row.player_id))
         return boards
@@ -416,14 +417,15 @@ class Storage:
         season = await self.season(guild_id) if season is None else season
         rows = await self._backend.fetch_small(
             "SELECT r.game, r.player_id, r.name, r.cpu, r.rating, r.games AS rated, t.games,"
-            " t.wins, t.best, t.extra FROM ratings r LEFT JOIN player_totals t"
+            " t.wins, t.best, t.extra, r.season FROM ratings r LEFT JOIN player_totals t"
             " ON t.guild_id = r.guild_id AND t.game = r.game AND t.player_id = r.player_id"
             " WHERE r.guild_id=? AND r.season=? AND r.player_id=?",
             (guild_id, season, player_id))
         return {r["game"]: RatingRow(r["player_id"], r["name"], bool(r["cpu"]), r["rating"],
                                      r["rated"], r["games"] or 0, r["wins"] or 0,
                                      r["best"] or 0,
-                                     None if r["extra"] is None else json.loads(r["extra"]))
+                                     None if r["extra"] is None else json.loads(r["extra"]),
+                                     r["season"])
                 for r in rows}
 
     async def rating_history(self, guild_id: int, player_id: str, game: str | None = None,
