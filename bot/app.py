@@ -24,7 +24,7 @@ from bot.core.driver import Driver
 from bot.core.engine import JSON
 from bot.core.i18n import ENGLISH, Words, language_of, speaking
 from bot.core.levels import Budget
-from bot.core.records import ACTIVE, LOBBY, Match
+from bot.core.records import ACTIVE, LOBBY, OVER, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
 from bot.core.storage import Storage
@@ -413,6 +413,9 @@ class CityhallBot(commands.Bot):
             self.runtime.delivered(outcome.match.id)
         if outcome.match.status == ACTIVE:
             self.driver.kick(outcome.match.id)
+        elif outcome.match.status == OVER:
+            # The final standings are out; the game in a few seconds follows, if drawn.
+            self.tables.animate(outcome.match)
 
     async def _tell_channel(self, outcome: Outcome) -> None:
         match = outcome.match

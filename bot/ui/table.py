@@ -26,7 +26,8 @@ import discord
 
 from bot.core.i18n import Text, Words
 from bot.core.keyedlocks import KeyedLocks
-from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, Match
+from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match
+from bot.render import animation
 from bot.render.pool import Priority, Superseded
 
 from .components import Components
@@ -39,6 +40,7 @@ from .replies import NO_MENTIONS
 
 _ = Words("bot")
 _l = _.lazy
+_n = _.plural
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -94,6 +96,10 @@ class Tables:
         # the table). In memory only: after a restart a table starts without them.
         self._news: dict[int, deque[str]] = {}
         self._news_pictures: dict[int, list[Drawn]] = {}
+        # Finished matches' final tables as last sent (payload, message id), until their
+        # animation is added or skipped (``animate``); and the animations being drawn.
+        self._finals: dict[int, tuple[TablePayload, int]] = {}
+        self._animating: set[int] = set()
 
     def frame(self, match: Match) -> tuple[int, str, str] | None:
         if match.status == LOBBY:
@@ -295,6 +301,7 @@ class Tables:
         await message.edit(**payload.edit_kwargs())
         if frame is not None:
             self._frames[match.id] = frame
+        self._keep_final(match, payload, message_id)
         self.mark_shown(match, match.version)
 
     async def catch_up(self, interaction: discord.Interaction, match: Match) -> bool:
@@ -323,6 +330,7 @@ class Tables:
             return True
         if frame is not None:
             self._frames[latest.id] = frame
+        self._keep_final(latest, payload, message.id)
         self.mark_shown(latest, latest.version)
         return True
 
@@ -417,3 +425,118 @@ class Tables:
         # Already gone or not editable: then there is nothing to retire.
         with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
             await old.edit(**kwargs)
+
+    # -- the final message's animation (bot/render/animation.py) ----------------------------
+
+    # The most actions a game may have for its animation: stepping through them is the
+    # animation's part that grows with the game (~2 ms an action for Cities).
+    ANIMATION_MAX_ACTIONS = 2000
+    ANIMATION_PATIENCE = 60.0  # seconds an animation may wait for a worker, then skipped
+
+    def _keep_final(self, match: Match, payload: TablePayload, message_id: int) -> None:
+        if match.status == OVER and payload.png is not None:
+            self._finals[match.id] = (payload, message_id)
+
+    def animate(self, match: Match) -> None:
+        """The game ended: its final message gains the game in a few seconds, an animated
+        picture drawn at the render pool's lowest priority, by an edit once it is ready
+        (the final standings went out without waiting for it). Skipped on a busy server
+        (``_skip_animation``)."""
+        if match.id in self._animating:
+            return
+        self._animating.add(match.id)
+        self.bot.background(self._animate(match))
+
+    def _skip_animation(self, match: Match, actions: int | None = None) -> str | None:
+        """Why no animation is drawn now, or None: the render pool has pictures or other
+        work waiting (a busy server, whose players' pictures go first), another animation
+        is being drawn, the game is very long, the bot is stopping, or no pictures may be
+        attached in the channel."""
+        pool = self.bot.pictures
+        if self.bot.draining:
+            return "the bot is stopping"
+        if match.channel_id in self.no_pictures:
+            return "no pictures in this channel"
+        if pool.queued() > 0:
+            return f"{pool.queued()} job(s) queued in the render pool"
+        if len(self._animating) > 1:
+            return "another animation is being drawn"
+        if actions is not None and actions > self.ANIMATION_MAX_ACTIONS:
+            return f"{actions} actions (more than {self.ANIMATION_MAX_ACTIONS})"
+        return None
+
+    async def _animate(self, match: Match) -> None:
+        try:
+            with self.bot.speaking_to(match.guild_id):
+                drawn = await self._draw_animation(match)
+            final = self._finals.pop(match.id, None)
+            if drawn is None:
+                return
+            if final is None:
+                log.info("No animation for match %s: its final table was not shown.", match.id)
+                return
+            await self._add_animation(match, final, drawn)
+        finally:
+            self._animating.discard(match.id)
+            self._finals.pop(match.id, None)
+
+    async def _draw_animation(self, match: Match) -> Drawn | None:
+        why = self._skip_animation(match)
+        if why is not None:
+            log.info("No animation for match %s: %s.", match.id, why)
+            return None
+        adapter = self.bot.adapters[match.game]
+        actions = await self.bot.storage.actions(match.id)
+        pool = self.bot.pictures
+        try:
+            async with asyncio.timeout(self.ANIMATION_PATIENCE):
+                if (why := self._skip_animation(match, len(actions))) is not None:
+                    log.info("No animation for match %s: %s.", match.id, why)
+                    return None
+                boards = await pool.later(animation.__name__, "boards", "bot.games", match.game,
+                                          match.player_ids, match.options, match.seed, actions)
+                if pool.queued() > 0:
+                    log.info("No animation for match %s: the render pool got busy.", match.id)
+                    return None
+                views = [adapter.named_view(match, view) for _step, view in boards]
+                drawn = await pool.later(animation.__name__, "animate",
+                                         pool.modules[match.game], views)
+        except TimeoutError:
+            log.info("No animation for match %s: no render worker was free for %.0f s.",
+                     match.id, self.ANIMATION_PATIENCE)
+            return None
+        except Exception:
+            log.exception("The animation of match %s could not be drawn; the final table "
+                          "stays as it is.", match.id)
+            return None
+        if drawn is None:
+            log.info("No animation for match %s: over %d bytes even small.", match.id,
+                     animation.BUDGET_BYTES)
+            return None
+        seconds = max(1, round(drawn.milliseconds / 1000))
+        words = _n("{game} in {n} second: the board after each move, from the first to the "
+                   "last.",
+                   "{game} in {n} seconds: the board after each move, from the first to the "
+                   "last.", seconds, game=adapter.engine.title)
+        described = words + " " + adapter.picture_description(match)
+        return Drawn(drawn.data, drawn.filename, fit_description(described))
+
+    async def _add_animation(self, match: Match, final: tuple[TablePayload, int],
+                             drawn: Drawn) -> None:
+        """Edit the final message to what it showed, the animation added."""
+        payload, message_id = final
+        message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
+            message_id)
+        files: list[discord.File] = [*payload.files(), drawn.upload()]
+        async with self._locks(match.id):
+            await self.pacing.wait("edit", match.channel_id)
+            try:
+                await message.edit(content=payload.content, embed=payload.embed,
+                                   attachments=files, view=payload.view,
+                                   allowed_mentions=NO_MENTIONS)
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
+                log.info("Could not add the animation to the final table of match %s: %s",
+                         match.id, exc)
+                return
+        log.info("Match %s's final table has its animation (%d KB).", match.id,
+                 len(drawn.png) // 1024)

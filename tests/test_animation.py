@@ -1,0 +1,121 @@
+"""The game in a few seconds (bot/render/animation.py, ``Tables.animate``): a finished
+game's final message gains an animated GIF of its board move by move, with alt text, within
+Discord's upload limit, its first frame the board at the start and its last the final board
+(the replay contract's boards, bot/core/replaying.py); and on a busy render pool the final
+message comes all the same, without it. Played with the test-only noughts and crosses
+(tests/noughts/) against a computer player, in the bot of this process."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import bot.app
+import bot.games
+from bot.app import CityhallBot
+from bot.core.records import Match
+from bot.core.replaying import Replay
+from bot.render import animation
+from bot.tools.fakebot import settle
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMessage
+from tests.harness import Member, cityhall_bot, started_table
+from tests.noughts import GAME as NOUGHTS
+from tests.noughts.ai import choose
+from tests.noughts.render import render_table
+
+
+@pytest.fixture
+def noughts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bot started in this test hosts noughts and crosses too."""
+    monkeypatch.setitem(bot.games.GAMES, "noughts", NOUGHTS)
+    monkeypatch.setattr(bot.app, "EXTENSIONS", (*bot.app.EXTENSIONS, NOUGHTS.cog))
+    yield
+
+
+async def played(fake: FakeDiscord, cityhall: CityhallBot, ann: Member) -> tuple[Match, FakeMessage]:
+    """Ann against a computer player, to the end (she plays what it would: a draw in nine
+    moves): the match and its final table message."""
+    match, table = await started_table(fake, cityhall, "noughts", ann, computers=1)
+    while match.status == "active":
+        assert match.state is not None
+        await settle(cityhall, match.id)
+        if match.status != "active":
+            break
+        await cityhall.after_move(await cityhall.runtime.act(
+            match.id, str(ann["id"]), choose(match.state, str(ann["id"]))))
+    await settle(cityhall, match.id)
+    await fake.wait_until(lambda: "· final" in table.content, 5, "the final table")
+    return match, table
+
+
+async def animations_done(fake: FakeDiscord, cityhall: CityhallBot) -> None:
+    await fake.wait_until(lambda: not cityhall.tables._animating, 20, "the animation's end")
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    """Mean difference of two pictures' colours, 0-255."""
+    assert a.size == b.size
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_the_final_message_carries_the_game_move_by_move(
+        fake_discord: FakeDiscord, tmp_path: Path, noughts: None) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+        match, table = await played(fake, cityhall, ann)
+        await animations_done(fake, cityhall)
+        names = [a.filename for a in table.attachments]
+        assert names == ["table.png", "game.gif"], names
+        gif = table.attachment("game.gif")
+        alt = gif.description or ""
+        assert "Noughts and Crosses in " in alt and "seconds" in alt, alt
+        assert "Shared win" in alt, "the final standings in words"
+        assert len(gif.data) < 8 * 1024 * 1024
+        assert "· final" in table.content and "ch:rematch:" in str(table.components)
+
+        picture: Any = Image.open(io.BytesIO(gif.data))
+        assert picture.format == "GIF" and picture.is_animated
+        replay = Replay(NOUGHTS.engine, match.player_ids, match.options, match.seed,
+                        await cityhall.storage.actions(match.id))
+        assert replay.last == 9 and picture.n_frames == 10, "one frame a move, and the start"
+        adapter = cityhall.adapters["noughts"]
+        first, last = (animation.frame(render_table(adapter.named_view(match, replay.board(i))),
+                                       picture.width) for i in (0, replay.last))
+        picture.seek(0)
+        shown_first = picture.convert("RGB")
+        picture.seek(picture.n_frames - 1)
+        shown_last = picture.convert("RGB")
+        # Equal but for the GIF's 255 colours; the two boards differ far more than that.
+        assert difference(shown_first, first) < 1.0 and difference(shown_last, last) < 1.0
+        assert difference(shown_first, last) > 3 * difference(shown_first, first) + 1
+        shown_for = 0
+        for index in range(picture.n_frames):
+            picture.seek(index)
+            shown_for += picture.info["duration"]
+        assert 5_000 <= shown_for <= 15_000, "a few seconds: at most 15"
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_busy_render_pool_skips_the_animation_not_the_final_message(
+        fake_discord: FakeDiscord, tmp_path: Path, noughts: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+        pool = cityhall.pictures
+        queued = pool.queued
+        # Pictures are waiting for the workers whenever the game ends.
+        monkeypatch.setattr(pool, "queued", lambda priority=None: 1 if priority is None
+                            else queued(priority))
+        _match, table = await played(fake, cityhall, ann)
+        await animations_done(fake, cityhall)
+        assert [a.filename for a in table.attachments] == ["table.png"]
+        assert "· final" in table.content and "Shared win" in table.content
