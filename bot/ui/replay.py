@@ -23,7 +23,7 @@ import discord
 from bot.core.engine import JSON
 from bot.core.i18n import Words
 from bot.core.records import ABANDONED, ENDED, OVER, Match
-from bot.core.replaying import Replay, Step
+from bot.core.replaying import Replay, Step, board
 from bot.render.pool import Priority
 
 from .components import ascii_number
@@ -102,13 +102,20 @@ class Replays:
         return match, replay
 
     async def step(self, match_id: int, replay: Replay, index: int) -> Step:
-        """Step ``index``, worked out off the event loop when it is not known yet (the
-        first look at a long game replays every move up to it, and finds its rounds)."""
+        """Step ``index``, worked out off the event loop unless it is at hand (a few moves
+        from the nearest kept step; the first look at a game replays it up to there)."""
         if replay.known(index):
             return replay.step(index)
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            return await asyncio.to_thread(replay.prepare, index)
+        async with self._locks.setdefault(match_id, asyncio.Lock()):
+            return await asyncio.to_thread(replay.step, index)
+
+    async def rounds(self, match_id: int, replay: Replay) -> list[tuple[int, int]]:
+        """The game's rounds, worked out off the event loop the first time (every move
+        replayed), while the first picture is being drawn."""
+        if replay.rounds_known:
+            return replay.rounds()
+        async with self._locks.setdefault(match_id, asyncio.Lock()):
+            return await asyncio.to_thread(replay.rounds)
 
     def forget(self) -> None:
         self._kept.clear()
@@ -138,29 +145,46 @@ async def show(interaction: discord.Interaction, match_id: int, index: int, *,
         return
     step = await REPLAYS.step(match_id, replay, index)
     adapter = bot.adapters[match.game]
-    content = caption(adapter, match, replay, step)
-    view = viewer(match, replay, index)
-    await show_private(interaction, match_id, content, view,
-                       _picture(interaction, adapter, match, replay, step, content), edit=edit)
+    # The picture is drawn while the rounds are worked out (the first look at a game).
+    picture = asyncio.ensure_future(_picture(interaction, adapter, match, step))
+    try:
+        await REPLAYS.rounds(match_id, replay)
+        content = caption(adapter, match, replay, step)
+        view = viewer(match, replay, index)
+    except BaseException:
+        picture.cancel()
+        raise
+    await show_private(interaction, match_id, content, view, _described(picture, content, match),
+                       edit=edit)
 
 
-def frame_view(adapter: GameAdapter[Any], match: Match, replay: Replay, index: int) -> JSON:
-    """What step ``index``'s picture is drawn from: the replay contract's board (the public
-    view at that step), with the seats' names, as the table's picture is drawn."""
-    return adapter.named_view(match, replay.board(index))
+def frame_view(adapter: GameAdapter[Any], match: Match, step: Step) -> JSON:
+    """What ``step``'s picture is drawn from: the replay contract's board (the public view
+    at that step), with the seats' names, as the table's picture is drawn."""
+    return adapter.named_view(match, board(adapter.engine, step))
 
 
 async def _picture(interaction: discord.Interaction, adapter: GameAdapter[Any], match: Match,
-                   replay: Replay, step: Step, content: str) -> list[discord.File]:
+                   step: Step) -> tuple[bytes, str] | None:
+    """Step ``step``'s picture, drawn by a render worker (None if it could not be)."""
     try:
         png = await cityhall(interaction).pictures.render(
-            match.game, "render_table", frame_view(adapter, match, replay, step.index),
+            match.game, "render_table", frame_view(adapter, match, step),
             priority=Priority.INTERACTIVE)
     except Exception:
         log.exception("Could not draw step %d of game %d's replay", step.index, match.id)
+        return None
+    return png, f"replay-{match.id}-{step.index}.png"
+
+
+async def _described(drawing: asyncio.Future[tuple[bytes, str] | None], content: str,
+                     match: Match) -> list[discord.File]:
+    """The drawn picture as an upload, with the viewer's words as its alt text."""
+    drawn = await drawing
+    if drawn is None:
         return []
-    description = fit_description(plain_text(content, match))
-    return [Upload(png, f"replay-{match.id}-{step.index}.png", description=description)]
+    png, filename = drawn
+    return [Upload(png, filename, description=fit_description(plain_text(content, match)))]
 
 
 def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step) -> str:
