@@ -277,7 +277,7 @@ def test_jump_to_round_lands_on_each_rounds_first_step() -> None:
     assert [replay_.round_at(i) for i in (0, 2, 3, 7)] == [1, 1, 2, 3]
     assert round_starts([None, None]) == [] and round_starts([1, 1, 1]) == []
     # Stepping back and forth from the kept steps gives what one walk from the start gives.
-    log = [("a", {})] * 27
+    log: list[tuple[str | None, JSON]] = [("a", {})] * 27
     straight = [s.state for s in steps(Rounds(), ["a"], {}, 0, log)]  # type: ignore[arg-type]
     held = Replay(Rounds(), ["a"], {}, 0, log)  # type: ignore[arg-type]
     for index in (5, 4, 27, 26, 12, 0, 13, 20, 19, 27):
