@@ -133,18 +133,22 @@ def encode(frames: Sequence[Image.Image]) -> tuple[bytes, int]:
     """The frames as a looping GIF, all in one palette (taken from the first, middle and
     last frames, so a colour stays the same colour throughout), without dithering (boards
     are flat colours and text, which dithering would only speckle); and its length in ms.
-    Frames of different heights (a board that grew) are placed at the top of the largest."""
+    Frames of different heights (a board that grew) are placed at the top of the largest,
+    on their own background colour (their bottom left pixel's)."""
     width = max(f.width for f in frames)
     height = max(f.height for f in frames)
     samples = [frames[0], frames[len(frames) // 2], frames[-1]]
     mosaic = Image.new("RGB", (width, height * len(samples)), "white")
     for row, picture in enumerate(samples):
         mosaic.paste(picture, (0, row * height))
+        if picture.height < height:  # the background it will be shown on
+            mosaic.paste(_background(picture),
+                         (0, row * height + picture.height, width, (row + 1) * height))
     palette = mosaic.quantize(PALETTE, method=Image.Quantize.MEDIANCUT)
     reduced = []
     for picture in frames:
         if picture.size != (width, height):
-            canvas = Image.new("RGB", (width, height), "white")
+            canvas = Image.new("RGB", (width, height), _background(picture))
             canvas.paste(picture, (0, 0))
             picture = canvas
         reduced.append(picture.quantize(palette=palette, dither=Image.Dither.NONE))
@@ -153,3 +157,9 @@ def encode(frames: Sequence[Image.Image]) -> tuple[bytes, int]:
     reduced[0].save(out, "GIF", save_all=True, append_images=reduced[1:], duration=times,
                     loop=0, disposal=1)
     return out.getvalue(), sum(times)
+
+
+def _background(picture: Image.Image) -> tuple[int, int, int]:
+    """The colour a picture's board stands on: its bottom left pixel's (RGB)."""
+    red, green, blue = picture.getpixel((0, picture.height - 1))  # type: ignore[misc]
+    return int(red), int(green), int(blue)
