@@ -7,6 +7,7 @@ message comes all the same, without it. Played with the test-only noughts and cr
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,3 +120,23 @@ async def test_a_busy_render_pool_skips_the_animation_not_the_final_message(
         await animations_done(fake, cityhall)
         assert [a.filename for a in table.attachments] == ["table.png"]
         assert "· final" in table.content and "Shared win" in table.content
+
+
+async def test_an_animation_waits_for_every_picture_asked_before_it_runs() -> None:
+    """LOW, the animations' priority, comes after the pictures players and tables wait for,
+    even when asked first."""
+    from bot.render.pool import Priority, RenderPool
+
+    view = NOUGHTS.engine.view(NOUGHTS.engine.new(["Ann", "Bob"], {}, 1), None)
+    finished: list[str] = []
+    async with RenderPool(0, modules={"noughts": "tests.noughts.render"}) as pool:
+        async def run(name: str, job: Any) -> None:
+            await job
+            finished.append(name)
+
+        await asyncio.gather(
+            run("animation", pool.later(animation.__name__, "sample", [1, 2, 3, 4], 2)),
+            run("table", pool.render("noughts", "render_table", view)),
+            run("preview", pool.render("noughts", "render_table", view,
+                                       priority=Priority.INTERACTIVE)))
+    assert finished == ["preview", "table", "animation"]
