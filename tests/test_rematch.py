@@ -79,7 +79,11 @@ async def test_rematch_seats_both_players_and_the_computer_at_its_level(
         shown = str(opened.message.embeds)
         assert "Bob" in shown and "hard" in shown and "1 round" in shown, shown
 
+    # A restart: the old table's Rematch still leads to the same lobby.
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         seated = await answer(await fake.click(ann, final, rematch))
+        lobby = bot.runtime.in_channel(int(fake.channel_id))
+        assert lobby is not None and lobby.status == LOBBY
         assert seated.ephemeral and "You have a seat in the rematch." in text_of(seated)
         assert f"/{lobby.table_message_id}" in text_of(seated), "a link to the lobby"
         assert seats_of(lobby)[-1] == (str(ann["id"]), False, "normal")

@@ -86,8 +86,8 @@ async def press(interaction: discord.Interaction, old_id: int) -> None:
     bot: CityhallBot = interaction.client  # type: ignore[assignment]
     old = await bot.runtime.fetch(old_id)
     if old is None or old.game not in bot.adapters:
-        await tell(interaction, _("I can't find that game any more; /help lists the games "
-                                  "you can start."))
+        await tell(interaction, _("I can't find that game any more; {command} lists the "
+                                  "games you can start.", command=slash("help")))
         return
     if old.status != OVER:
         await tell(interaction, _("Only a game played to its end has a rematch."))
@@ -99,12 +99,13 @@ async def press(interaction: discord.Interaction, old_id: int) -> None:
         await _seat(bot, interaction, lobby, clicker)
         return
     if lobby is not None and lobby.status == ACTIVE:
-        await tell(interaction, _("This rematch has already started. Use /game status to see "
-                                  "it."))
+        await tell(interaction, _("This rematch has already started. Use {command} to see it.",
+                                  command=slash("game status")))
         return
     if bot.runtime.in_channel(old.channel_id) is not None:
         await tell(interaction, _("This channel already has an unfinished game, so no rematch "
-                                  "was opened. Use /game status to see it."))
+                                  "was opened. Use {command} to see it.",
+                                  command=slash("game status")))
         return
     if await newer_game(bot, old):
         await tell(interaction, _("A newer game has been played in this channel since this "
@@ -135,14 +136,14 @@ async def _seat(bot: CityhallBot, interaction: discord.Interaction, lobby: Match
     """A later press: a seat in the rematch's lobby, as Join gives one."""
     where = _lobby_link(lobby)
     if lobby.seat(clicker.id) is not None:
-        await tell(interaction, _("You already have a seat in this rematch. {link}", link=where))
+        await tell(interaction, (_("You already have a seat in this rematch.") + " " + where).strip())
         return
     try:
         lobby = await bot.runtime.join(lobby.id, clicker)
     except Refusal as exc:
         await tell(interaction, str(exc))
         return
-    await tell(interaction, _("You have a seat in the rematch. {link}", link=where))
+    await tell(interaction, (_("You have a seat in the rematch.") + " " + where).strip())
     bot.background(bot.tables.refresh(lobby.id))  # the lobby message lists the new seat
 
 
