@@ -337,7 +337,8 @@ def _forget(user_id: str) -> Job[Forgotten]:
     ``Storage.forget``). Nothing is changed while they sit in an unfinished game."""
     like = f"%{user_id}%"
     unfinished = [(int(r[0]), int(r[1]), int(r[2]), str(r[3])) for r in (yield fetch_all(
-        "SELECT id, guild_id, channel_id, game FROM matches WHERE status IN ('lobby', 'active')"
+        "SELECT id, guild_id, channel_id, game, host_id, seats FROM matches"
+        " WHERE status IN ('lobby', 'active')"
         " AND (host_id=? OR seats LIKE ?) ORDER BY id", (user_id, like)))
         if user_id == r[4] or any(str(s.get("id")) == user_id for s in json.loads(r[5]))]
     if unfinished:
