@@ -12,6 +12,7 @@ import discord
 import pytest
 
 import bot.games
+import bot.ui.replay as replay_ui
 from bot.app import CityhallBot
 from bot.core.engine import JSON
 from bot.core.i18n import Words
@@ -236,6 +237,9 @@ async def test_jump_to_round_shows_the_rounds_first_move(
         return {**plain(self, state, viewer), "round": 1 + sum(map(bool, state["board"])) // 2}
 
     monkeypatch.setattr(type(ENGINE), "view", with_rounds)
+    # The rounds are waited for (a long game on a busy bot shows its menu from the next
+    # click on; noughts' are found at once, but a loaded test machine may take its time).
+    monkeypatch.setattr(replay_ui, "ROUNDS_WAIT_S", 10.0)
     fake = fake_discord
     ann, bob = await fake.add_member("Ann"), await fake.add_member("Bob")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:

@@ -193,8 +193,13 @@ class Replay:
 
     def round_at(self, index: int) -> int | None:
         """The round step ``index`` belongs to (None for a game without rounds)."""
-        found = None
-        for number, first in self.rounds():
-            if first <= index:
-                found = number
-        return found
+        return round_at(self.rounds(), index)
+
+
+def round_at(rounds: Sequence[tuple[int, int]], index: int) -> int | None:
+    """The round step ``index`` belongs to, given ``(round, first step)`` of each round."""
+    found = None
+    for number, first in rounds:
+        if first <= index:
+            found = number
+    return found

@@ -79,6 +79,15 @@ def bench_clicks(game: str, clicks: int) -> JSON | None:
     return result
 
 
+def bench_replay(quick: bool) -> JSON:
+    """A replay viewer's step to its picture with 10,000 finished games in the server
+    (``bot/tools/replaybench.py``; 1,000 and fewer steps when quick)."""
+    from bot.tools.replaybench import replay_steps
+
+    result: JSON = asyncio.run(replay_steps(1_000 if quick else 10_000, 8 if quick else 40))
+    return result
+
+
 def main(*, as_json: bool = False, quick: bool = False) -> int:
     repeats = 8 if quick else 40
     clicks = 10 if quick else 40
@@ -88,6 +97,7 @@ def main(*, as_json: bool = False, quick: bool = False) -> int:
         entry: JSON = {"images": bench_images(game, repeats)}
         entry["click"] = bench_clicks(game, clicks)
         report["games"][game] = entry
+    report["replay"] = bench_replay(quick)
     if as_json:
         print(json.dumps(report))
     else:
@@ -119,8 +129,20 @@ def _table(report: JSON) -> str:
         else:
             lines.append("  click -> response  (harness not available)")
         lines.append("")
+    replay = report.get("replay")
+    if replay:
+        for kind, words in (("cold", "a game not opened since the start"),
+                            ("rounds", "its rounds, found meanwhile"),
+                            ("warm", "the next step in an open viewer")):
+            figures = replay[kind]
+            lines.append(f"replay step -> picture, {words}: median {figures['median_ms']:6.2f} ms"
+                         f"   p95 {figures['p95_ms']:6.2f} ms (CPU {figures['cpu_p95_ms']:.2f} ms)"
+                         f"   ({figures['steps']} steps, "
+                         f"{replay['games']:,} finished games in the server)")
+        lines.append("")
     t = report["targets"]
     lines.append(f"Targets: image p95 <= {t['image_p95_ms']:g} ms and <= "
                  f"{t['image_max_bytes'] // 1000} KB; click p95 <= {t['click_p95_ms']:g} ms; "
-                 f"no event-loop stall over {t['loop_block_ms']:g} ms from a render.")
+                 f"no event-loop stall over {t['loop_block_ms']:g} ms from a render; replay "
+                 f"step p95 <= {report['replay']['target_p95_ms']:g} ms.")
     return "\n".join(lines)

@@ -23,13 +23,13 @@ import discord
 from bot.core.engine import JSON
 from bot.core.i18n import Words
 from bot.core.records import ABANDONED, ENDED, OVER, Match
-from bot.core.replaying import Replay, Step, board
+from bot.core.replaying import Replay, Step, board, round_at
 from bot.render.pool import Priority
 
 from .components import ascii_number
 from .deferral import answering_in_time
 from .game import GameAdapter, fit_description, plain_text, seat_name
-from .later import show_private
+from .later import drawn_within, show_private
 from .leftovers import let_go_of_view
 from .play import cityhall
 from .replies import oops, plain_name, storage_fault, tell
@@ -49,6 +49,9 @@ ROUND_PREFIX = "ch:rpr"  # a viewer's "jump to round" menu: ch:rpr:<match>
 NAV = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 MAX_OPTIONS = 25  # Discord's options in a menu
 REPLAYABLE = (OVER, ENDED, ABANDONED)
+# How long a viewer's first answer waits for the game's rounds (its "jump to round" menu):
+# every move replayed, up to a quarter of a second for a long game on a busy machine.
+ROUNDS_WAIT_S = 0.15
 
 
 class Refused(Exception):
@@ -66,6 +69,7 @@ class Replays:
     def __init__(self) -> None:
         self._kept: OrderedDict[int, tuple[Match, Replay]] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._finding: set[asyncio.Future[list[tuple[int, int]]]] = set()
 
     async def load(self, bot: CityhallBot, match_id: int,
                    guild_id: int | None) -> tuple[Match, Replay]:
@@ -111,11 +115,30 @@ class Replays:
 
     async def rounds(self, match_id: int, replay: Replay) -> list[tuple[int, int]]:
         """The game's rounds, worked out off the event loop the first time (every move
-        replayed), while the first picture is being drawn."""
+        replayed)."""
         if replay.rounds_known:
             return replay.rounds()
         async with self._locks.setdefault(match_id, asyncio.Lock()):
             return await asyncio.to_thread(replay.rounds)
+
+    async def rounds_within(self, match_id: int, replay: Replay,
+                            wait: float) -> list[tuple[int, int]] | None:
+        """The game's rounds if they are found within ``wait`` seconds, else None; they go
+        on being worked out, for the next click."""
+        if replay.rounds_known:
+            return replay.rounds()
+        finding = asyncio.ensure_future(self.rounds(match_id, replay))
+        if not await drawn_within(finding, wait):
+            self._finding.add(finding)
+            finding.add_done_callback(self._found)
+            return None
+        return finding.result()
+
+    def _found(self, finding: asyncio.Future[list[tuple[int, int]]]) -> None:
+        self._finding.discard(finding)
+        if not finding.cancelled() and finding.exception() is not None:
+            log.error("A replay's rounds could not be worked out",
+                      exc_info=finding.exception())
 
     def forget(self) -> None:
         self._kept.clear()
@@ -145,12 +168,14 @@ async def show(interaction: discord.Interaction, match_id: int, index: int, *,
         return
     step = await REPLAYS.step(match_id, replay, index)
     adapter = bot.adapters[match.game]
-    # The picture is drawn while the rounds are worked out (the first look at a game).
+    # The picture is drawn while the rounds are worked out (the first look at a game); a
+    # long game on a busy bot is shown without its round menu rather than late, and the
+    # rounds, found meanwhile, are there from the next click.
     picture = asyncio.ensure_future(_picture(interaction, adapter, match, step))
     try:
-        await REPLAYS.rounds(match_id, replay)
-        content = caption(adapter, match, replay, step)
-        view = viewer(match, replay, index)
+        rounds = await REPLAYS.rounds_within(match_id, replay, ROUNDS_WAIT_S)
+        content = caption(adapter, match, replay, step, rounds)
+        view = viewer(match, replay, index, rounds)
     except BaseException:
         picture.cancel()
         raise
@@ -187,7 +212,8 @@ async def _described(drawing: asyncio.Future[tuple[bytes, str] | None], content:
     return [Upload(png, filename, description=fit_description(plain_text(content, match)))]
 
 
-def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step) -> str:
+def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step,
+            rounds: list[tuple[int, int]] | None) -> str:
     """The viewer's words: which game, which move of how many, who moved and what."""
     title = adapter.engine.title
     head = _("🎞️ Replay of **{title}** game {number}", title=title, number=str(match.id))
@@ -200,7 +226,7 @@ def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step)
         where = _("Move {step} of {last} — {name}.", step=step.index, last=replay.last,
                   name=plain_name(seat_name(match, step.player)))
     lines = [head, where]
-    number = replay.round_at(step.index)
+    number = round_at(rounds or [], step.index)
     if number is not None:
         lines[0] = _("{replay}, round {round}", replay=head, round=number)
     said = _said(adapter, match, step)
@@ -235,7 +261,8 @@ def _said(adapter: GameAdapter[Any], match: Match, step: Step) -> str:
     return "\n".join(n.text for n in notices if n.text)[:1500]
 
 
-def viewer(match: Match, replay: Replay, index: int) -> discord.ui.View:
+def viewer(match: Match, replay: Replay, index: int,
+           rounds: list[tuple[int, int]] | None) -> discord.ui.View:
     """The viewer's buttons (⏮ ◀ ▶ ⏭) and, where the game has rounds, its round menu."""
     view = discord.ui.View(timeout=None)
     targets = {"f": 0, "p": max(index - 1, 0), "n": min(index + 1, replay.last),
@@ -244,9 +271,8 @@ def viewer(match: Match, replay: Replay, index: int) -> discord.ui.View:
         item = ReplayStep(match.id, target, nav)
         item.item.disabled = (index == 0) if nav in "fp" else (index == replay.last)
         view.add_item(item)
-    rounds = replay.rounds()
     if rounds:
-        view.add_item(ReplayRound(match.id, rounds, replay.round_at(index)))
+        view.add_item(ReplayRound(match.id, rounds, round_at(rounds, index)))
     return view
 
 
@@ -363,7 +389,8 @@ class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
                 await tell(interaction, str(refused))
                 return
             step = ascii_number(str(values[0]))
-            if step is None or step not in {first for _n, first in replay.rounds()}:
+            rounds = await REPLAYS.rounds(self.match_id, replay)
+            if step is None or step not in {first for _n, first in rounds}:
                 await tell(interaction, _("Game {number} has no round starting there. Open "
                                           "it again with /replay {number}.",
                                           number=str(self.match_id)))
