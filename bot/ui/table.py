@@ -450,13 +450,15 @@ class Tables:
     def _skip_animation(self, match: Match, actions: int | None = None) -> str | None:
         """Why no animation is drawn now, or None: the render pool has pictures or other
         work waiting (a busy server, whose players' pictures go first), another animation
-        is being drawn, the game is very long, the bot is stopping, or no pictures may be
-        attached in the channel."""
+        is being drawn, the game is very long, the bot is stopping, or the final table was
+        never shown or may not carry pictures in its channel."""
         pool = self.bot.pictures
         if self.bot.draining:
             return "the bot is stopping"
         if match.channel_id in self.no_pictures:
             return "no pictures in this channel"
+        if match.table_message_id is None:
+            return "its table message is unknown"
         if pool.queued() > 0:
             return f"{pool.queued()} job(s) queued in the render pool"
         if len(self._animating) > 1:
