@@ -16,12 +16,14 @@ import asyncio
 import logging
 import re
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.core.engine import JSON
 from bot.core.i18n import Words
+from bot.core.outcomes import Outcome
 from bot.core.records import ABANDONED, ENDED, OVER, Match
 from bot.core.replaying import Replay, Step, board, round_at
 from bot.render.pool import Priority
@@ -42,6 +44,7 @@ _ = Words("bot")
 _n = _.plural
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PREFIX = "ch:replay"  # the button that opens a viewer: ch:replay:<match>
 STEP_PREFIX = "ch:rp"  # a viewer's step buttons: ch:rp:<match>:<step>:<f|p|n|l>
@@ -52,6 +55,7 @@ REPLAYABLE = (OVER, ENDED, ABANDONED)
 # How long a viewer's first answer waits for the game's rounds (its "jump to round" menu):
 # every move replayed, up to a quarter of a second for a long game on a busy machine.
 ROUNDS_WAIT_S = 0.15
+MAX_SAID = 1500  # the game's words about one move, of a message's 2,000 characters
 
 
 class Refused(Exception):
@@ -214,24 +218,44 @@ async def _described(drawing: asyncio.Future[tuple[bytes, str] | None], content:
 
 def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step,
             rounds: list[tuple[int, int]] | None) -> str:
-    """The viewer's words: which game, which move of how many, who moved and what."""
-    title = adapter.engine.title
-    head = _("🎞️ Replay of **{title}** game {number}", title=title, number=str(match.id))
+    """The viewer's words: which game (and round), which move of how many, who moved and
+    what, in the game's own words where it has them (docs/replays.md)."""
+    title, number = adapter.engine.title, str(match.id)
+    round_number = round_at(rounds or [], step.index)
+    if round_number is None:
+        head = _("🎞️ Replay of **{title}** game {number}", title=title, number=number)
+    else:
+        head = _("🎞️ Replay of **{title}** game {number}, round {round}", title=title,
+                 number=number, round=round_number)
+    at = _match_at(match, step)
+    outcome = None if step.action is None else Outcome(
+        match=at, player=step.player, action=step.action, events=step.events)
     if step.index == 0:
         where = _n("The start ({n} move in all).", "The start ({n} moves in all).",
                    replay.last)
     elif step.player is None:
         where = _("Move {step} of {last}.", step=step.index, last=replay.last)
     else:
-        where = _("Move {step} of {last} — {name}.", step=step.index, last=replay.last,
-                  name=plain_name(seat_name(match, step.player)))
+        name = plain_name(seat_name(match, step.player))
+        did = _words(lambda: adapter.done_for_late_player(at, outcome), match, step) \
+            if outcome is not None and step.error is None else None
+        if did:
+            # TRANSLATORS: {did} is the move in the game's words, as in "the computer player
+            # {did} for them": "Move 12 of 84 — Ann built a 3-high block on B2."
+            where = _("Move {step} of {last} — {name} {did}.", step=step.index,
+                      last=replay.last, name=name, did=did)
+        else:
+            where = _("Move {step} of {last} — {name}.", step=step.index, last=replay.last,
+                      name=name)
     lines = [head, where]
-    number = round_at(rounds or [], step.index)
-    if number is not None:
-        lines[0] = _("{replay}, round {round}", replay=head, round=number)
-    said = _said(adapter, match, step)
-    if said:
-        lines.append(said)
+    if step.error is not None:
+        lines.append(_("This move could not be replayed ({why}); the board stays as it was.",
+                       why=step.error.rstrip(".")))
+    elif outcome is not None:
+        notices = _words(lambda: adapter.notices(at, outcome), match, step) or []
+        said = "\n".join(n.text for n in notices if n.text)
+        if said:
+            lines.append(said[:MAX_SAID])
     if step.index == replay.last:
         if match.status == OVER:
             lines.append(_("The game ends here."))
@@ -240,25 +264,22 @@ def caption(adapter: GameAdapter[Any], match: Match, replay: Replay, step: Step,
     return "\n".join(lines)
 
 
-def _said(adapter: GameAdapter[Any], match: Match, step: Step) -> str:
-    """The move in the game's own words: the lines its table shows for that move (its
-    folded notices), when the game says any."""
-    if step.action is None or step.error is not None:
-        return ""
-    from bot.core.outcomes import Outcome
+def _match_at(match: Match, step: Step) -> Match:
+    """The match as it was after ``step``, for the game's words about that move."""
+    return Match(id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
+                 game=match.game, status=match.status, host_id=match.host_id,
+                 seats=match.seats, options=match.options, seed=match.seed, state=step.state,
+                 version=step.index + 1, created_at=match.created_at)
 
-    at = Match(id=match.id, guild_id=match.guild_id, channel_id=match.channel_id,
-               game=match.game, status=match.status, host_id=match.host_id, seats=match.seats,
-               options=match.options, seed=match.seed, state=step.state,
-               version=step.index + 1, created_at=match.created_at)
+
+def _words(say: Callable[[], T], match: Match, step: Step) -> T | None:
+    """What the game says about a move, or None if it cannot say it (logged)."""
     try:
-        notices = adapter.notices(at, Outcome(match=at, player=step.player,
-                                              action=step.action, events=step.events))
+        return say()
     except Exception:
         log.exception("The words of move %d of game %d could not be said", step.index,
                       match.id)
-        return ""
-    return "\n".join(n.text for n in notices if n.text)[:1500]
+        return None
 
 
 def viewer(match: Match, replay: Replay, index: int,
