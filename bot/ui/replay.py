@@ -36,6 +36,7 @@ from .leftovers import let_go_of_view
 from .play import cityhall
 from .replies import oops, plain_name, storage_fault, tell
 from .uploads import Upload
+from .words import slash
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -87,11 +88,11 @@ class Replays:
         else:
             match = await bot.storage.get(match_id) if match_id <= 2**63 - 1 else None
         if guild_id is None:
-            raise Refused(_("Replays belong to a server: use /replay in the server where the "
-                            "game was played."))
+            raise Refused(_("Replays belong to a server: use {command} in the server where the "
+                            "game was played.", command=slash("replay")))
         if match is None or match.guild_id != guild_id or match.game not in bot.adapters:
-            raise Refused(_("There is no game {number} on this server. /history lists the "
-                            "finished ones.", number=str(match_id)))
+            raise Refused(_("There is no game {number} on this server. {command} lists the "
+                            "finished ones.", number=str(match_id), command=slash("history")))
         if match.status not in REPLAYABLE:
             raise Refused(_("Game {number} is still being played: its replay opens when it is "
                             "over.", number=str(match_id)))
@@ -163,10 +164,10 @@ async def show(interaction: discord.Interaction, match_id: int, index: int, *,
         match, replay = await REPLAYS.load(bot, match_id, interaction.guild_id)
         if not 0 <= index <= replay.last:
             raise Refused(_n("Game {number} has no move {step}: it has {n} move. Open it "
-                             "again with /replay {number}.",
+                             "again with {command} {number}.",
                              "Game {number} has no move {step}: it has {n} moves. Open it "
-                             "again with /replay {number}.", replay.last, number=str(match_id),
-                             step=index))
+                             "again with {command} {number}.", replay.last,
+                             number=str(match_id), step=index, command=slash("replay")))
     except Refused as refused:
         await tell(interaction, str(refused))
         return
@@ -364,7 +365,7 @@ class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]],
         async def handle() -> None:
             if not self.valid:
                 await tell(interaction, _("That replay button is damaged; open the replay "
-                                          "again with /replay."))
+                                          "again with {command}.", command=slash("replay")))
                 return
             await show(interaction, self.match_id, self.step, edit=True)
         await _answer(interaction, self, "A replay step", handle)
@@ -401,7 +402,7 @@ class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
             values = self.item.values
             if not self.valid or len(values) != 1:
                 await tell(interaction, _("That replay menu is damaged; open the replay "
-                                          "again with /replay."))
+                                          "again with {command}.", command=slash("replay")))
                 return
             try:
                 _match, replay = await REPLAYS.load(cityhall(interaction), self.match_id,
@@ -413,8 +414,8 @@ class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
             rounds = await REPLAYS.rounds(self.match_id, replay)
             if step is None or step not in {first for _n, first in rounds}:
                 await tell(interaction, _("Game {number} has no round starting there. Open "
-                                          "it again with /replay {number}.",
-                                          number=str(self.match_id)))
+                                          "it again with {command} {number}.",
+                                          command=slash("replay"), number=str(self.match_id)))
                 return
             await show(interaction, self.match_id, step, edit=True)
         await _answer(interaction, self, "A replay's round menu", handle)
