@@ -33,7 +33,9 @@ from tests.noughts.render import render_table
 
 @pytest.fixture
 def noughts(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The bot started in this test hosts noughts and crosses too."""
+    """The bot started in this test hosts noughts and crosses too (its render workers read
+    the catalogue from the environment)."""
+    monkeypatch.setenv("EXTRA_GAMES", "tests.noughts")
     monkeypatch.setitem(bot.games.GAMES, "noughts", NOUGHTS)
     monkeypatch.setattr(bot.app, "EXTENSIONS", (*bot.app.EXTENSIONS, NOUGHTS.cog))
     yield
@@ -70,7 +72,9 @@ async def test_the_final_message_carries_the_game_move_by_move(
         fake_discord: FakeDiscord, tmp_path: Path, noughts: None) -> None:
     fake = fake_discord
     ann = await fake.add_member("Ann")
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+    # One render worker process, as a bot has (pictures drawn in threads of the bot, as the
+    # other tests draw them, get no animation: seconds of the event loop's GIL).
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", render_workers=1) as cityhall:
         match, table = await played(fake, cityhall, ann)
         await animations_done(fake, cityhall)
         names = [a.filename for a in table.attachments]
@@ -110,7 +114,9 @@ async def test_a_busy_render_pool_skips_the_animation_not_the_final_message(
         monkeypatch: pytest.MonkeyPatch) -> None:
     fake = fake_discord
     ann = await fake.add_member("Ann")
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+    # One render worker process, as a bot has (pictures drawn in threads of the bot, as the
+    # other tests draw them, get no animation: seconds of the event loop's GIL).
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", render_workers=1) as cityhall:
         pool = cityhall.pictures
         queued = pool.queued
         # Pictures are waiting for the workers whenever the game ends.

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import os
 from collections import OrderedDict, deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -28,7 +29,7 @@ from bot.core.i18n import Text, Words
 from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match
 from bot.render import animation
-from bot.render.pool import Priority, Superseded
+from bot.render.pool import Priority, RenderPoolError, Superseded
 
 from .components import Components
 from .game import fit_description, plain_text
@@ -60,6 +61,11 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+
+# CITYHALL_ANIMATIONS=0 (or off, no, false): no animation on final tables (docs/rematch-and-
+# animation.md), for an operator who wants none and for test runs that finish many games.
+ANIMATIONS = os.environ.get("CITYHALL_ANIMATIONS", "1").strip().lower() not in (
+    "0", "off", "no", "false")
 
 # What a superseded table message says once its board is posted again below.
 MOVED = _l("This board moved further down ⬇️")
@@ -448,11 +454,17 @@ class Tables:
         self.bot.background(self._animate(match))
 
     def _skip_animation(self, match: Match, actions: int | None = None) -> str | None:
-        """Why no animation is drawn now, or None: the render pool has pictures or other
+        """Why no animation is drawn now, or None: animations are off, pictures are drawn
+        in threads of this process (no worker processes), the render pool has pictures or other
         work waiting (a busy server, whose players' pictures go first), another animation
         is being drawn, the game is very long, the bot is stopping, or the final table was
         never shown or may not carry pictures in its channel."""
         pool = self.bot.pictures
+        if not ANIMATIONS:
+            return "CITYHALL_ANIMATIONS is off"
+        if pool.workers == 0:
+            # Drawn in a thread of this process, seconds of the event loop's GIL.
+            return "no render worker processes"
         if self.bot.draining:
             return "the bot is stopping"
         if match.channel_id in self.no_pictures:
@@ -506,6 +518,9 @@ class Tables:
         except TimeoutError:
             log.info("No animation for match %s: no render worker was free for %.0f s.",
                      match.id, self.ANIMATION_PATIENCE)
+            return None
+        except RenderPoolError as exc:  # the pool closed (stopping), a worker died
+            log.info("No animation for match %s: %s", match.id, exc)
             return None
         except Exception:
             log.exception("The animation of match %s could not be drawn; the final table "
