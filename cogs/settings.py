@@ -25,6 +25,7 @@ from bot.core.server_settings import ServerSettings, SettingsError, describe_sec
 from bot.ui.permissions import require_manage_server
 from bot.ui.replies import tell
 from bot.ui.server_words import channels_sentence, describe
+from bot.ui.words import slash
 
 if TYPE_CHECKING:
     from bot.app import CityhallBot
@@ -142,9 +143,9 @@ class Settings(commands.Cog):
                  interaction.user.id)
         await tell(interaction, _(
             "Rating season {season} has begun: every player and computer level starts again "
-            "at {start}, from the next game that ends. Season {old} is kept: {stats} with "
-            "season {old} shows it.", season=season, old=season - 1,
-            start=START_RATING, stats="/stats"))
+            "at {start}, from the next game that ends. Season {old} is kept, and {stats} "
+            "can still show it.", season=season, old=season - 1, start=START_RATING,
+            stats=slash("stats")))
 
     # -- default options, one subcommand per game (the same options as its /new) ------------
 
