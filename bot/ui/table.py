@@ -106,6 +106,7 @@ class Tables:
         # animation is added or skipped (``animate``); and the animations being drawn.
         self._finals: dict[int, tuple[TablePayload, int]] = {}
         self._animating: set[int] = set()
+        self._animations: set[asyncio.Task[None]] = set()
 
     def frame(self, match: Match) -> tuple[int, str, str] | None:
         if match.status == LOBBY:
@@ -451,7 +452,17 @@ class Tables:
         if match.id in self._animating:
             return
         self._animating.add(match.id)
-        self.bot.background(self._animate(match))
+        # Not one of the bot's background tasks, which a stop waits for: a stop does not
+        # wait seconds for an animation (closing the render pool ends it, quietly).
+        task = asyncio.create_task(self._animate(match), name=f"cityhall-animation-{match.id}")
+        self._animations.add(task)
+        task.add_done_callback(self._animation_done)
+
+    def _animation_done(self, task: asyncio.Task[None]) -> None:
+        self._animations.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("The animation task %s failed.", task.get_name(),
+                      exc_info=task.exception())
 
     def _skip_animation(self, match: Match, actions: int | None = None) -> str | None:
         """Why no animation is drawn now, or None: animations are off, pictures are drawn
