@@ -29,6 +29,7 @@ from tests.harness import cityhall_bot as harness_bot
 from tests.noughts import GAME as NOUGHTS
 from tests.process_harness import KillSession
 from tests.test_process_games import button_id, component_ids, users
+from tests.test_ratings import finish, row
 
 # Ann (X) takes the top row while Bob (O) answers in the middle row.
 MOVES = (0, 3, 1, 4, 2)
@@ -77,10 +78,16 @@ async def test_a_game_played_through_the_bot_is_rated_shown_reset_and_rebuilt_al
             "noughts"]
         assert [(r.name, r.rated, r.wins) for r in board] == [("Ann", 1, 1), ("Bob", 1, 0)]
         assert board[0].rating > 1000 > board[1].rating
+        # and a Cities game Ann lost to a hard computer player: the level has its line
+        await finish(cityhall.storage, [row(str(ann["id"]), 20, name="Ann"),
+                                        row("cpu1", 30, True, level="hard")],
+                     game="cities", guild=int(fake.guild_id))
         shown = await stats(fake, bob)
-        assert shown.index("Ann") < shown.index("Bob")
-        assert f"**{board[0].rating:,}** (1 rated game) · 1 win, best 1" in shown, shown
-        assert f"**{board[1].rating}** (1 rated game) · 0 wins" in shown, shown
+        assert f"**1.** Ann — **{board[0].rating:,}** (1 rated game) · 1 win, best 1\\n" \
+               f"**2.** Bob — **{board[1].rating}** (1 rated game) · 0 wins, best 0" in shown
+        hard = (await cityhall.storage.ratings_of(int(fake.guild_id), "cpu:hard"))["cities"]
+        assert f"**1.** Computer (hard) — **{hard.rating:,}** (1 rated game)\\n**2.** Ann" \
+               in shown, shown
 
         # Only a server manager starts a new season; a member is told so and nothing changes.
         refused = await answer(await fake.slash(bob, fake.channel_id, "settings",
@@ -96,12 +103,12 @@ async def test_a_game_played_through_the_bot_is_rated_shown_reset_and_rebuilt_al
         assert f"**{board[0].rating:,}**" in await stats(fake, admin, season=1)
     # The rebuild, as an admin runs it: the same numbers, and it says so.
     counts = await ratings_tool.rebuild(str(db))
-    assert ratings_tool.report(counts) == "Rated 1 finished game again: the stored ratings " \
+    assert ratings_tool.report(counts) == "Rated 2 finished games again: the stored ratings " \
                                           "matched."
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT player_id, rating, games FROM ratings ORDER BY rating DESC"
-                            ).fetchall() == [(str(ann["id"]), board[0].rating, 1),
-                                             (str(bob["id"]), board[1].rating, 1)]
+        assert conn.execute("SELECT player_id, rating, games FROM ratings WHERE game='noughts'"
+                            " ORDER BY rating DESC").fetchall() == [
+            (str(ann["id"]), board[0].rating, 1), (str(bob["id"]), board[1].rating, 1)]
         assert conn.execute("SELECT COUNT(*) FROM rating_changes WHERE match_id=?",
                             (match.id,)).fetchone() == (1 * 2,)
 
