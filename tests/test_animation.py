@@ -83,7 +83,7 @@ async def test_the_final_message_carries_the_game_move_by_move(
         alt = gif.description or ""
         assert "Noughts and Crosses in " in alt and "seconds" in alt, alt
         assert "Shared win" in alt, "the final standings in words"
-        assert len(gif.data) < 8 * 1024 * 1024
+        assert len(gif.data) <= animation.BUDGET_BYTES < animation.MAX_BYTES
         assert "· final" in table.content and "ch:rematch:" in str(table.components)
 
         picture: Any = Image.open(io.BytesIO(gif.data))

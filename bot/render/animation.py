@@ -30,8 +30,9 @@ from bot.core.engine import JSON
 from bot.core.replaying import board, steps
 
 MAX_FRAMES = 24  # about 2 s of a worker's CPU for the longest games (docs)
-MAX_BYTES = 8 * 1024 * 1024  # Discord's upload limit for a bot without boosts: 8 MiB... and
-# every attachment of the message counts, so the animation keeps well under it:
+# Discord takes 8 MiB of attachments per message (a server without boosts), the table
+# picture and any news picture included: the animation keeps to 6 MiB.
+MAX_BYTES = 8 * 1024 * 1024
 BUDGET_BYTES = 6 * 1024 * 1024
 WIDTHS = (480, 360)  # a phone shows a picture some 350-400 points wide
 FIRST_MS = 1000  # the first board, held a moment
