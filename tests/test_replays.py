@@ -25,7 +25,7 @@ from bot.ui.replay import REPLAYS, replay_button, replay_items
 from fakediscord import FakeDiscord
 from fakediscord.interactions import InteractionCallback
 from fakediscord.models import FakeMessage
-from tests.harness import answer, cityhall_bot, ids, text_of
+from tests.harness import answer, button_id, cityhall_bot, ids, text_of
 from tests.noughts import GAME as NOUGHTS
 from tests.noughts.engine import ENGINE
 from tests.noughts.render import render_table
@@ -73,7 +73,7 @@ async def posted(cityhall: CityhallBot, fake: FakeDiscord, custom_id: str,
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Select(custom_id=custom_id, options=[
         discord.SelectOption(label="1", value="1")]) if select
-        else discord.ui.Button(label="x", custom_id=custom_id))
+        else discord.ui.Button(label="Replay", custom_id=custom_id))
     channel = cityhall.get_channel(int(fake.channel_id))
     assert isinstance(channel, discord.TextChannel)
     sent = await channel.send("·", view=view)
@@ -148,12 +148,16 @@ async def test_a_finished_game_is_stepped_through_from_first_move_to_last(
         assert "Move 5 of 5 — Ann." in text_of(last) or \
             "Move 5 of 5 — Ann." in fake.message(viewer.id).content
 
-        # The Replay button (a finished table's, a /history entry's) opens its own viewer.
+        # The final table's Replay button, and a /history entry's, open viewers of their own.
+        sent = await cityhall.tables.repost(match)
+        assert sent is not None
+        final = fake.message(sent.id)
         entry = await posted(cityhall, fake, f"ch:replay:{match.id}")
-        opened = await answer(await fake.click(bob, entry, f"ch:replay:{match.id}"))
-        assert (await framed(fake, viewer_of(opened))).attachment().data == \
-            contract_png(match, 0)
-        assert "The start (5 moves in all)." in text_of(opened)
+        for message, member in ((final, bob), (entry, ann)):
+            opened = await answer(await fake.click(member, message, button_id(message, "Replay")))
+            assert (await framed(fake, viewer_of(opened))).attachment().data == \
+                contract_png(match, 0)
+            assert "The start (5 moves in all)." in text_of(opened)
 
         # A restart: the viewer's buttons carry everything, nothing is remembered.
         REPLAYS.forget()
