@@ -146,3 +146,29 @@ async def test_an_animation_waits_for_every_picture_asked_before_it_runs() -> No
             run("preview", pool.render("noughts", "render_table", view,
                                        priority=Priority.INTERACTIVE)))
     assert finished == ["preview", "table", "animation"]
+
+
+def test_an_animation_over_its_budget_gets_smaller_then_none(noughts: None) -> None:
+    """Over the size budget: narrower frames, then fewer (first and last kept), else none."""
+    engine = NOUGHTS.engine
+    players = ["Ann", "Ada (computer)"]
+    state, actions = engine.new(players, {}, 3), []
+    while not state["over"]:
+        player = engine.to_act(state)[0]
+        action = choose(state, player)
+        state, _events = engine.apply(state, player, action)
+        actions.append((player, action))
+    views = [view for _step, view in animation.boards("bot.games", "noughts", players, {}, 3,
+                                                      actions)]
+    assert len(views) == 10
+    views = animation.sample(views, 4)  # the start, two boards between, the end
+    assert views[0]["board"] == [""] * 9 and views[-1]["over"]
+    # Widths below the noughts picture's own 480 (the games' pictures are 1,200 wide).
+    wide = animation.animate("tests.noughts.render", views, widths=(240, 120))
+    assert wide is not None and (wide.width, wide.frames) == (240, 4)
+    budget = len(wide.data) - 1
+    narrow = animation.animate("tests.noughts.render", views, budget=budget, widths=(240, 120))
+    assert narrow is not None and len(narrow.data) <= budget
+    assert (narrow.width, narrow.frames) == (120, 4)
+    assert animation.animate("tests.noughts.render", views, budget=1_000,
+                             widths=(240, 120)) is None
