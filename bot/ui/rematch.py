@@ -136,7 +136,8 @@ async def _seat(bot: CityhallBot, interaction: discord.Interaction, lobby: Match
     """A later press: a seat in the rematch's lobby, as Join gives one."""
     where = _lobby_link(lobby)
     if lobby.seat(clicker.id) is not None:
-        await tell(interaction, (_("You already have a seat in this rematch.") + " " + where).strip())
+        await tell(interaction,
+                   (_("You already have a seat in this rematch.") + " " + where).strip())
         return
     try:
         lobby = await bot.runtime.join(lobby.id, clicker)
