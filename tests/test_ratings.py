@@ -6,6 +6,7 @@ the database keeps runs on both backends (``storages``)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -193,3 +194,21 @@ async def test_an_upgraded_database_has_its_finished_games_rated_at_once(
         assert await storage.rebuild_ratings() == {"games": 2, "ratings": 0, "changes": 0}
     finally:
         await storage.close()
+
+
+async def test_games_finishing_at_once_with_the_same_players_are_each_rated_in_turn(
+        storages: OpenStorage) -> None:
+    """Twelve games finish together, all against the hard computer and sharing people: none
+    of their ratings is lost (PostgreSQL rates them in parallel transactions), and the
+    rebuild, following the stored finishing order, gets the same numbers."""
+    storage = await storages()
+    people = [str(n) for n in range(1, 5)]
+    await asyncio.gather(*(
+        finish(storage, [row(people[i % 4], 10 + i, i % 3 == 0), row(people[(i + 1) % 4], 20),
+                         row("cpu1", 15, i % 3 != 0, level="hard")])
+        for i in range(12)))
+    rated = await storage.ratings_of(GUILD, "cpu:hard")
+    assert rated["cityscape"].rated == 12
+    assert sum(r.rated for r in (await storage.rating_boards(GUILD, ["cityscape"]))[
+        "cityscape"]) == 12 * 3
+    assert await storage.rebuild_ratings() == {"games": 12, "ratings": 0, "changes": 0}
