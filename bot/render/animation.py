@@ -8,10 +8,11 @@ Two jobs for a render worker, both at the pool's LOW priority (``RenderPool.late
   evenly, the first and the last always kept. The engine is found by name in the catalogue
   module the caller names (``bot.games``), as the pool's thinker is: this layer imports no
   game.
-- :func:`animate` draws each board with the game's own ``render_table`` (the caller has put
-  the players' names in, as ``CityhallBot.render_table`` does), scales it down and encodes
-  the frames as one GIF within ``MAX_BYTES``, trying smaller and fewer frames before
-  giving up (None).
+- :func:`frames` draws a few boards with the game's own ``render_table`` (the caller has put
+  the players' names in, as ``CityhallBot.render_table`` does) and scales them down; one
+  job per few boards, so other work gets a worker in between.
+- :func:`gif` encodes the frames as one GIF within ``BUDGET_BYTES``, trying narrower and
+  fewer frames before giving up (None).
 
 Why GIF and these numbers: docs/rematch-and-animation.md.
 """
@@ -99,28 +100,53 @@ def frame(png: bytes, width: int) -> Image.Image:
     """A board picture scaled to ``width`` (never up), in RGB: one frame before its colours
     are reduced to the animation's palette."""
     with Image.open(io.BytesIO(png)) as image:
-        picture = image.convert("RGB")
-    if picture.width > width:
-        height = max(1, round(picture.height * width / picture.width))
-        picture = picture.resize((width, height), Image.Resampling.LANCZOS,
-                                 reducing_gap=2.0)
-    return picture
+        return scaled(image.convert("RGB"), width)
+
+
+def scaled(picture: Image.Image, width: int) -> Image.Image:
+    """``picture`` no wider than ``width``, its proportions kept."""
+    if picture.width <= width:
+        return picture
+    height = max(1, round(picture.height * width / picture.width))
+    return picture.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
+
+
+def frames(pictures: str, views: Sequence[JSON], width: int = WIDTHS[0]) -> list[bytes]:
+    """The boards ``views`` (named public views) drawn by ``<pictures>.render_table`` and
+    scaled to ``width``, each as a PNG (quick to write, lossless): a few boards per job, so
+    that pictures and computer moves asked meanwhile get a worker between two jobs."""
+    render = importlib.import_module(pictures).render_table
+    out = []
+    for view in views:
+        buffer = io.BytesIO()
+        frame(render(view), width).save(buffer, "PNG", compress_level=1)
+        out.append(buffer.getvalue())
+    return out
+
+
+def gif(pngs: Sequence[bytes], budget: int = BUDGET_BYTES,
+        widths: Sequence[int] = WIDTHS) -> Animation | None:
+    """The frames ``pngs`` (from :func:`frames`) as one looping GIF within ``budget`` bytes:
+    at the first of ``widths`` that fits, else with every other frame (the first and last
+    kept), and so on down to 4 frames, else None."""
+    pictures = []
+    for png in pngs:
+        with Image.open(io.BytesIO(png)) as image:
+            pictures.append(image.convert("RGB"))
+    for count in _counts(len(pictures)):
+        chosen = sample(pictures, count)
+        for width in widths:
+            data, shown = encode([scaled(picture, width) for picture in chosen])
+            if len(data) <= budget:
+                return Animation(data, len(chosen), shown, min(width, chosen[0].width))
+    return None
 
 
 def animate(pictures: str, views: Sequence[JSON], budget: int = BUDGET_BYTES,
             widths: Sequence[int] = WIDTHS) -> Animation | None:
-    """The boards ``views`` (named public views) drawn by ``<pictures>.render_table`` as one
-    looping GIF within ``budget`` bytes: at the first width that fits, else with every other
-    frame (the first and last kept), else None."""
-    render = importlib.import_module(pictures).render_table
-    pngs = [render(view) for view in views]
-    for count in _counts(len(pngs)):
-        chosen = sample(pngs, count)
-        for width in widths:
-            data, shown = encode([frame(png, width) for png in chosen])
-            if len(data) <= budget:
-                return Animation(data, len(chosen), shown, width)
-    return None
+    """:func:`frames` and :func:`gif` in one call (tools and tests; the bot asks for them
+    in several jobs)."""
+    return gif(frames(pictures, views, max(widths)), budget, widths)
 
 
 def _counts(frames: int) -> list[int]:

@@ -438,7 +438,10 @@ class Tables:
     # The most actions a game may have for its animation: stepping through them is the
     # animation's part that grows with the game (~2 ms an action for Cities).
     ANIMATION_MAX_ACTIONS = 2000
-    ANIMATION_PATIENCE = 60.0  # seconds an animation may wait for a worker, then skipped
+    ANIMATION_PATIENCE = 60.0  # seconds an animation may take in all, then skipped
+    # Boards drawn per job (0.1-0.4 s of a worker): between two jobs, pictures and computer
+    # players' moves asked meanwhile go first.
+    ANIMATION_CHUNK = 4
 
     def _keep_final(self, match: Match, payload: TablePayload, message_id: int) -> None:
         if match.status == OVER and payload.png is not None:
@@ -524,8 +527,12 @@ class Tables:
                     log.info("No animation for match %s: the render pool got busy.", match.id)
                     return None
                 views = [adapter.named_view(match, view) for _step, view in boards]
-                drawn = await pool.later(animation.__name__, "animate",
-                                         pool.modules[match.game], views)
+                pngs: list[bytes] = []
+                for first in range(0, len(views), self.ANIMATION_CHUNK):
+                    pngs += await pool.later(animation.__name__, "frames",
+                                             pool.modules[match.game],
+                                             views[first:first + self.ANIMATION_CHUNK])
+                drawn = await pool.later(animation.__name__, "gif", pngs)
         except TimeoutError:
             log.info("No animation for match %s: no render worker was free for %.0f s.",
                      match.id, self.ANIMATION_PATIENCE)
