@@ -155,6 +155,9 @@ async def test_forget_leaves_no_trace_of_the_member_and_waits_for_their_running_
         await cityhall.runtime.leave(lobby.id, zid)
     done = await forget_tool.forget(str(db), zid)
     assert not done.unfinished and done.rows["results"] == 2 and done.rows["ratings"] == 1
+    assert sorted(done.names) == ["Zeb Q", "Zebedee Quill"]
+    # the command line refuses what is not a user id, touching nothing
+    assert await asyncio.to_thread(forget_tool.main, "Zebedee", database=str(db)) == 2
     leftovers = [(table, text) for table, text in every_text(db)
                  if zid in text or "Zebedee" in text or "Zeb Q" in text]
     assert leftovers == []
