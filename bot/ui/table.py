@@ -443,9 +443,13 @@ class Tables:
     # players' moves asked meanwhile go first.
     ANIMATION_CHUNK = 4
 
+    FINALS_KEPT = 64  # final tables waiting for their animation (a few are, at most)
+
     def _keep_final(self, match: Match, payload: TablePayload, message_id: int) -> None:
         if match.status == OVER and payload.png is not None:
             self._finals[match.id] = (payload, message_id)
+            while len(self._finals) > self.FINALS_KEPT:  # one whose animation never came
+                self._finals.pop(next(iter(self._finals)))
 
     def animate(self, match: Match) -> None:
         """The game ended: its final message gains the game in a few seconds, an animated
