@@ -68,10 +68,15 @@ def picture_modules() -> dict[str, str]:
     return {name: record.pictures().__name__ for name, record in GAMES.items()}
 
 
+# Pictures that belong to no one game, by the name the pool is asked for them with: a
+# player's profile (/profile).
+SHARED_PICTURES = {"profile": "bot.render.profile"}
+
+
 def render_pool(workers: int | None = None, **options: Any) -> RenderPool:
-    """A render pool for the catalogue's games, whose workers also think for hard computer
-    players (:func:`computer_move`). ``options``: RenderPool's own (``max_jobs``, ...);
-    ``modules`` adds pictures of games outside the catalogue (tests)."""
-    modules = {**picture_modules(), **options.pop("modules", {})}
+    """A render pool for the catalogue's games (and ``SHARED_PICTURES``), whose workers also
+    think for hard computer players (:func:`computer_move`). ``options``: RenderPool's own
+    (``max_jobs``, ...); ``modules`` adds pictures of games outside the catalogue (tests)."""
+    modules = {**SHARED_PICTURES, **picture_modules(), **options.pop("modules", {})}
     return RenderPool(workers, modules=modules, preload=[__name__],
                       thinker=(__name__, "computer_move"), **options)
