@@ -52,8 +52,7 @@ async def finish(storage: Storage, rows: list[ResultRow], *, game: str = "citysc
         id=0, guild_id=guild, channel_id=next(_channels), game=game, status=ACTIVE,
         host_id=seats[0].id, seats=seats, options={}, seed=1, state={"turn": 1}))
     match.status, match.version = status, 1
-    await storage.save(match, action={"type": "last"}, player=rows[0].player_id,
-                       results=rows if status == OVER else [])
+    await storage.save(match, action={"type": "last"}, player=rows[0].player_id, results=rows)
     return match
 
 
@@ -117,12 +116,15 @@ async def test_a_finished_game_rates_each_player_once_and_a_rewritten_result_not
 
 
 async def test_ended_and_abandoned_games_are_not_rated(storages: OpenStorage) -> None:
+    """The runtime writes no results for a game ended early or abandoned; even results saved
+    with such a game (by a tool, say) are neither rated nor rebuilt into ratings."""
     storage = await storages()
     for status in (ENDED, ABANDONED):
         match = await finish(storage, [row("1", 50, True), row("2", 30)], status=status)
         assert await storage.match_ratings(match.id) == []
     assert (await storage.rating_boards(GUILD, ["cityscape"]))["cityscape"] == []
     assert await storage.ratings_of(GUILD, "1") == {}
+    assert await storage.rebuild_ratings() == {"games": 0, "ratings": 0, "changes": 0}
 
 
 async def test_a_new_season_starts_everyone_afresh_and_keeps_the_old_one(

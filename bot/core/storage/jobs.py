@@ -183,7 +183,7 @@ def _rate_every_result() -> Job[int]:
     rows = yield fetch_all(
         "SELECT r.match_id, r.guild_id, r.game, r.player_id, r.name, r.cpu, r.score, r.won,"
         " r.finished_at, m.seats FROM results r JOIN matches m ON m.id = r.match_id"
-        " ORDER BY r.finished_at, r.match_id, r.player_id")
+        " WHERE m.status = 'over' ORDER BY r.finished_at, r.match_id, r.player_id")
     games: dict[int, list[Any]] = {}
     for row in rows:
         games.setdefault(row[0], []).append(row)

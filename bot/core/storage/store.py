@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from .. import ratings
-from ..records import UNFINISHED, Match, Seat
+from ..records import OVER, UNFINISHED, Match, Seat
 from ..shards import Shards
 from .jobs import (
     _INSERT_MATCH,
@@ -224,6 +224,7 @@ class Storage:
         rated = [RatedSeat(ratings.rating_id(r.player_id, r.cpu, r.level), r.name, r.cpu,
                            r.score, r.won) for r in rows]
         finished = match.status in FINISHED
+        over = match.status == OVER  # only a game that ended by its rules is rated
         match_id, version, guild_id, game = match.id, match.version, match.guild_id, match.game
         state_version = match.state_version
 
@@ -239,7 +240,7 @@ class Storage:
             again = rows and (yield fetch_one("SELECT 1 FROM results WHERE match_id=? LIMIT 1",
                                               (match_id,))) is not None
             finished_at = now
-            if rows and not again and len(rated) >= 2:
+            if rows and not again and over and len(rated) >= 2:
                 finished_at, season, standings = yield from _finish_and_lock(guild_id, game,
                                                                              rated)
                 yield from _rate_game(match_id, guild_id, game, rated, finished_at, season,
