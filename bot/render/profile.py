@@ -310,7 +310,7 @@ def _line(c: Canvas, points: Sequence[tuple[float, float]], colour: kit.RGB) -> 
     mask = Image.new("L", (w * s, h * s), 0)
     draw = ImageDraw.Draw(mask)
     scaled = [((x - left) * s, (y - upper) * s) for x, y in points]
-    draw.line(scaled, fill=255, width=LINE_W * s, joint="curve")
+    draw.line(scaled, fill=255, width=LINE_W * s)
     c.image.paste(colour, (left, upper), mask.reduce(s))
 
 

@@ -88,6 +88,15 @@ def bench_replay(quick: bool) -> JSON:
     return result
 
 
+def bench_records(quick: bool) -> JSON:
+    """/profile's and /history's reads and answers, and the profile's picture, with 10,000
+    finished games in the server (``bot/tools/recordsbench.py``; 200 games when quick)."""
+    from bot.tools.recordsbench import records_timings
+
+    result: JSON = asyncio.run(records_timings(200 if quick else 10_000, 4 if quick else 40))
+    return result
+
+
 def main(*, as_json: bool = False, quick: bool = False) -> int:
     repeats = 8 if quick else 40
     clicks = 10 if quick else 40
@@ -98,6 +107,7 @@ def main(*, as_json: bool = False, quick: bool = False) -> int:
         entry["click"] = bench_clicks(game, clicks)
         report["games"][game] = entry
     report["replay"] = bench_replay(quick)
+    report["records"] = bench_records(quick)
     if as_json:
         print(json.dumps(report))
     else:
@@ -140,6 +150,10 @@ def _table(report: JSON) -> str:
                          f"   ({figures['steps']} steps, "
                          f"{replay['games']:,} finished games in the server)")
         lines.append("")
+    if report.get("records"):
+        from bot.tools.recordsbench import table
+
+        lines += [*table(report["records"]), ""]
     t = report["targets"]
     lines.append(f"Targets: image p95 <= {t['image_p95_ms']:g} ms and <= "
                  f"{t['image_max_bytes'] // 1000} KB; click p95 <= {t['click_p95_ms']:g} ms; "
