@@ -96,10 +96,14 @@ async def test_history_lists_the_servers_games_newest_first_and_pages_through_th
         # each game: its title, when it ended, its length, the winners first with scores
         blocks = description(page).split("\n\n")
         assert len(blocks) == PAGE_SIZE
-        assert blocks[0].startswith("**Big City** · <t:") and "· 12 moves\n" in blocks[0]
+        assert blocks[0].startswith(f"**Big City** · game {newest[0]} · <t:")
+        assert "· 12 moves\n" in blocks[0]
         assert blocks[0].endswith("\n🏆 **Bob** 25 · Ann 27 · Ada (hard) 10")
         assert blocks[1].endswith("\n🏆 **Ann** 26 · Bob 25")  # i = 6: Ann's win
         assert page_buttons(page) == {"◀ Newer": False, "Older ▶": True}
+        [menu] = [c for c in page.iter_components() if c.get("type") == 3]
+        assert menu["options"][0]["label"].startswith(f"Big City {newest[0]} · ")
+        assert menu["options"][0]["label"].endswith(" · Bob won")
 
         # A game ends meanwhile: the listing keeps the games it had, pages do not shift.
         late = await finish(store, guild, "cities", [result(cid, 50, True), result(ann, 40)])
@@ -107,7 +111,7 @@ async def test_history_lists_the_servers_games_newest_first_and_pages_through_th
         assert older.type == 7, "the page changes in place"
         assert listed(page) == [first.id]
         assert page.embeds[0]["footer"]["text"] == "Page 2 · newest first"
-        assert description(page).startswith("**Noughts and Crosses** · <t:")
+        assert description(page).startswith(f"**Noughts and Crosses** · game {first.id} · <t:")
         assert "· 5 moves\n🏆 **Ann** " in description(page)
         assert page_buttons(page) == {"◀ Newer": True, "Older ▶": False}
         await answer(await fake.click(cid, page, button_id(page, "◀ Newer")))

@@ -72,9 +72,12 @@ def listing_title(game: str | None, member: str | None) -> str:
 
 
 def entry_lines(entry: HistoryEntry) -> str:
-    """Two lines: the game, when it ended and its length; then each seat's score."""
-    head = _("**{title}** · {when} · {moves}", title=title_of(entry.game),
-             when=f"<t:{int(entry.finished_at)}:R>",
+    """Two lines: the game and its number (what ``/replay`` takes), when it ended and its
+    length; then each seat's score, the winners first."""
+    # TRANSLATORS: a /history entry's first line: "**Big City** · game 123 · 2 hours ago ·
+    # 42 moves" ({when} is shown by Discord in the reader's own language).
+    head = _("**{title}** · game {number} · {when} · {moves}", title=title_of(entry.game),
+             number=str(entry.match_id), when=f"<t:{int(entry.finished_at)}:R>",
              moves=_n("{n} move", "{n} moves", entry.moves))
     seats = []
     for seat in entry.seats:
@@ -215,10 +218,12 @@ def replay_menu(page: HistoryPage) -> discord.ui.Select[Any]:
     options = []
     for entry in page.entries:
         winners = [shown_name(s.seat) for s in entry.seats if s.won]
-        # TRANSLATORS: a game in /history's replay menu: "Big City · Nov 29, 2026 · Ann won".
-        label = _n("{title} · {day} · {winners} won", "{title} · {day} · {winners} won",
-                   max(1, len(winners)), title=title_of(entry.game), day=when(entry.finished_at),
-                   winners=" & ".join(winners) or "–")
+        # TRANSLATORS: a game in /history's replay menu: "Big City 123 · Nov 29, 2026 · Ann
+        # won" (123 is the game's number).
+        label = _n("{title} {number} · {day} · {winners} won",
+                   "{title} {number} · {day} · {winners} won", max(1, len(winners)),
+                   title=title_of(entry.game), number=str(entry.match_id),
+                   day=when(entry.finished_at), winners=" & ".join(winners) or "–")
         scores = " · ".join(f"{shown_name(s.seat)} {number(s.score)}" for s in entry.seats)
         options.append(discord.SelectOption(label=shorten(label), value=str(entry.match_id),
                                             description=shorten(scores), emoji="🎞️"))
