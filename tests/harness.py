@@ -55,6 +55,13 @@ def ids(message: FakeMessage) -> list[str]:
     return [str(c.get("custom_id")) for c in message.iter_components() if c.get("custom_id")]
 
 
+def finished_buttons(message: FakeMessage) -> list[str]:
+    """What a finished table's buttons do, by their custom ids: ``["replay", "rematch"]``
+    for a game played to its end (bot/ui/finished.py), never a move."""
+    return [str(c.get("custom_id", "")).split(":")[1] for c in message.iter_components()
+            if c.get("type") == 2]
+
+
 async def members(fake: FakeDiscord, *names: str) -> list[Member]:
     """Members of the fake's guild with these names, added in this order (ids ascend)."""
     return [await fake.add_member(name) for name in names]

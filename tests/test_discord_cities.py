@@ -224,7 +224,7 @@ async def check_final(fake: FakeDiscord, bot: CityhallBot, match_id: int) -> JSO
         assert f"— {ENGINE.result(final.state).scores[player]}**" in notices[0].content  # type: ignore[union-attr]
     table = fake.message(final.table_message_id)  # type: ignore[arg-type]
     assert "final" in table.content and "🏆" in table.content
-    assert not [c for c in table.iter_components() if c.get("type") == 2]
+    assert harness.finished_buttons(table) == ["replay", "rematch"]
     # face-down items removed unseen never appear
     unseen = [CONTENT.cards[i].name if i in CONTENT.cards else i
               for i in final.state["removed"]["face_down"] if not i.startswith("F")]

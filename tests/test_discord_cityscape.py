@@ -250,7 +250,7 @@ async def test_a_whole_three_player_game_with_a_computer_and_a_restart(
             assert picture.format == "PNG"
         table = fake.message(final.table_message_id)  # type: ignore[arg-type]
         assert "final" in table.content and "🏆" in table.content
-        assert not [c for c in table.iter_components() if c.get("type") == 2]
+        assert harness.finished_buttons(table) == ["replay", "rematch"]
 
         stats = await answer(await fake.slash(bob, channel, "stats", [], {}))
         board = json.dumps(stats.data["embeds"])
