@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from babel.dates import format_date
+from babel.numbers import format_percent
 from PIL import Image, ImageDraw
 
 from bot.core.i18n import Words, cldr, current, number
@@ -133,7 +134,7 @@ def _tiles(c: Canvas, y: int, data: Mapping[str, Any]) -> int:
     games: Sequence[Mapping[str, Any]] = data["games"]
     played = sum(int(g["games"]) for g in games)
     wins = sum(int(g["wins"]) for g in games)
-    rate = f"{number(round(100 * wins / played))} %" if played else "–"
+    rate = format_percent(round(wins / played, 2), locale=cldr(current())) if played else "–"
     tiles: list[tuple[str, str, Mapping[str, Any] | None]] = [
         (number(played), _n("game", "games", played), None),
         (number(wins), _n("win", "wins", wins), None),
@@ -143,7 +144,7 @@ def _tiles(c: Canvas, y: int, data: Mapping[str, Any]) -> int:
         tiles += [(number(int(only["best"])), _("best score"), None),
                   (average(float(only["average"])), _("average score"), None)]
     else:
-        tiles += [(rate, _("of games won"), None), ("", _("favourite game"), games[0])]
+        tiles += [(rate, _("win rate"), None), ("", _("favourite game"), games[0])]
     h = _tiles_h()
     # The favourite's tile holds a game's title: it gets the room the numbers do not need.
     weights = [1.0, 1.0, 1.0, 1.0] if data.get("single") else [0.9, 0.9, 1.1, 1.6]
