@@ -12,8 +12,11 @@ from typing import Any
 from PIL import Image
 
 from bot.app import CityhallBot
+from bot.core.i18n import PSEUDO, speaking
 from bot.core.records import ACTIVE, OVER, Match, Seat
 from bot.core.storage import ResultRow, Storage
+from bot.render.kit import least_text, recording_text
+from bot.render.profile import render_profile, sample
 from fakediscord import FakeDiscord
 from tests.harness import answer, cityhall_bot, text_of
 
@@ -135,3 +138,21 @@ async def test_a_member_with_no_finished_game_gets_a_sentence_not_a_picture(
         assert text_of(none) == ("You have not finished a Cities game in this server yet. "
                                  "Start one with /cities new!")
         assert drawn == []
+
+
+def test_the_profile_picture_stays_readable_on_a_phone_in_a_longer_language() -> None:
+    """Four games, a long name, the pseudo-locale's 40 % longer words: every word at least
+    the size docs/pictures.md asks for, inside the picture and inside the room it was given."""
+    with speaking(PSEUDO), recording_text() as drawn:
+        png = render_profile({**sample(), "name": "Maximiliane Annabel von Hohenzollern"})
+    width = Image.open(io.BytesIO(png)).width
+    assert drawn
+    for text in drawn:
+        assert text.size >= least_text(width, text.secondary), text
+        assert text.ink is not None
+        assert 0 <= text.ink[0] and text.ink[2] <= width, text
+        if text.max_width is not None:
+            assert text.box[2] - text.box[0] <= text.max_width, text
+    # the figures themselves are never cut, whatever the words around them do
+    shown = {t.text for t in drawn}
+    assert {"70", "28", "1,130", "61.2"} <= shown

@@ -89,7 +89,8 @@ def average(value: float) -> str:
     return number(int(rounded)) if rounded == int(rounded) else number(rounded)
 
 
-LEAST_SMALL = kit.least_text(WIDTH, secondary=True)  # 14 px
+LEAST = kit.least_text(WIDTH)  # 20 px: the least for what a player reads
+LEAST_SMALL = kit.least_text(WIDTH, secondary=True)  # 14 px: captions and headings
 
 
 def fitted(text: str, size: int, width: int, least: int, bold: bool = False) -> int:
@@ -427,7 +428,7 @@ def _recent(c: Canvas, y: int, recent: Sequence[Mapping[str, Any]], single: bool
         else:
             box = c.text((x, cy), words, TEXT, anchor="lm", max_width=share)
         rest = right - date_w - 12 - (box[2] + 12)
-        c.text((box[2] + 12, cy), f"· {points}", fitted(f"· {points}", TEXT, rest, TEXT - 4),
+        c.text((box[2] + 12, cy), f"· {points}", fitted(f"· {points}", TEXT, rest, LEAST),
                anchor="lm", max_width=rest)
         c.text((right, cy), when(float(game["at"])), SMALL, fill=MUTED, anchor="rm",
                max_width=date_w, secondary=True)
