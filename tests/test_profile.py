@@ -150,7 +150,7 @@ def test_the_profile_picture_stays_readable_on_a_phone_in_a_longer_language() ->
     for text in drawn:
         assert text.size >= least_text(width, text.secondary), text
         assert text.ink is not None
-        assert 0 <= text.ink[0] and text.ink[2] <= width, text
+        assert text.ink[0] >= 0 and text.ink[2] <= width, text
         if text.max_width is not None:
             assert text.box[2] - text.box[0] <= text.max_width, text
     # the figures themselves are never cut, whatever the words around them do
