@@ -4,6 +4,7 @@ someone else's page buttons and a listing whose games are gone refused in a sent
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +13,14 @@ import pytest
 import bot.games
 from bot.app import CityhallBot
 from bot.core.records import ACTIVE, ENDED, OVER, Match, Seat
+from bot.core.storage import records
 from bot.core.storage.records import PAGE_SIZE
 from bot.ui.history import NOT_YOURS, OUTDATED
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
 from tests.harness import answer, button_id, cityhall_bot, text_of
 from tests.noughts import GAME as NOUGHTS
+from tests.runtime_support import BACKENDS, OpenStorage, storage_opener
 from tests.test_profile import finish, result
 
 _channels = iter(range(900, 100_000))
@@ -170,3 +173,53 @@ async def test_a_posted_history_pages_for_its_asker_only_and_a_gone_listing_says
         none = await answer(await fake.slash(ann, fake.channel_id, "history", [],
                                              {"game": "cities"}))
         assert text_of(none) == "No Cities game has been finished in this server yet."
+
+
+@pytest.fixture(params=BACKENDS)
+async def storages(request: pytest.FixtureRequest,
+                   tmp_path: Path) -> AsyncIterator[OpenStorage]:
+    async with storage_opener(request.param, tmp_path, request) as open_one:
+        yield open_one
+
+
+async def test_the_reads_page_and_count_alike_on_both_databases(
+        storages: OpenStorage) -> None:
+    """The SQL behind /history and /profile (bot/core/storage/records.py) on SQLite and on
+    PostgreSQL: pages, filters, anchors, totals, averages and places."""
+    store = await storages()
+    ann, bob = {"id": 11, "username": "Ann"}, {"id": 12, "username": "Bob"}
+    made = []
+    for i in range(PAGE_SIZE + 3):
+        game = "cities" if i % 4 == 3 else "cityscape"
+        made.append((await finish(store, 1, game, [result(ann, 10 + i, i % 2 == 0),
+                                                    result(bob, 15, i % 2 == 1)], moves=i)).id)
+    await finish(store, 2, "cityscape", [result(bob, 1, True), result(ann, 0)])
+    newest = made[::-1]
+
+    first = await records.history(store, 1)
+    assert [e.match_id for e in first.entries] == newest[:PAGE_SIZE] and first.more
+    assert first.anchor == newest[0] and first.entries[0].moves == PAGE_SIZE + 2
+    late = await finish(store, 1, "cities", [result(ann, 99, True), result(bob, 1)])
+    second = await records.history(store, 1, page=1, anchor=first.anchor)
+    assert [e.match_id for e in second.entries] == newest[PAGE_SIZE:] and not second.more
+    fresh = await records.history(store, 1)
+    assert fresh.entries[0].match_id == late.id
+    cities = await records.history(store, 1, game="cities")
+    assert [e.match_id for e in cities.entries] == [late.id, made[7], made[3]]
+    bobs = await records.history(store, 1, player_id="12", game="cityscape", page=1, size=3)
+    assert [e.match_id for e in bobs.entries] == [made[6], made[5], made[4]]
+    winners = [s.seat.name for s in first.entries[0].seats if s.won]
+    assert winners == ["Ann"] and [s.score for s in first.entries[0].seats] == [20, 15]
+
+    mine = await records.profile(store, 1, "11")
+    assert mine is not None and mine.favourite == "cityscape"
+    assert [(g.game, g.games, g.wins, g.best, g.average) for g in mine.games] == [
+        ("cityscape", 9, 6, 20, 15.0), ("cities", 3, 1, 99, 43.0)]
+    assert all(g.rating is not None and g.rated == g.games for g in mine.games)
+    assert [(r.match_id, r.won, r.place, r.players) for r in mine.recent[:2]] == [
+        (late.id, True, 1, 2), (made[-1], True, 1, 2)]
+    assert [(r.won, r.place) for r in mine.recent[2:4]] == [(False, 2), (True, 1)]
+    only = await records.profile(store, 1, "11", "cities")
+    assert only is not None and [g.game for g in only.games] == ["cities"]
+    assert len(only.games[0].points) == 3 and only.games[0].start == 1000
+    assert await records.profile(store, 1, "13") is None
