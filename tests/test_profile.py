@@ -100,7 +100,8 @@ async def test_a_members_profile_shows_their_figures_in_the_picture_and_its_alt_
                 "best score 30, average 20.5.") in alt
         assert (f"Big City: rating {bigcity['rating']:,} from 1 rated game; 1 game, 1 win, best "
                 "score 80, average 80.") in alt
-        assert "Last games: Big City, Won, 80 points, " in alt
+        assert "Last games: Big City, won, 80 points, " in alt
+        assert "; Cityscape, place 2 of 2, 11 points, " in alt
 
         # Bob posts Ann's Big City page in the channel: public, about that game only.
         posted = await answer(await fake.slash(bob, fake.channel_id, "profile", [],

@@ -18,7 +18,7 @@ from bot.core.storage.records import GameFigures, Profile, RecentResult
 from bot.core.storage.records import profile as read_profile
 from bot.games import GAMES
 from bot.render.pool import Priority
-from bot.render.profile import average, result_words, when
+from bot.render.profile import average, when
 
 from .game import fit_description
 from .replies import NO_MENTIONS, plain_name
@@ -101,11 +101,16 @@ def alt_text(profile: Profile, name: str, *, single: bool) -> str:
 
 
 def _recent_words(r: RecentResult) -> str:
-    # TRANSLATORS: one of a profile's last games in its alt text: "Big City, won, 87
-    # points, Nov 29, 2026".
-    return _("{title}, {result}, {points}, {day}", title=title_of(r.game),
-             result=result_words(r.won, r.place, r.players),
-             points=_n("{n} point", "{n} points", r.score), day=when(r.finished_at))
+    points = _n("{n} point", "{n} points", r.score)
+    if r.won:
+        # TRANSLATORS: one of a profile's last games in its alt text: "Big City, won, 87
+        # points, Nov 29, 2026".
+        return _("{title}, won, {points}, {day}", title=title_of(r.game), points=points,
+                 day=when(r.finished_at))
+    # TRANSLATORS: one of a profile's last games in its alt text: "Big City, place 2 of 4,
+    # 60 points, Nov 28, 2026".
+    return _("{title}, place {place} of {players}, {points}, {day}", title=title_of(r.game),
+             place=r.place, players=r.players, points=points, day=when(r.finished_at))
 
 
 def nothing_yet(name: str, game: str | None, *, own: bool) -> str:
