@@ -154,6 +154,9 @@ async def test_a_posted_history_pages_for_its_asker_only_and_a_gone_listing_says
         assert refused.ephemeral
         assert text_of(refused) == NOT_YOURS.format(history="/history")
         assert listed(page) == before, "nothing changed"
+        turned = await answer(await fake.click(ann, page, button_id(page, "Older ▶")))
+        assert turned.type == 7 and len(listed(page)) == 2, "the asker turns it, for all"
+        assert not page.ephemeral and page.embeds[0]["title"] == "Finished Cityscape games"
 
         # Bob's own games, listed for Ann; then Bob asks to be forgotten.
         his = await answer(await fake.slash(ann, fake.channel_id, "history", [],
