@@ -4,6 +4,7 @@ someone else's page buttons and a listing whose games are gone refused in a sent
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -132,8 +133,15 @@ async def test_history_lists_the_servers_games_newest_first_and_pages_through_th
         assert text_of(opened).startswith(
             f"🎞️ Replay of **Noughts and Crosses** game {first.id}\nThe start (5 moves in all).")
 
+        # The game played through the bot was rated, and Ann's profile shows it.
+        shown = await answer(await fake.slash(ann, fake.channel_id, "profile"))
+        assert shown.message is not None
+        alt = shown.message.attachment("profile.png").description or ""
+        assert re.search(r"Noughts and Crosses: rating 1,[1-9]\d\d from 1 rated game; 1 game, "
+                         r"1 win, best score 1, average 1\.", alt), "a won game raised it"
 
-async def test_a_posted_history_pages_for_its_asker_only_and_a_gone_listing_says_so(
+
+async def test_a_posted_history_pages_for_its_asker_only_after_a_restart_too_and_a_gone_listing_says_so(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     ann, bob, cid = [await fake.add_member(n) for n in ("Ann", "Bob", "Cid")]
@@ -154,8 +162,12 @@ async def test_a_posted_history_pages_for_its_asker_only_and_a_gone_listing_says
         assert refused.ephemeral
         assert text_of(refused) == NOT_YOURS.format(history="/history")
         assert listed(page) == before, "nothing changed"
+
+    # After a restart the asker turns the posted list's page, for everyone.
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as cityhall:
+        store = cityhall.storage
         turned = await answer(await fake.click(ann, page, button_id(page, "Older ▶")))
-        assert turned.type == 7 and len(listed(page)) == 2, "the asker turns it, for all"
+        assert turned.type == 7 and len(listed(page)) == 2
         assert not page.ephemeral and page.embeds[0]["title"] == "Finished Cityscape games"
 
         # Bob's own games, listed for Ann; then Bob asks to be forgotten.
