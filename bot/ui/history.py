@@ -76,8 +76,9 @@ def entry_lines(entry: HistoryEntry) -> str:
     length; then each seat's score, the winners first."""
     # TRANSLATORS: a /history entry's first line: "**Big City** · game 123 · 2 hours ago ·
     # 42 moves" ({when} is shown by Discord in the reader's own language).
+    ended = f"<t:{int(entry.finished_at)}:R>"
     head = _("**{title}** · game {number} · {when} · {moves}", title=title_of(entry.game),
-             number=str(entry.match_id), when=f"<t:{int(entry.finished_at)}:R>",
+             number=str(entry.match_id), when=ended,
              moves=_n("{n} move", "{n} moves", entry.moves))
     seats = []
     for seat in entry.seats:
