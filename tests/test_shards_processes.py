@@ -238,9 +238,13 @@ async def test_two_processes_share_four_shards_and_a_replacement_takes_over(
                            ).response(timeout=REPLY)
             (embed,) = (stats.data or {})["embeds"]
             board = {field["name"]: field["value"] for field in embed["fields"]}
-            # Its own player's one finished game, and nobody from another server.
-            assert board["Cityscape"].startswith(f"**1.** Player{shard} — 1 game, "), board
-            assert "\n" not in board["Cityscape"], board
+            # Its own player's one finished (rated) game against the computer, and nobody
+            # from another server.
+            lines = board["Cityscape"].split("\n")
+            assert len(lines) == 2, board
+            assert any(f"Player{shard} — " in line and "(1 rated game)" in line
+                       for line in lines), board
+            assert any(line.split("** ", 1)[1].startswith("Computer (") for line in lines), board
         assert set(fake.failed_interactions) == set(), "a click was lost"
         # The lease connection of the second process is cut (a server restart, a network
         # blip): nobody else took shards 2 and 3 meanwhile, so it takes them back and goes

@@ -18,7 +18,7 @@ from bot.games.bigcityz import ENGINE as BIGCITYZ
 from bot.games.bigcityz import content
 from bot.ui.table import MOVED
 from fakediscord import FakeDiscord
-from tests import databases
+from tests import databases, harness
 from tests.harness import WHOLE_GAME_WINDOWS, cityhall_bot
 from tests.languages import PSEUDO, english_left, said_by_bot, speak, unpseudo
 from tests.test_discord_bigcityz import reveals_shown
@@ -89,8 +89,11 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
     assert len(moved) <= len(notices)
     posted = fake.channel_messages(fake.channel_id, ephemeral=False, include_deleted=True)
     assert superseded_with_leftovers(fake, final.table_message_id) == []
-    # the game is over: no public message offers a button any more
-    assert [m.content[:60] for m in public if list(m.iter_components())] == []
+    # the game is over: no public message offers a move any more; the final table offers
+    # its replay and a rematch
+    assert [m.content[:60] for m in public if list(m.iter_components())
+            and int(m.id) != final.table_message_id] == []
+    assert harness.finished_buttons(fake.message(final.table_message_id)) == ["replay", "rematch"]
     uploads = sum(len(r.files) for r in fake.requests if r.status < 400)
     assert uploads > 0 and badly_described(fake) == []
     # private replies showing a picture at some point (a chooser's loses it once used)
