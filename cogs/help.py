@@ -64,6 +64,8 @@ def help_embed(bot: CityhallBot) -> discord.Embed:
         _("`{command}` ends the game (the host, or anyone with Manage Messages).",
           command=slash("game end")),
         _("`{command}` shows this server's leaderboards.", command=slash("stats")),
+        _("`{profile}` shows a player's ratings and results; `{history}` the finished games, "
+          "each with its replay.", profile=slash("profile"), history=slash("history")),
         _("`{command}`: pinged in the channel, by direct message, or not at all; a ping's "
           "button takes you to the table.", command=slash("notify")))),
         inline=False)
