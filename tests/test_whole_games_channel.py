@@ -93,6 +93,7 @@ async def whole_game(fake: FakeDiscord, tmp_path: Path, game: str, *, humans: in
     # its replay and a rematch
     assert [m.content[:60] for m in public if list(m.iter_components())
             and int(m.id) != final.table_message_id] == []
+    assert final.table_message_id is not None
     assert harness.finished_buttons(fake.message(final.table_message_id)) == ["replay", "rematch"]
     uploads = sum(len(r.files) for r in fake.requests if r.status < 400)
     assert uploads > 0 and badly_described(fake) == []
