@@ -53,8 +53,10 @@ def check_superseded(fake: FakeDiscord, table_id: int | None) -> int:
 # Whole games: Discord's limits with shorter windows (tests/harness.py).
 @pytest.mark.one_database(databases.CHANNEL_ONLY)
 @pytest.mark.fakediscord(rate_limit_scale=WHOLE_GAME_WINDOWS)
-async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
+async def test_a_big_city_table_names_its_last_buildings_and_describes_every_picture(
         fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
+    """The first buildings of a two-player game (the whole game's channel, a table and the
+    final notice, is test_whole_games_channel's Big City game)."""
     fake = fake_discord
     users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
@@ -67,17 +69,12 @@ async def test_a_whole_two_player_big_city_game_leaves_at_most_twenty_messages(
         described = [r for r in fake.requests if r.files and r.path.endswith(
             f"/messages/{table.id}")][-1].json["attachments"][0]["description"]
         assert "Scores:" in described and "Last move:" in described and "Ann" in described
-        await ui.play_until(lambda: False)
-        final = await bot.storage.get(match_id)
-        assert final is not None and final.status == "over"
-        await fake.wait_until(lambda: not live_pings(fake) or None, 10.0, "the ping removed")
-
+        await settle(bot, match_id)
         public = fake.channel_messages(fake.channel_id, ephemeral=False)
-        # the final table and "Big City is over" with its picture; nothing per move
-        assert len(public) <= 20, [m.content[:60] for m in public]
-        assert any("Big City is over" in m.content for m in public)
-        check_superseded(fake, final.table_message_id)
-        # the tables, previews of choices and the final picture: all described
+        # the table and the turn ping; nothing per move
+        assert len(public) <= 3, [m.content[:60] for m in public]
+        check_superseded(fake, int(table.id))
+        # the tables and the previews of choices: all described
         assert uploads(fake) > 10 and undescribed(fake) == []
         assert ui.via_hand > 0  # previews from My hand were among them
 
