@@ -92,8 +92,9 @@ def test_help_runs_from_another_folder(installed: Installed) -> None:
 
 def test_a_simulated_game_draws_its_boards_with_the_bundled_fonts(installed: Installed) -> None:
     out = installed.elsewhere / "boards"
+    # one round (25 boards): what is tested is that the wheel's fonts draw, not the game
     done = installed.run("-m", "bot", "simulate", "cityscape", "--players", "2", "--seed", "1",
-                         "--out", str(out))
+                         "--option", "rounds=1", "--out", str(out))
     _check(done)
     summary = json.loads(done.stdout)
     pictures = sorted(out.glob("*.png"))
