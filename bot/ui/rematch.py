@@ -119,10 +119,7 @@ async def press(interaction: discord.Interaction, old_id: int) -> None:
 async def newer_game(bot: CityhallBot, old: Match) -> bool:
     """Whether a game was started in ``old``'s channel after it (a lobby nobody started
     does not count: a cancelled or expired rematch lobby leaves the Rematch open)."""
-    row = await bot.storage._backend.fetch_one(
-        "SELECT id FROM matches WHERE channel_id=? AND id>? AND version>0 LIMIT 1",
-        (old.channel_id, old.id))
-    return row is not None
+    return await bot.storage.started_after(old.channel_id, old.id)
 
 
 def _domain(bot: CityhallBot, game: str) -> str:

@@ -299,6 +299,14 @@ class Storage:
         return [(player, action) for _seq, player, action, _cpu, _at
                 in json.loads(zlib.decompress(archived["actions"]))]
 
+    async def started_after(self, channel_id: int, match_id: int) -> bool:
+        """Whether a game was started in the channel after match ``match_id`` (a lobby that
+        never started does not count)."""
+        row = await self._backend.fetch_one(
+            "SELECT id FROM matches WHERE channel_id=? AND id>? AND version>0 LIMIT 1",
+            (channel_id, match_id))
+        return row is not None
+
     async def mark_shown(self, match_id: int, version: int) -> None:
         """The table message now shows ``version`` (only ever moves forward)."""
         def update() -> Job[None]:
