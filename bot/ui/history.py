@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,15 +26,15 @@ from bot.core.storage.records import HistoryEntry, HistoryPage
 from bot.core.storage.records import history as read_history
 from bot.render.profile import when
 
+from .clicks import answer_click
 from .components import Components, ascii_number, offered_values
-from .deferral import answering_in_time
 from .game import shown_name
 from .leftovers import let_go_of_view
 from .paged import shorten
 from .play import cityhall
 from .profile import title_of
 from .replay import replay_button
-from .replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
+from .replies import NO_MENTIONS, plain_name, tell
 from .words import slash
 
 if TYPE_CHECKING:
@@ -155,7 +154,7 @@ class HistoryPages(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    None if game == NOBODY else game, None if member == NOBODY else member)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self, "/history", lambda: self._turn(interaction))
+        await answer_click(interaction, self, "/history", lambda: self._turn(interaction))
 
     async def _turn(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.owner:
@@ -267,23 +266,6 @@ async def answer_history(bot: CityhallBot, interaction: discord.Interaction, gam
         embed, view = listing(page, owner=interaction.user.id, game=game, member=member_id)
     await interaction.response.send_message(embed=embed, view=view, ephemeral=not post,
                                             allowed_mentions=NO_MENTIONS)
-
-
-async def guarded(interaction: discord.Interaction, item: discord.ui.Item[Any], what: str,
-                  handle: Callable[[], Awaitable[None]]) -> None:
-    """A click's handler: answered in time, a bug an apology, the rebuilt view let go of."""
-    try:
-        async with answering_in_time(interaction):
-            try:
-                await handle()
-            except Exception as exc:
-                if (sentence := storage_fault(exc, what)) is not None:
-                    await tell(interaction, sentence)
-                    return
-                log.exception("%s failed", what)
-                await oops(interaction)
-    finally:
-        let_go_of_view(item)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (HistoryPages, HistoryReplays)

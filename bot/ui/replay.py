@@ -28,13 +28,12 @@ from bot.core.records import ABANDONED, ENDED, OVER, Match
 from bot.core.replaying import Replay, Step, board, round_at
 from bot.render.pool import Priority
 
+from .clicks import answer_click
 from .components import ascii_number
-from .deferral import answering_in_time
 from .game import GameAdapter, fit_description, plain_text, seat_name
 from .later import drawn_within, show_private
-from .leftovers import let_go_of_view
 from .play import cityhall
-from .replies import oops, plain_name, storage_fault, tell
+from .replies import plain_name, tell
 from .uploads import Upload
 from .words import slash
 
@@ -300,22 +299,6 @@ def viewer(match: Match, replay: Replay, index: int,
 
 # -- the buttons ---------------------------------------------------------------------------
 
-async def _answer(interaction: discord.Interaction, item: discord.ui.Item[Any], what: str,
-                  handle: Any) -> None:
-    try:
-        async with answering_in_time(interaction):
-            try:
-                await handle()
-            except Exception as exc:
-                if (sentence := storage_fault(exc, what)) is not None:
-                    await tell(interaction, sentence)
-                    return
-                log.exception("%s failed", what)
-                await oops(interaction)
-    finally:
-        let_go_of_view(item)
-
-
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ch:replay:(?P<match>[0-9]{1,19})"):
     """Replay: opens a private viewer at the start of the game."""
@@ -332,7 +315,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _answer(interaction, self, "Replay",
+        await answer_click(interaction, self, "Replay",
                       lambda: show(interaction, self.match_id, 0, edit=False))
 
 
@@ -368,7 +351,7 @@ class ReplayStep(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                           "again with {command}.", command=slash("replay")))
                 return
             await show(interaction, self.match_id, self.step, edit=True)
-        await _answer(interaction, self, "A replay step", handle)
+        await answer_click(interaction, self, "A replay step", handle)
 
 
 class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -418,7 +401,7 @@ class ReplayRound(discord.ui.DynamicItem[discord.ui.Select[Any]],
                                           command=slash("replay"), number=str(self.match_id)))
                 return
             await show(interaction, self.match_id, step, edit=True)
-        await _answer(interaction, self, "A replay's round menu", handle)
+        await answer_click(interaction, self, "A replay's round menu", handle)
 
 
 def _window(rounds: list[tuple[int, int]], current: int | None) -> list[tuple[int, int]]:
