@@ -17,6 +17,7 @@ from bot.core.records import LOBBY
 from bot.core.runtime import Refusal
 from bot.core.storage import RatingRow
 from bot.games import ENGINES, GAMES
+from bot.ui.game import GAME_CHOICES
 from bot.ui.howto import HowToPlay
 from bot.ui.lobby import LevelSelect, LobbyButton, level_name
 from bot.ui.permissions import NotPermitted, has_manage_messages
@@ -140,7 +141,7 @@ class Matches(commands.Cog):
     @app_commands.checks.cooldown(1, COOLDOWN_SECONDS, key=_per_member_and_channel)
     @app_commands.describe(game="Only this game",
                            season="An earlier rating season (default: the current one)")
-    @app_commands.choices(game=[app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()])
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats(self, interaction: discord.Interaction, game: str | None = None,
                     season: app_commands.Range[int, 1, 100_000] | None = None) -> None:
         if interaction.guild_id is None:

@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.i18n import Words
-from bot.games import ENGINES, GAMES
+from bot.games import GAMES
+from bot.ui.game import GAME_CHOICES
 from bot.ui.history import DYNAMIC_ITEMS, answer_history
 from bot.ui.profile import answer_profile
 from bot.ui.replies import tell
@@ -40,9 +41,6 @@ def _per_member_and_channel(interaction: discord.Interaction) -> tuple[int, int 
     # answer's cooldown would otherwise hold back the private ones after it too.
     return (interaction.user.id, interaction.channel_id,
             bool(getattr(interaction.namespace, "post", False)))
-
-
-GAME_CHOICES = [app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()]
 
 
 class Records(commands.Cog):

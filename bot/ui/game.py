@@ -14,12 +14,16 @@ from bot.core.i18n import Text, Words
 from bot.core.levels import NORMAL
 from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Outcome
-from bot.games import renderer
+from bot.games import ENGINES, renderer
 
 from .replies import plain_name
 
 _ = Words("bot")
 _l = _.lazy
+
+# A slash command's ``game`` option: every catalogued game by its title (/stats, /profile,
+# /history).
+GAME_CHOICES = [discord.app_commands.Choice(name=e.title, value=n) for n, e in ENGINES.items()]
 
 COMPUTER = " (computer)"  # how a computer seat's stored name ends
 ViewT = TypeVar("ViewT")

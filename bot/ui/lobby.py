@@ -253,6 +253,20 @@ def lobby_payload(bot: CityhallBot, match: Match) -> TablePayload:
     return TablePayload(content="", png=None, view=view, embed=embed)
 
 
+async def refused_here(bot: CityhallBot, interaction: discord.Interaction, guild_id: int,
+                       channel_id: int) -> bool:
+    """Whether the server's managers keep games out of this channel (``/settings
+    channels``); if so the clicker has been told where games may be started."""
+    server = bot.servers.get(guild_id)
+    parent_id = getattr(interaction.channel, "parent_id", None)  # a thread's channel
+    if server.allows(channel_id, parent_id):
+        return False
+    await tell(interaction, _("Games can't be started in this channel: this server's "
+                              "managers chose where with /settings.") + " "
+               + channels_sentence(server))
+    return True
+
+
 async def open_lobby(interaction: discord.Interaction, game: str, options: dict[str, Any]) -> None:
     """``/<game> new``: open a lobby in this channel with the clicker as host and post it,
     or say in a sentence why not (a busy channel, an option the game refuses)."""
@@ -261,11 +275,7 @@ async def open_lobby(interaction: discord.Interaction, game: str, options: dict[
         await tell(interaction, _("Cityhall games are played in server channels."))
         return
     server = bot.servers.get(interaction.guild_id)
-    parent_id = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-    if not server.allows(interaction.channel_id, parent_id):
-        await tell(interaction, _("Games can't be started in this channel: this server's "
-                                  "managers chose where with /settings.") + " "
-                   + channels_sentence(server))
+    if await refused_here(bot, interaction, interaction.guild_id, interaction.channel_id):
         return
     # The server's default options for this game, then what /new chose.
     options = server.options_for(game, options)

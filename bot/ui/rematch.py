@@ -25,8 +25,8 @@ from bot.core.runtime import Refusal
 
 from .deferral import answering_in_time
 from .leftovers import let_go_of_view
+from .lobby import refused_here
 from .replies import oops, storage_fault, tell
-from .server_words import channels_sentence
 from .words import slash
 
 if TYPE_CHECKING:
@@ -156,12 +156,7 @@ async def _open(bot: CityhallBot, interaction: discord.Interaction, old: Match,
                 host: Seat) -> None:
     """The first press: a lobby like ``old``'s (its options, its computer players at their
     levels) with ``host`` hosting, posted in the channel as the press's answer."""
-    server = bot.servers.get(old.guild_id)
-    parent_id = getattr(interaction.channel, "parent_id", None)  # a thread's channel
-    if not server.allows(old.channel_id, parent_id):
-        await tell(interaction, _("Games can't be started in this channel: this server's "
-                                  "managers chose where with /settings.") + " "
-                   + channels_sentence(server))
+    if await refused_here(bot, interaction, old.guild_id, old.channel_id):
         return
     try:
         lobby = await bot.runtime.open_lobby(old.guild_id, old.channel_id, old.game, host,
