@@ -32,7 +32,6 @@ from bot.core.engine import JSON
 from bot.core.storage import Storage, records
 from bot.games import GAMES
 from bot.render.profile import render_profile
-from bot.tools.bench import percentile
 from bot.ui.history import listing
 from bot.ui.profile import alt_text, picture_data
 
@@ -90,7 +89,8 @@ def _seed(conn: sqlite3.Connection, games: int, seed: int) -> None:
 
 
 def _p95(values: list[float]) -> float:
-    return round(percentile(values, 0.95), 2)
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 2)
 
 
 async def _timed(work: Callable[[], Awaitable[Any]], samples: int) -> JSON:

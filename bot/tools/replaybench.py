@@ -29,7 +29,6 @@ from bot.core.records import ACTIVE, OVER, Match, Seat
 from bot.core.replaying import Replay, board
 from bot.core.storage import Storage
 from bot.games import GAMES, renderer
-from bot.tools.bench import percentile
 from bot.tools.simulate import simulate
 from bot.ui.game import display_names, rename_players
 
@@ -115,7 +114,8 @@ def _rounds(replay: Replay) -> tuple[float, float]:
 
 
 def _p95(values: list[float]) -> float:
-    return round(percentile(values, 0.95), 2)
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 2)
 
 
 def _figures(timed: list[tuple[float, float]]) -> JSON:
