@@ -20,9 +20,13 @@ import asyncio
 import os
 import random
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.records import Seat
 from bot.core.runtime import Runtime
