@@ -24,7 +24,7 @@ from bot.core.driver import Driver
 from bot.core.engine import JSON
 from bot.core.i18n import ENGLISH, Words, language_of, speaking
 from bot.core.levels import Budget
-from bot.core.records import ACTIVE, LOBBY, OVER, Match
+from bot.core.records import ACTIVE, OVER, Match
 from bot.core.runtime import Limits, Outcome, Runtime
 from bot.core.server_settings import ServerSettingsStore
 from bot.core.storage import Storage
@@ -211,9 +211,11 @@ class CityhallBot(commands.Bot):
             if match.table_version is not None:
                 self.tables.shown[match.id] = match.table_version
             if match.status == ACTIVE:
-                self.driver.kick(match.id)
                 # Reminders still ahead; none that are due at once (bot/ui/pings.py).
                 self.pings.plan(match, restored=True)
+        # Turn timers and computer players, from what each match saved of who is due: no
+        # state is decoded until its match is clicked (bot/core/packed.py).
+        self.driver.restore(restored)
         # Buttons work as soon as the gateway is up (their custom ids say everything and
         # the matches are in memory). Only tables that may be behind the saved state (the
         # process died between saving a move and showing it) are re-drawn, one at a time
@@ -296,8 +298,8 @@ class CityhallBot(commands.Bot):
         """Close lobbies nobody started in time, with a word in the lobby message."""
         while True:
             now = self.runtime.clock()
-            for match in self.runtime.unfinished():
-                if match.status == LOBBY and now >= self.runtime.lobby_deadline(match):
+            for match in self.runtime.lobbies():
+                if now >= self.runtime.lobby_deadline(match):
                     try:
                         expired = await self.runtime.expire_lobby(match.id)
                     except Exception:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from . import diskfull
 from .alarms import Alarms
 from .diskfull import is_disk_full
-from .records import ACTIVE
+from .records import ACTIVE, Match
 from .runtime import Outcome, Runtime
 from .storage import DatabaseLost
 
@@ -53,6 +53,20 @@ class Driver:
             return
         self._tasks[match_id] = asyncio.create_task(self._run(match_id),
                                                     name=f"cityhall-match-{match_id}")
+
+    def restore(self, matches: Iterable[Match]) -> None:
+        """After a (re)start, plan every active match as a kick would, without a task each
+        (10,000 matches, 10,000 tasks at once): an alarm at its turn's deadline, a kick
+        only where a computer player is due. Neither decodes a state (Runtime.deadline)."""
+        for match in matches:
+            if match.status != ACTIVE:
+                continue
+            if self.runtime.computers_due(match):
+                self.kick(match.id)
+                continue
+            deadline = self.runtime.deadline(match)
+            if deadline is not None:
+                self.timers.set(match.id, deadline)
 
     async def idle(self, match_id: int, timeout: float = 10.0) -> None:
         """Wait until the match has nothing left to do right now (tests, bench)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import logging
 import random
 import time
@@ -25,6 +26,7 @@ from .i18n import Words
 from .keyedlocks import Held, KeyedLocks
 from .levels import HARD, LEVELS, Budget, decide
 from .outcomes import Limits, Outcome, Refusal, StaleBoard
+from .packed import DecodedStates, PackedMatch, has_state
 from .records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match, Seat
 from .server_settings import ServerSettingsStore
 from .shards import Shards
@@ -41,14 +43,25 @@ CPU_NAMES = ("Ada", "Babbage", "Colossus", "Deep Blue", "Eliza", "Fermi")
 # player, level, budget) -> the action. The bot hands in its render workers' ``think``.
 Thinker = Callable[[str, JSON, str, str, Budget], Awaitable[JSON]]
 
+# Decoded states kept at once (bot/core/packed.py): ~18 KB each; the other unfinished
+# matches keep theirs packed (~1 KB) until read.
+DECODED_STATES = 1_000
+
+# Who is due in an active match, kept in its ``extra`` (saved with every move) so a restart
+# plans timers and computer players without decoding every state: [a computer player is
+# due, a person is due, the state's own time limit (a veto window) or None].
+DUE = "due"
+
 
 class Runtime:
     def __init__(self, storage: Storage, games: Mapping[str, GameRecord], *,
                  clock: Callable[[], float] = time.time, turn_seconds: float = 180.0,
                  limits: Limits | None = None, servers: ServerSettingsStore | None = None,
                  thinker: Thinker | None = None, budget: Budget | None = None,
-                 shards: Shards | None = None) -> None:
+                 shards: Shards | None = None, decoded_states: int = DECODED_STATES) -> None:
         self.storage = storage
+        # A finished game is archived without its last state, which its moves replay to.
+        storage.replays({name: record.engine for name, record in games.items()})
         # The shards this process owns: only their servers' matches are loaded, so every
         # timer, computer player and redraw that starts from them stays on them.
         self.shards = shards
@@ -62,6 +75,14 @@ class Runtime:
         # Per-server choices (/settings); servers that chose nothing get ``turn_seconds``.
         self.servers = servers or ServerSettingsStore(storage, turn_seconds=turn_seconds)
         self._matches: dict[int, Match] = {}
+        # The unfinished matches by channel, by server and by (server, host), and the
+        # lobbies: a click or /new looks up its own, never scans every match.
+        self._by_channel: dict[int, int] = {}
+        self._by_guild: dict[int, set[int]] = {}
+        self._by_host: dict[tuple[int, str], set[int]] = {}
+        self._lobbies: set[int] = set()
+        self._duplicate_channels = False
+        self.states = DecodedStates(decoded_states)
         self._locks = KeyedLocks()
         # Per server: a new lobby's limits are checked and the lobby saved under it, so that
         # /new sent many times at once counts every lobby made before it. (A server's matches
@@ -79,13 +100,27 @@ class Runtime:
         await self.servers.load()
         matches = []
         upgraded: dict[str, int] = {}
-        for match in await self.storage.unfinished(self.shards):
+        # Tens of thousands of objects made in one go, none of them garbage: without the
+        # collector, which would walk them all again and again meanwhile (a third of the
+        # time at 10,000 matches).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            unfinished = await self.storage.unfinished(self.shards)
+        finally:
+            if collecting:
+                gc.enable()
+        for match in unfinished:
             if match.game not in self.games:
                 continue
             saved_version = match.state_version
+            if isinstance(match, PackedMatch):
+                match.keep_in(self.states)
             if not self._up_to_date(match):
+                if isinstance(match, PackedMatch):
+                    match.keep_in(None)
                 continue  # said why; the match stays in the database as it was
-            if match.state is not None and match.state_version != saved_version:
+            if has_state(match) and match.state_version != saved_version:
                 upgraded[match.game] = upgraded.get(match.game, 0) + 1
             matches.append(match)
         if upgraded:
@@ -101,7 +136,15 @@ class Runtime:
             if deadline is not None and match.turn_started_at is not None \
                     and deadline < now + self.limits.restart_grace:
                 match.turn_started_at += now + self.limits.restart_grace - deadline
-        self._matches = {m.id: m for m in matches}
+        for match in self._matches.values():
+            if isinstance(match, PackedMatch):
+                match.keep_in(None)
+        self._matches = {}
+        self._by_channel, self._by_guild, self._by_host = {}, {}, {}
+        self._lobbies = set()
+        self._duplicate_channels = False
+        for match in matches:
+            self._add(match)
         return matches
 
     def get(self, match_id: int) -> Match | None:
@@ -116,6 +159,7 @@ class Runtime:
         match = await self.storage.get(match_id)
         if match is None or match.game not in self.games:
             return match
+        await self.storage.final_state(match)  # a finished game's board, from its moves
         return match if self._up_to_date(match) else None
 
     def _up_to_date(self, match: Match) -> bool:
@@ -123,14 +167,16 @@ class Runtime:
         False (with a log sentence) when this version cannot use its state: the match is
         then left out, and the bot goes on with the others."""
         engine = self.games[match.game].engine
-        if match.state is None:
+        if not has_state(match):
             match.state_version = engine.state_version  # a lobby: nothing saved to upgrade
             return True
         if match.state_version == engine.state_version:
             return True
         where = f"Match {match.id} ({engine.title} in channel {match.channel_id})"
+        saved = match.state
+        assert saved is not None
         try:
-            match.state = upgrade_state(engine, match.state, match.state_version)
+            match.state = upgrade_state(engine, saved, match.state_version)
         except StateVersionError as exc:
             log.error("%s is left as it is and not played: %s. Run the newer Cityhall again "
                       "to go on with it.", where, exc)
@@ -144,10 +190,34 @@ class Runtime:
         return True
 
     def in_channel(self, channel_id: int) -> Match | None:
-        return next((m for m in self._matches.values() if m.channel_id == channel_id), None)
+        match_id = self._by_channel.get(channel_id)
+        return None if match_id is None else self._matches.get(match_id)
 
     def unfinished(self) -> list[Match]:
         return list(self._matches.values())
+
+    def in_server(self, guild_id: int) -> list[Match]:
+        """The server's unfinished matches (oldest first)."""
+        return [self._matches[i] for i in sorted(self._by_guild.get(guild_id, ()))]
+
+    def lobbies(self) -> list[Match]:
+        """The lobbies waiting to be started."""
+        return [self._matches[i] for i in sorted(self._lobbies)]
+
+    def _add(self, match: Match) -> None:
+        """Keep an unfinished match in memory, in the indexes, its state counted in
+        ``states``."""
+        self._matches[match.id] = match
+        # One unfinished match per channel (the database refuses a second); the oldest wins
+        # if an old file has two.
+        if self._by_channel.setdefault(match.channel_id, match.id) != match.id:
+            self._duplicate_channels = True
+        self._by_guild.setdefault(match.guild_id, set()).add(match.id)
+        self._by_host.setdefault((match.guild_id, match.host_id), set()).add(match.id)
+        if match.status == LOBBY:
+            self._lobbies.add(match.id)
+        if isinstance(match, PackedMatch):
+            match.keep_in(self.states)
 
     def engine(self, match: Match) -> Engine:
         return self.games[match.game].engine
@@ -166,7 +236,7 @@ class Runtime:
         engine.new([f"p{i}" for i in range(engine.min_players)], options, 0)
         async with self._server_locks(guild_id):
             self._check_room(guild_id, channel_id, host)
-            match = Match(
+            match = PackedMatch(
                 id=0, guild_id=guild_id, channel_id=channel_id, game=game, status=LOBBY,
                 host_id=host.id, seats=[host], options=dict(options),
                 seed=random.SystemRandom().randrange(1, 2**31),
@@ -176,7 +246,7 @@ class Runtime:
             except ChannelBusy:
                 raise Refusal(_("This channel already has a game; use /game status to see "
                                 "it.")) from None
-            self._matches[match.id] = match
+            self._add(match)
         log.info("%s lobby %s opened in server %s, channel %s.", engine.title, match.id,
                  guild_id, channel_id)
         return match
@@ -186,14 +256,14 @@ class Runtime:
         busy = self.in_channel(channel_id)
         if busy is not None:
             raise Refusal(self._busy_sentence(busy))
-        in_server = [m for m in self._matches.values() if m.guild_id == guild_id]
-        if len(in_server) >= self.limits.matches_per_server:
+        in_server = len(self._by_guild.get(guild_id, ()))
+        if in_server >= self.limits.matches_per_server:
             raise Refusal(_n("This server already has {n} game open, the most Cityhall runs "
                              "in one server at once. Finish or end one first.",
                              "This server already has {n} games open, the most Cityhall runs "
                              "in one server at once. Finish or end one first.",
-                             len(in_server)))
-        hosted = [m for m in in_server if m.host_id == host.id]
+                             in_server))
+        hosted = [self._matches[i] for i in self._by_host.get((guild_id, host.id), ())]
         lobbies = sum(1 for m in hosted if m.status == LOBBY)
         if lobbies >= self.limits.lobbies_per_user:
             raise Refusal(_n("You already have {n} open lobby in this server; start or "
@@ -491,18 +561,17 @@ class Runtime:
             self.undelivered.pop(match_id, None)
 
     def computers_due(self, match: Match) -> bool:
-        if match.status != ACTIVE or match.state is None:
+        if match.status != ACTIVE or not has_state(match):
             return False
-        return any((s := match.seat(p)) and s.cpu for p in self.engine(match).to_act(match.state))
+        return self._due(match)[0]
 
     def deadline(self, match: Match) -> float | None:
         """When the humans now due run out of time, or None if nobody human is due."""
-        if match.status != ACTIVE or match.state is None or match.turn_started_at is None:
+        if match.status != ACTIVE or match.turn_started_at is None or not has_state(match):
             return None
-        engine = self.engine(match)
-        if not any(not s.cpu for p in engine.to_act(match.state) if (s := match.seat(p))):
+        _computer, human, limit = self._due(match)
+        if not human:
             return None
-        limit = timer_seconds(engine, match.state)
         if limit is None:
             # The turn time in force when this turn began: a server changing it with
             # /settings changes the next turn, not one whose clock is running.
@@ -547,6 +616,28 @@ class Runtime:
 
     # -- helpers ------------------------------------------------------------------------
 
+    def _due(self, match: Match) -> tuple[bool, bool, float | None]:
+        """Who is due in an active match (``DUE``), from what its last move saved with it;
+        worked out from its state when that is missing (saved by an older Cityhall)."""
+        due = match.extra.get(DUE)
+        if isinstance(due, list) and len(due) == 3:
+            limit = due[2]
+            return bool(due[0]), bool(due[1]), \
+                float(limit) if isinstance(limit, (int, float)) else None
+        computer, human, limit = self._who_is_due(match)
+        # In memory only: it is what the saved state says; saved with the next change.
+        match.extra[DUE] = [computer, human, limit]
+        return computer, human, limit
+
+    def _who_is_due(self, match: Match) -> tuple[bool, bool, float | None]:
+        state = match.state
+        assert state is not None
+        engine = self.engine(match)
+        seats = [s for p in engine.to_act(state) if (s := match.seat(p)) is not None]
+        limit = timer_seconds(engine, state)
+        return (any(s.cpu for s in seats), any(not s.cpu for s in seats),
+                None if limit is None else float(limit))
+
     def _lobby(self, match_id: int) -> Match:
         match = self._matches.get(match_id)
         if match is None:
@@ -570,28 +661,69 @@ class Runtime:
     @staticmethod
     def _copy(match: Match) -> Match:
         # States are replaced whole by the engines, never changed in place: a shallow copy
-        # of them is enough; the small mutable parts are copied.
-        return replace(match, seats=list(match.seats), options=dict(match.options),
-                       extra=copy.deepcopy(match.extra))
+        # of them is enough (a packed one stays packed); the small mutable parts are copied.
+        new = copy.copy(match)
+        new.seats = list(match.seats)
+        new.options = dict(match.options)
+        new.extra = copy.deepcopy(match.extra)
+        return new
 
     async def _commit(self, new: Match, **save: object) -> Match:
         """Save ``new`` and only then let it replace the match in memory."""
-        if new.state is not None:
+        current = self._matches.get(new.id)
+        if has_state(new):
             # Every state in memory is the engine's current shape (new, applied, or
             # upgraded on load), so that is the version saved with it.
             new.state_version = self.games[new.game].engine.state_version
+        if new.status == ACTIVE and has_state(new):
+            if current is None or current.version != new.version \
+                    or current.status != new.status or DUE not in new.extra:
+                # A new state (every move changes the version): who is due now, saved
+                # with it for the next restart.
+                new.extra[DUE] = list(self._who_is_due(new))
+        else:
+            new.extra.pop(DUE, None)
         await self.storage.save(new, **save)  # type: ignore[arg-type]
-        current = self._matches.get(new.id)
         if current is not None:
             # Updated in place, so whoever holds the match sees the committed state.
+            cache = current.__dict__.get("_cache")
             current.__dict__.update(new.__dict__)
+            if isinstance(current, PackedMatch):
+                current.keep_in(cache)  # a copy is not counted: the live match is
             new = current
+            if new.status == LOBBY:
+                self._lobbies.add(new.id)
+            else:
+                self._lobbies.discard(new.id)
         if new.status not in (LOBBY, ACTIVE):
             self._forget(new)
         return new
 
     def _forget(self, match: Match) -> None:
-        self._matches.pop(match.id, None)
+        kept = self._matches.pop(match.id, None)
+        if kept is None:
+            return
+        if self._by_channel.get(kept.channel_id) == kept.id:
+            del self._by_channel[kept.channel_id]
+            # Another unfinished match in that channel (only in an old file): it is found now.
+            other = next((m.id for m in self._matches.values()
+                          if m.channel_id == kept.channel_id), None) \
+                if self._duplicate_channels else None
+            if other is not None:
+                self._by_channel[kept.channel_id] = other
+        in_guild = self._by_guild.get(kept.guild_id)
+        if in_guild is not None:
+            in_guild.discard(kept.id)
+            if not in_guild:
+                del self._by_guild[kept.guild_id]
+        hosted = self._by_host.get((kept.guild_id, kept.host_id))
+        if hosted is not None:
+            hosted.discard(kept.id)
+            if not hosted:
+                del self._by_host[(kept.guild_id, kept.host_id)]
+        self._lobbies.discard(kept.id)
+        if isinstance(kept, PackedMatch):
+            kept.keep_in(None)
 
     def _busy_sentence(self, match: Match) -> str:
         # Only games this bot runs are ever in memory (load() leaves the others on disk).

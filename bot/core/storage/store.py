@@ -6,14 +6,18 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import sys
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .. import ratings
+from .. import ratings, replaying
+from ..engine import Engine
+from ..packed import PackedMatch, state_of
 from ..records import OVER, UNFINISHED, Match, Seat
 from ..shards import Shards
 from .jobs import (
@@ -31,6 +35,7 @@ from .jobs import (
     _rate_game,
     _rebuild_ratings,
     _recount_totals,
+    decode_log,
 )
 from .ops import (
     INTEGRITY_ERRORS,
@@ -52,6 +57,9 @@ from .writer import Writer
 assert UNFINISHED == ("lobby", "active")  # spelled out in the SQL below
 
 T = TypeVar("T")
+
+# How many finished games' last states a Storage keeps at hand (``final_state``).
+FINALS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -133,6 +141,8 @@ class Backend(Protocol):
 class Storage:
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
+        self._engines: dict[str, Engine] = {}
+        self._finals: OrderedDict[int, tuple[str, int]] = OrderedDict()
 
     @classmethod
     async def open(cls, target: str | Path, *, busy_timeout: float = 10.0) -> Storage:
@@ -217,8 +227,8 @@ class Storage:
         (bot/core/ratings.py): a result is rated exactly once, whatever stops the process."""
         now = time.time()
         columns = _columns(match)
-        state_json = None if match.state is None else json.dumps(match.state,
-                                                                  separators=(",", ":"))
+        # A restored match's state may still be packed: its committed text, not decoded.
+        state_json = state_of(match)
         action_json = None if action is None else json.dumps(action, separators=(",", ":"))
         rows = list(results)
         rated = [RatedSeat(ratings.rating_id(r.player_id, r.cpu, r.level), r.name, r.cpu,
@@ -227,6 +237,12 @@ class Storage:
         over = match.status == OVER  # only a game that ended by its rules is rated
         match_id, version, guild_id, game = match.id, match.version, match.guild_id, match.game
         state_version = match.state_version
+        engine = self._engines.get(game)
+        # A finished game's last state is left out of its archive when its moves replay to
+        # it: its engine is known and the state is that engine's current shape.
+        keep_state = engine is None or state_version != engine.state_version
+        if finished and not keep_state and state_json is not None:
+            self._remember_final(match_id, state_json, state_version)
 
         def update() -> Job[None]:
             if (yield execute(_UPDATE_MATCH, (*columns, now, match_id))) != 1:
@@ -255,7 +271,7 @@ class Storage:
                     yield from _add_to_totals(guild_id, game, row.player_id, row.name,
                                               row.score, row.won, row.extra)
             if finished:
-                yield from _archive(match_id)
+                yield from _archive(match_id, keep_state)
 
         await self.run(update)
 
@@ -271,7 +287,42 @@ class Storage:
         if state_text is None and row["archived_state"] is not None:
             state_text = zlib.decompress(row["archived_state"]).decode()
             state_version = row["archived_state_version"]
+        elif state_text is None and match_id in self._finals:
+            state_text, state_version = self._finals[match_id]
         return _match(row, state_text, state_version)
+
+    # -- finished games: their last state, replayed from their moves ------------------
+
+    def replays(self, engines: Mapping[str, Engine]) -> None:
+        """The engines that replay a finished game's moves to its last state (the runtime
+        gives its games'). A game of one of them that finishes from now on is archived
+        without that state, which ``final_state`` makes again when it is needed."""
+        self._engines = dict(engines)
+
+    def _remember_final(self, match_id: int, state_json: str, state_version: int) -> None:
+        # The last few finished games' states, so that their final table is drawn without
+        # replaying them (it is, just after the last move).
+        self._finals[match_id] = (state_json, state_version)
+        self._finals.move_to_end(match_id)
+        while len(self._finals) > FINALS_KEPT:
+            self._finals.popitem(last=False)
+
+    async def final_state(self, match: Match) -> None:
+        """Give a finished match read by ``get`` its last state when its archive kept only
+        its moves: its start (``engine.new``) and every move replayed, off the event loop
+        (tens of milliseconds for a long game). Nothing changes for a match that has its
+        state, or whose engine ``replays`` did not give."""
+        engine = self._engines.get(match.game)
+        if (match.state is not None or engine is None or match.status not in FINISHED
+                or match.version < 1):
+            return
+        actions = await self.actions(match.id) if match.id is not None else []
+        state = await asyncio.to_thread(replaying.final_state, engine, match.player_ids,
+                                        match.options, match.seed, actions)
+        match.state, match.state_version = state, engine.state_version
+        if match.id is not None:
+            self._remember_final(match.id, json.dumps(state, separators=(",", ":")),
+                                 engine.state_version)
 
     async def unfinished(self, shards: Shards | None = None) -> list[Match]:
         """Every unfinished match, or with ``shards`` only those in servers on its shards
@@ -279,13 +330,26 @@ class Storage:
         # The literal list lets SQLite use the partial index (a bound parameter would not);
         # the shard condition then filters the few unfinished rows that index yields.
         owned = "" if shards is None or shards.everything else f" AND {shards.sql('m.guild_id')}"
-        rows = await self._backend.fetch_all(
-            "SELECT m.*, s.state AS live_state, s.state_version AS live_state_version"
-            " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
-            f" WHERE m.status IN ('lobby', 'active'){owned} ORDER BY m.id")
-        # Decoding a thousand states is tens of milliseconds: off the event loop.
-        return await asyncio.to_thread(
-            lambda: [_match(row, row["live_state"], row["live_state_version"]) for row in rows])
+        sql = ("SELECT m.*, s.state AS live_state, s.state_version AS live_state_version"
+               " FROM matches m LEFT JOIN match_states s ON s.match_id = m.id"
+               f" WHERE m.status IN ('lobby', 'active'){owned} AND m.id > ?"
+               f" ORDER BY m.id LIMIT {_RESTORE_BATCH}")
+        matches: list[Match] = []
+        # In batches: the text of 10,000 states is 30-40 MB, and read at once it stayed in
+        # the process's heap after it was packed. The next batch is read (in the database's
+        # thread) while this one is packed (in another): both let go of the GIL.
+        rows = await self._backend.fetch_all(sql, (-1,))
+        while rows:
+            more = len(rows) == _RESTORE_BATCH
+            reading = asyncio.ensure_future(
+                self._backend.fetch_all(sql, (int(rows[-1]["id"]),))) if more else None
+            # States are not decoded here but kept packed until a match is read
+            # (bot/core/packed.py): a decoded state is ~18 KB, its packed text ~1 KB.
+            matches += await asyncio.to_thread(_restored, rows)
+            rows = await reading if reading is not None else []
+        # aiosqlite's thread keeps the last result it read until it reads again.
+        await self._backend.fetch_one("SELECT 1")
+        return matches
 
     async def actions(self, match_id: int) -> list[tuple[str | None, dict[str, Any]]]:
         rows = await self._backend.fetch_all(
@@ -297,7 +361,7 @@ class Storage:
         if archived is None:
             return []
         return [(player, action) for _seq, player, action, _cpu, _at
-                in json.loads(zlib.decompress(archived["actions"]))]
+                in decode_log(archived["actions"])]
 
     async def started_after(self, channel_id: int, match_id: int) -> bool:
         """Whether a game was started in the channel after match ``match_id`` (a lobby that
@@ -475,6 +539,10 @@ class Storage:
         return await self.run(lambda: _forget(user_id))
 
 
+# Unfinished matches read at a time at start (Storage.unfinished).
+_RESTORE_BATCH = 1000
+
+
 def _change(r: Any) -> RatingChange:
     return RatingChange(int(r["match_id"]), r["player_id"], r["game"], r["season"],
                         r["place"], r["before"], r["rating"], r["finished_at"])
@@ -498,18 +566,23 @@ def _columns(match: Match) -> tuple[Any, ...]:
     )
 
 
-def _match(row: Any, state_text: str | None, state_version: int | None) -> Match:
-    return Match(
+def _restored(rows: list[Any]) -> list[PackedMatch]:
+    return [_match(row, row["live_state"], row["live_state_version"], packed=True)
+            for row in rows]
+
+
+def _match(row: Any, state_text: str | None, state_version: int | None, *,
+           packed: bool = False) -> PackedMatch:
+    fields = dict(
         id=row["id"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
-        game=row["game"],
-        status=row["status"],
+        game=sys.intern(row["game"]),  # one string each, not one per match
+        status=sys.intern(row["status"]),
         host_id=row["host_id"],
         seats=[Seat.from_json(s) for s in json.loads(row["seats"])],
         options=json.loads(row["options"]),
         seed=row["seed"],
-        state=None if state_text is None else json.loads(state_text),
         state_version=state_version or 1,
         version=row["version"],
         table_message_id=row["table_message_id"],
@@ -518,3 +591,6 @@ def _match(row: Any, state_text: str | None, state_version: int | None) -> Match
         created_at=row["created_at"],
         extra=json.loads(row["extra"]),
     )
+    if packed:
+        return PackedMatch.restored(state_text, **fields)
+    return PackedMatch(state=None if state_text is None else json.loads(state_text), **fields)
