@@ -136,3 +136,42 @@ class RequestGate:
             return await send(route, *args, **kwargs)
 
         http.request = request
+        bound_buckets(http)
+
+
+# discord.py keeps a rate-limit bucket for each channel and route, and each time it makes
+# a new one while it holds 256 or more, it walks them all to drop those idle for five
+# minutes: with 10,000 channels every channel's first message after a restart walked
+# thousands (6 % of the bot's CPU, more the more channels). Here the walk happens only
+# when the buckets have doubled since the last one, and drops those idle a minute.
+BUCKET_IDLE = 60.0
+BUCKETS_BEFORE_PRUNING = 256
+
+
+def bound_buckets(http: Any) -> None:
+    """Make ``http`` (a ``discord.http.HTTPClient``) prune its buckets as said above."""
+    buckets = getattr(http, "_buckets", None)
+    if not isinstance(buckets, dict) or not hasattr(http, "_try_clear_expired_ratelimits"):
+        return  # another discord.py: left as it is
+    next_walk = BUCKETS_BEFORE_PRUNING
+
+    def prune() -> None:
+        nonlocal next_walk
+        if len(buckets) < next_walk:
+            return
+        now = asyncio.get_running_loop().time()  # the clock the buckets keep
+        for key in [key for key, bucket in buckets.items() if _idle(bucket, now)]:
+            del buckets[key]
+        next_walk = max(BUCKETS_BEFORE_PRUNING, 2 * len(buckets))
+
+    http._try_clear_expired_ratelimits = prune
+
+
+def _idle(bucket: Any, now: float) -> bool:
+    """Nothing sent through it for ``BUCKET_IDLE``, nothing waiting, no limit running."""
+    try:
+        return (now - bucket._last_request >= BUCKET_IDLE and bucket.outgoing == 0
+                and not bucket._pending_requests
+                and (bucket.expires is None or bucket.expires <= now))
+    except AttributeError:
+        return bool(bucket.is_inactive())
