@@ -14,6 +14,7 @@ from bot.core.i18n import Text, Words
 from bot.core.levels import NORMAL
 from bot.core.records import ACTIVE, Match, Seat
 from bot.core.runtime import Outcome
+from bot.core.viewmemo import public_view
 from bot.games import ENGINES, renderer
 
 from .replies import plain_name
@@ -212,7 +213,7 @@ class GameAdapter(Generic[ViewT]):
 
     def public_view(self, match: Match) -> JSON:
         assert match.state is not None
-        return self.engine.view(match.state, None)
+        return public_view(self.engine, match.state)
 
     def named_view(self, match: Match, view: JSON) -> JSON:
         """The view with player ids (Discord snowflakes, ``cpu1``) replaced by display names,

@@ -27,6 +27,7 @@ import discord
 from bot.core.engine import JSON, Engine
 from bot.core.i18n import Words
 from bot.core.records import Match
+from bot.core.viewmemo import public_view
 from bot.render.pool import Priority
 
 from .game import Picture, display_names, fit_description, plain_text, rename_players
@@ -84,7 +85,7 @@ def named_view(engine: Engine, match: Match) -> tuple[JSON, dict[str, str]]:
     whatever names a player), and those names."""
     assert match.state is not None
     names = display_names(match)
-    return rename_players(engine.view(match.state, None), names), names
+    return rename_players(public_view(engine, match.state), names), names
 
 
 async def drawn(interaction: discord.Interaction, game: str, picture: Picture, screen: Screen,

@@ -22,9 +22,10 @@ from typing import Literal, TypedDict, cast, final
 
 from bot.core.engine import JSON
 from bot.core.engine import as_json as as_json  # the cogs read it here
+from bot.core.viewmemo import public_view
 
 from .content import Card
-from .engine import view
+from .engine import ENGINE, view
 
 Phase = Literal["setup", "play", "over"]
 Step = Literal["place", "start", "main", "draw", "trade_offers", "trade_accept", "over"]
@@ -459,7 +460,7 @@ class BigCityPlayerView(BigCityView):
 
 def table(state: JSON) -> BigCityView:
     """The public view of ``state``, exactly as the engine builds it."""
-    return cast(BigCityView, view(state, None))
+    return cast(BigCityView, public_view(ENGINE, state))
 
 
 def seen_by(state: JSON, player: str) -> BigCityPlayerView:

@@ -27,6 +27,7 @@ from typing import Literal, NotRequired, TypedDict, cast, final
 
 from bot.core.engine import JSON
 from bot.core.engine import as_json as as_json  # the cogs read it here
+from bot.core.viewmemo import public_view
 
 from .engine import ENGINE
 
@@ -296,7 +297,7 @@ Move = PlacingMove | Answer
 
 def table(state: JSON) -> BigCityzView:
     """The public view of ``state``, exactly as the engine builds it."""
-    return cast(BigCityzView, ENGINE.view(state, None))
+    return cast(BigCityzView, public_view(ENGINE, state))
 
 
 def seen_by(state: JSON, player: str) -> BigCityzPlayerView:

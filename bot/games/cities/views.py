@@ -23,6 +23,7 @@ the engine that the types miss fails a test.
 from typing import Literal, NotRequired, TypedDict, cast, final
 
 from bot.core.engine import JSON
+from bot.core.viewmemo import public_view
 
 from .engine import ENGINE
 
@@ -486,7 +487,7 @@ Move = ChooseStartTile | TakeMove | PlaceMove | DiscardFeature | DiscardPiece
 
 def table(state: JSON) -> CitiesView:
     """The public view of ``state`` (what every viewer sees), exactly as the engine builds it."""
-    return cast(CitiesView, ENGINE.view(state, None))
+    return cast(CitiesView, public_view(ENGINE, state))
 
 
 def phase_of(state: JSON) -> Phase:

@@ -26,6 +26,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 from bot.core.engine import JSON
 from bot.core.engine import as_json as as_json  # the cogs read it here
+from bot.core.viewmemo import public_view
 
 from .engine import ENGINE
 
@@ -195,7 +196,7 @@ Move = BuildMove | GoalsMove
 
 def table(state: JSON) -> CityscapeView:
     """The public view of ``state``, exactly as the engine builds it."""
-    return cast(CityscapeView, ENGINE.view(state, None))
+    return cast(CityscapeView, public_view(ENGINE, state))
 
 
 def seen_by(state: JSON, player: str) -> CityscapePlayerView:
