@@ -268,7 +268,7 @@ def difference(a: Path, b: Path, tolerance: int) -> tuple[str, int, float, int, 
     bands = diff.split()
     extrema = max(int(band.getextrema()[1]) for band in bands)  # type: ignore[arg-type]
     total = one.width * one.height
-    hist = [sum(band.histogram()[i] * i for i in range(256)) for band in bands]
+    hist = [sum(count * i for i, count in enumerate(band.histogram())) for band in bands]
     mean = sum(hist) / (3 * total)
     worst = ImageChops.lighter(ImageChops.lighter(bands[0], bands[1]), bands[2])
     over = sum(worst.histogram()[tolerance + 1:])

@@ -180,9 +180,24 @@ def encode_png(image: Image.Image, palette: Palette | None = None) -> bytes:
         rgb = image if image.mode == "RGB" else image.convert("RGB")
         image = rgb.quantize(palette=(palette or KIT_PALETTE).image, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    # Level 3 is the knee: level 1 saves ~0.3 ms for ~15% more bytes, 4 and up double the time.
-    image.save(out, format="PNG", optimize=False, compress_level=3)
+    # Level 2: 11 % less time than 3 for 8 % more bytes (~72 KB for a 1200 px table);
+    # level 1 is no faster than 2 and 17 % bigger, 4 and up double the time.
+    image.save(out, format="PNG", optimize=False, compress_level=2)
     return out.getvalue()
+
+
+# -- pasting -----------------------------------------------------------------------------
+
+
+def fill_mask(image: Image.Image, fill: RGB | int, xy: tuple[int, int], mask: Image.Image) -> None:
+    """``image.paste(fill, xy, mask)``, the same pixels, in about a third of the time.
+
+    Pillow's colour-through-mask fill compares mode names for every channel of every
+    pixel; pasting a solid image of the mask's size through it blends the same way
+    without that (150 -> 55 us for a line of text). Text, markers and icons go through
+    here, some hundred times a picture."""
+    solid = Image.new(image.mode, mask.size, fill)  # ~3 us
+    image.paste(solid, xy, mask)
 
 
 # -- text --------------------------------------------------------------------------------
@@ -514,7 +529,7 @@ class Canvas:
         x, baseline, top, bottom = _anchor_origin(xy, width, size, bold, anchor)
         if shown.strip():
             mask, dx, dy = _text_mask(shown, size, bold)
-            self.image.paste(fill, (x + dx, baseline + dy), mask)
+            fill_mask(self.image, fill, (x + dx, baseline + dy), mask)
             recorder = _recorder.get()
             if recorder is not None:
                 ink = mask.getbbox()
@@ -569,7 +584,7 @@ class Canvas:
     def marker(self, centre: tuple[float, float], shape: str, size: int, fill: RGB) -> Box:
         mask = shape_mask(shape, size)
         x, y = round(centre[0] - size / 2), round(centre[1] - size / 2)
-        self.image.paste(fill, (x, y), mask)
+        fill_mask(self.image, fill, (x, y), mask)
         return x, y, x + size, y + size
 
     def swatch(self, centre: tuple[float, float], style: PlayerStyle, size: int) -> Box:

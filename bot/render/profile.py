@@ -313,7 +313,7 @@ def _line(c: Canvas, points: Sequence[tuple[float, float]], colour: kit.RGB) -> 
     draw = ImageDraw.Draw(mask)
     scaled = [((x - left) * s, (y - upper) * s) for x, y in points]
     draw.line(scaled, fill=255, width=LINE_W * s)
-    c.image.paste(colour, (left, upper), mask.reduce(s))
+    kit.fill_mask(c.image, colour, (left, upper), mask.reduce(s))
 
 
 def _end_labels(c: Canvas, plot: tuple[int, int, int, int],

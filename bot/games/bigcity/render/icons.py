@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from bot.render.cache import KB, byte_cache
 from bot.render.fonts import font
-from bot.render.kit import RGB
+from bot.render.kit import RGB, fill_mask
 
 from .constants import Point
 
@@ -84,4 +84,4 @@ def icon_mask(name: str, size: int) -> Image.Image:
 
 def _paste_icon(image: Image.Image, name: str, centre: Point, size: int, fill: RGB) -> None:
     mask = icon_mask(name, size)
-    image.paste(fill, (round(centre[0] - size / 2), round(centre[1] - size / 2)), mask)
+    fill_mask(image, fill, (round(centre[0] - size / 2), round(centre[1] - size / 2)), mask)

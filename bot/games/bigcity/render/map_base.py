@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
-from bot.render.cache import MB, byte_cache
+from bot.render.cache import MB, packed_cache
 from bot.render.kit import INK, MUTED, PANEL_ALT, PAPER, RGB, Canvas
 
 from ..geometry import outside_cells
@@ -72,11 +72,14 @@ def _small_number_size(frame: Frame) -> int:
     return max(11, min(24, round(frame.cell * 0.25)))
 
 
-@byte_cache(8 * MB)  # two city shapes (2.6-4 MB each); a miss costs ~30 ms
+# Kept deflated (~70 KB a city shape instead of 2.6-4 MB), so the shapes of the ~100
+# matches last drawn stay: a hit costs ~4 ms, a miss ~30 ms (bot/render/cache.py).
+@packed_cache(8 * MB)
 def _map_base(tiles: tuple[Tile, ...], frame: Frame, map_h: int) -> Image.Image:
     """The city without pieces or streetcars: streets, numbered lots, outlines, outer edge.
 
     Drawn on a strip as wide as the picture and ``map_h`` tall, pasted at the map's top.
+    Each call returns a new image (the caller may draw on it).
     """
     c = Canvas.new(WIDTH, map_h, PAPER)
     shifted = replace(frame, top=MAP_PAD)

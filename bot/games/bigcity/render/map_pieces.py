@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.core.i18n import Words, current
 from bot.render import kit
-from bot.render.cache import MB, ByteLRU
+from bot.render.cache import MB, PackedLRU
 from bot.render.kit import INK, PANEL_ALT, RGB, WHITE, Canvas
 
 from .cast import Cast
@@ -173,35 +173,37 @@ def _ring(c: Canvas, cells: set[Cell], frame: Frame, inset: float) -> None:
 
 # The city with its pieces, per city shape and list of pieces. Pieces are only ever added,
 # so a new picture usually finds the previous one here and draws just the newest piece;
-# that previous layer is then dropped, so the budget holds one layer per recent match
-# (each 2.6-3.5 MB; drawing one from the bare map instead costs ~6 ms).
-_CITY_CACHE: ByteLRU[tuple[Any, ...], Image.Image] = ByteLRU(f"{__name__}._CITY_CACHE",
-                                                             7 * MB)
+# that previous layer is then dropped, so the budget holds one layer per recent match.
+# Layers are kept deflated (~80 KB each instead of 2.6-3.5 MB: bot/render/cache.py), so
+# under real traffic, dozens of matches taking turns, a match's layer is still here on
+# its next move (a hit costs ~4 ms; drawing it from the bare map ~6 ms more, and the bare
+# map itself ~30 ms when it too has gone).
+_CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 7 * MB)
 
 PieceKey = tuple[tuple[Piece, int], ...]
 
 
 def _city_layer(tiles: tuple[Tile, ...], frame: Frame, map_h: int, pieces: PieceKey,
                 cast: Cast) -> Image.Image:
-    """The map strip with every piece on it (cached; callers must not change it)."""
+    """The map strip with every piece on it (cached; a new image each call)."""
     language = current()  # parks and factories are labelled in words
     key = (language, tiles, frame, map_h, pieces)
-    hit = _CITY_CACHE.get(key)
+    hit = _CITY_CACHE.get_image(key)
     if hit is not None:
         return hit
     parent = (language, tiles, frame, map_h, pieces[:-1])
-    previous = _CITY_CACHE.peek(parent) if pieces else None
+    previous = _CITY_CACHE.peek_image(parent) if pieces else None
     if previous is not None:
-        image, todo = previous.copy(), pieces[-1:]
+        image, todo = previous, pieces[-1:]
     else:
-        image, todo = _map_base(tiles, frame, map_h).copy(), pieces
+        image, todo = _map_base(tiles, frame, map_h), pieces
     strip = Canvas(image)
     number_of = {cell: prop for prop, cell in _cell_of(tiles).items()}
     _draw_pieces(strip, [piece for piece, _style in todo], replace(frame, top=MAP_PAD), cast,
                  number_of)
     if previous is not None:
         _CITY_CACHE.discard(parent)
-    return _CITY_CACHE.put(key, image)
+    return _CITY_CACHE.put_image(key, image)
 
 
 def _draw_city(c: Canvas, view: View, cast: Cast, tiles: tuple[Tile, ...], frame: Frame,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.render.cache import KB, byte_cache
-from bot.render.kit import INK, RGB, Box, Canvas
+from bot.render.kit import INK, RGB, Box, Canvas, fill_mask
 
 # -- symbols -------------------------------------------------------------------------------
 
@@ -143,5 +143,5 @@ def symbol_mask(name: str, size: int) -> Image.Image:
 def draw_symbol(c: Canvas, xy: tuple[float, float], name: str, size: int,
                 fill: RGB = INK) -> Box:
     x, y = round(xy[0]), round(xy[1])
-    c.image.paste(fill, (x, y), symbol_mask(name, size))
+    fill_mask(c.image, fill, (x, y), symbol_mask(name, size))
     return x, y, x + size, y + size

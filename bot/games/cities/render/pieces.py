@@ -74,7 +74,7 @@ def _feature_image(background: str, kind: str, short: str, size: int) -> Image.I
         fg = WHITE
         if kind == "Monument":
             star = kit.shape_mask("star", max(8, size // 3))
-            image.paste(WHITE, ((size - star.width) // 2, size // 10), star)
+            kit.fill_mask(image, WHITE, ((size - star.width) // 2, size // 10), star)
     # The token's word names what its colour and star already show: a key (secondary),
     # left off a token too small to hold it whole and legible.
     text_size = max(SMALL, min(26, size // 4))
