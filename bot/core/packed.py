@@ -4,12 +4,13 @@ A decoded game state is 5-20 KB of dicts and lists (18 KB on average over the fo
 and after a restart most unfinished matches are not clicked for minutes or hours. So a
 match restored from the database keeps its state as it was committed, the JSON text (3 KB
 on average) compressed (about 1 KB), and decodes it the first time anyone reads
-``match.state``. The
-decoded states of the most recently read matches are kept (``DecodedStates``, a bounded
-LRU); a state pushed out of it is packed again (the text of what was committed: the
-runtime only ever holds committed states) and decoded again on its next read. Memory is
-then the packed states plus at most ``limit`` decoded ones, however many matches are
-clicked.
+``match.state``. The decoded states of the most recently read matches are kept
+(``DecodedStates``, a bounded LRU); a state pushed out of it is packed again (the text of
+what was committed: the runtime only ever holds committed states) and decoded again on
+its next read. Memory is then the packed states plus at most ``limit`` decoded ones,
+however many matches are clicked. Only the event loop reads a live match's state; a
+worker thread is given a copy (``copy.copy``), which decodes for itself and is not
+counted.
 
 ``PackedMatch`` is a ``Match`` (same fields, same equality); only ``state`` is a property.
 States are replaced whole, never changed in place (bot/core/runtime.py), so a state
@@ -150,9 +151,12 @@ class PackedMatch(Match):
         state = d.get("_state")
         if state is None:
             return
-        if d.get("_packed") is None:
-            d["_packed"] = pack_text(state_text(state))
-        d["_state"] = None
+        packed = d.get("_packed")
+        if packed is None:
+            packed = pack_text(state_text(state))
+        if d.get("_state") is state:  # not replaced by a commit meanwhile
+            d["_packed"] = packed
+            d["_state"] = None
 
     def __eq__(self, other: object) -> bool:
         # As Match's, field by field, and equal to a plain Match with the same fields.
