@@ -187,6 +187,7 @@ class Runtime:
                           engine.state_version)
             return False
         match.state_version = engine.state_version
+        match.extra.pop(DUE, None)  # worked out again from the upgraded state when needed
         return True
 
     def in_channel(self, channel_id: int) -> Match | None:
