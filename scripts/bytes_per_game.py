@@ -7,7 +7,8 @@ table message noted, the results and ratings written in the game's last transact
 the game archived. Each kind gets a fresh database (two games first, so the tables' first
 pages are made), and the growth per finished game is printed: SQLite's pages in use
 (page_count - freelist_count, WAL folded by a checkpoint, as the load test's growth phase
-counts), and what each table and index adds (SQLite's dbstat). ``--postgres`` measures
+counts), and what each table and index adds (SQLite's dbstat: the bytes its pages use,
+so they add up to a little less than the pages, which are never quite full). ``--postgres`` measures
 the same games on a throwaway PostgreSQL server (pgserver) by each relation's size.
 
 Used for docs/storage-size.md (and the load test's growth figure beside it).
@@ -30,10 +31,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.records import Seat
 from bot.core.runtime import Runtime
-from bot.core.storage import Storage
+from bot.core.storage import Storage, jobs, store
 from bot.games import GAMES
 
 WARM = 2  # games played before measuring: the first pages of every table and index
+
+
+class Clock:
+    """The time the storage sees (``bot.core.storage`` reads ``time.time()`` when it saves a
+    move): a person's move comes 3-45 seconds after the previous one and a computer's 1-3
+    seconds after, as at a real table, where played here as fast as the machine goes (the
+    times of the moves are part of what is stored, and their spacing changes its size)."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+        self.rng = random.Random(7)
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, computer: bool) -> None:
+        self.now += self.rng.uniform(1, 3) if computer else self.rng.uniform(3, 45)
+
+
+CLOCK = Clock()
+# The server's members who play: each game seats some of them (their totals and ratings are
+# a row per member, not per game).
+MEMBERS = [str(random.Random(number).randrange(10**17, 10**19)) for number in range(40)]
 
 
 def _seats(game: str, number: int) -> tuple[int, bool]:
@@ -50,7 +74,7 @@ async def play(runtime: Runtime, game: str, number: int, guild: int) -> None:
     engine, computer = record.engine, record.computer
     rng = random.Random(number)
     seats, with_cpu = _seats(game, number)
-    people = [str(rng.randrange(10**17, 10**19)) for _ in range(seats - int(with_cpu))]
+    people = rng.sample(MEMBERS, seats - int(with_cpu))
     channel = 10**18 + number
     lobby = await runtime.open_lobby(guild, channel, game, Seat(people[0], "Host player"), {})
     for index, pid in enumerate(people[1:], 2):
@@ -61,12 +85,14 @@ async def play(runtime: Runtime, game: str, number: int, guild: int) -> None:
     await runtime.set_table_message(lobby.id, channel + 7)
     while (match := runtime.get(lobby.id)) is not None:
         assert match.state is not None
+        CLOCK.advance(computer=True)
         if await runtime.step_computer(lobby.id) is not None:
             continue
         match = runtime.get(lobby.id)
         if match is None:
             break
         assert match.state is not None
+        CLOCK.advance(computer=False)
         player = next(p for p in engine.to_act(match.state)
                       if (seat := match.seat(p)) is not None and not seat.cpu)
         await runtime.act(lobby.id, player, computer.normal(match.state, player),
@@ -83,7 +109,9 @@ def _sqlite_sizes(path: str) -> tuple[int, dict[str, int]]:
         size = conn.execute("PRAGMA page_size").fetchone()[0]
         used = (conn.execute("PRAGMA page_count").fetchone()[0]
                 - conn.execute("PRAGMA freelist_count").fetchone()[0])
-        parts = dict(conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"))
+        # each table's and index's bytes in use (its pages less their unused space)
+        parts = dict(conn.execute("SELECT name, SUM(pgsize - unused) FROM dbstat"
+                                  " GROUP BY name"))
     finally:
         conn.close()
     return used * size, parts
@@ -140,7 +168,7 @@ def _sqlite(folder: str, game: str) -> tuple[str, Callable[[Storage], Any]]:
 def report(figures: Mapping[str, tuple[float, dict[str, float], float]], games: int,
            where: str) -> None:
     print(f"{where}: bytes per finished game over {games} games of each kind "
-          "(2-5 seats, a computer in one game in three)\n")
+          "(2-5 seats of 40 members, a computer in one game in three)\n")
     names = sorted({n for _, parts, _ in figures.values() for n in parts
                     if any(abs(f[1].get(n, 0)) >= 1 for f in figures.values())})
     kinds = list(figures)
@@ -158,6 +186,8 @@ def report(figures: Mapping[str, tuple[float, dict[str, float], float]], games: 
 
 
 async def main() -> None:
+    for module in (store, jobs):
+        module.time = CLOCK  # type: ignore[attr-defined]
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=30, help="games of each kind measured")
     parser.add_argument("--kinds", nargs="*", default=sorted(GAMES), help="which games")

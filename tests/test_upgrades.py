@@ -10,9 +10,11 @@ early. These tests open a copy with today's code, as `make run` after `git pull`
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import shutil
 import sqlite3
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -22,8 +24,9 @@ import pytest
 from bot.core.engine import JSON
 from bot.core.records import ACTIVE, LOBBY, OVER, Match, Seat
 from bot.core.runtime import Runtime
-from bot.core.storage import SCHEMA_VERSION, Migration, Storage, StorageError
+from bot.core.storage import SCHEMA_VERSION, Migration, Storage, StorageError, records
 from bot.core.storage import schema as schema_module
+from bot.core.storage.jobs import decode_log
 from bot.games import GAMES
 from bot.games.cityscape.engine import CityscapeEngine
 from bot.tools.replay import replay
@@ -284,3 +287,59 @@ async def test_a_game_saved_by_a_newer_version_waits_and_the_others_play_on(
     with contextlib.closing(sqlite3.connect(path)) as conn:
         assert conn.execute("SELECT state_version FROM match_states WHERE match_id=5"
                             ).fetchone()[0] == 7
+
+
+async def test_finished_games_of_a_schema_4_database_replay_and_show_in_history_and_profile(
+        tmp_path: Path, runtimes: OpenRuntime) -> None:
+    """Schema 4 archived a finished game as its moves in a list and its last state beside
+    them. After the upgrade to schema 5 (which archives new games smaller, without the state)
+    such a game still replays to its result, its final board is the one it kept, /history
+    lists it and /profile counts it with its rating; saving it again keeps its state."""
+    path = tmp_path / "cityhall.sqlite3"
+    runtime = await runtimes(path)
+    ann, bob = Seat("111111111111111111", "Ann"), Seat("222222222222222222", "Bob")
+    lobby = await runtime.open_lobby(10, 20, "cityscape", ann, {"rounds": 1})
+    await runtime.join(lobby.id, bob)
+    await runtime.start(lobby.id, ann.id)
+    await play_to_the_end(runtime, lobby.id)
+    over = await runtime.storage.get(lobby.id)
+    assert over is not None and over.state is not None and over.status == OVER
+    final = over.state
+    await runtime.storage.close()
+    # The file as schema 4 left it: the log as a list, the state beside it, the index back.
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        blob, = conn.execute("SELECT actions FROM archive WHERE match_id=?",
+                             (lobby.id,)).fetchone()
+        conn.execute("UPDATE archive SET actions=?, state=? WHERE match_id=?",
+                     (zlib.compress(json.dumps(decode_log(blob)).encode(), 9),
+                      zlib.compress(json.dumps(final).encode(), 9), lobby.id))
+        conn.execute("CREATE INDEX results_by_guild ON results(guild_id, game)")
+        conn.execute("PRAGMA user_version=4")
+
+    again = await runtimes(path)
+    storage = again.storage
+    assert schema_of(path) == SCHEMA_VERSION == 5
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name='results_by_guild'"
+                            ).fetchall() == []
+    match = await again.fetch(lobby.id)
+    assert match is not None and match.state == final  # the board it kept
+    await replays_to_its_result(storage, match, path)
+    page = await records.history(storage, 10)
+    assert [(e.match_id, e.game, sorted(s.seat.name for s in e.seats)) for e in page.entries] \
+        == [(lobby.id, "cityscape", ["Ann", "Bob"])]
+    assert page.entries[0].moves == len(await storage.actions(lobby.id)) > 0
+    profile = await records.profile(storage, 10, ann.id)
+    assert profile is not None and profile.total_games == 1
+    (figures,) = profile.games
+    assert figures.game == "cityscape" and figures.rated == 1 and figures.rating is not None
+    assert [r.match_id for r in profile.recent] == [lobby.id]
+    # Saved again (its table message re-posted): the state it kept stays with it.
+    log = await storage.actions(lobby.id)
+    match.table_message_id = 999
+    await storage.save(match)
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        state, = conn.execute("SELECT state FROM archive WHERE match_id=?",
+                              (lobby.id,)).fetchone()
+    assert state is not None and json.loads(zlib.decompress(state)) == final
+    assert await storage.actions(lobby.id) == log

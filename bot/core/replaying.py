@@ -63,6 +63,16 @@ def steps(engine: Engine, players: Sequence[str], options: JSON, seed: int,
         yield step
 
 
+def final_state(engine: Engine, players: Sequence[str], options: JSON, seed: int,
+                actions: Sequence[Logged]) -> JSON:
+    """The state after every action of ``actions``: a finished game's last state, which its
+    archive does not keep when the moves replay to it (``Storage.final_state``)."""
+    step = Step(0, None, None, start(engine, players, options, seed))
+    for player, action in actions:
+        step = advance(engine, step, player, action)
+    return step.state
+
+
 def board(engine: Engine, step: Step) -> JSON:
     """The public table at ``step``: the replay contract's ``state`` for those actions."""
     return engine.view(step.state, None)

@@ -18,6 +18,11 @@ from .ops import Job, execute, fetch_all, fetch_one
 # -- what the jobs do (in the writer thread, or a PostgreSQL transaction) -------------------
 
 
+def _compact(value: Any) -> str:
+    """JSON without spaces: what a row's figures (``extra``) are stored as."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _add_to_totals(guild_id: int, game: str, player_id: str, name: str, score: int, won: bool,
                    extra: dict[str, Any]) -> Job[None]:
     row = yield fetch_one("SELECT games, wins, best, extra FROM player_totals WHERE guild_id=?"
@@ -26,7 +31,7 @@ def _add_to_totals(guild_id: int, game: str, player_id: str, name: str, score: i
     if row is None:
         yield execute("INSERT INTO player_totals (guild_id, game, player_id, name, games, wins,"
                       " best, extra) VALUES (?,?,?,?,?,?,?,?)",
-                      (guild_id, game, player_id, name, 1, int(won), score, json.dumps(numbers)))
+                      (guild_id, game, player_id, name, 1, int(won), score, _compact(numbers)))
         return
     games, wins, best, old = row
     summed = json.loads(old)
@@ -34,7 +39,7 @@ def _add_to_totals(guild_id: int, game: str, player_id: str, name: str, score: i
         summed[key] = summed.get(key, 0) + value
     yield execute("UPDATE player_totals SET name=?, games=?, wins=?, best=?, extra=?"
                   " WHERE guild_id=? AND game=? AND player_id=?",
-                  (name, games + 1, wins + int(won), max(best, score), json.dumps(summed),
+                  (name, games + 1, wins + int(won), max(best, score), _compact(summed),
                    guild_id, game, player_id))
 
 
@@ -213,26 +218,76 @@ def _new_season(guild_id: int) -> Job[int]:
     return current + 1
 
 
-def _archive(match_id: int) -> Job[None]:
-    """Fold a finished match's action log and final state into one compressed row."""
+def encode_log(entries: Sequence[Sequence[Any]]) -> bytes:
+    """A finished game's moves, ``[seq, player, action, by_computer, at]`` each, as its archive
+    row keeps them (format 2): zlib of the JSON object ``{"v": 2, "p": players, "s": first seq,
+    "t": first time, "a": moves}``, each move ``[player's index in p, action, whole seconds
+    since the move before]``, then ``1`` if a computer made it (or ``0`` before a seq), then
+    its seq if it is not the one before plus one. Times are kept to the second; the players'
+    ids once each: a Cities game's 300 moves come to about 1.5 KB, not 3.5."""
+    players: list[str | None] = []
+    moves: list[list[Any]] = []
+    first_seq = int(entries[0][0]) if entries else 0
+    first_at = round(float(entries[0][4])) if entries else 0
+    seq, at = first_seq - 1, first_at
+    for entry_seq, player, action, by_computer, entry_at in entries:
+        if player not in players:
+            players.append(player)
+        second = round(float(entry_at))
+        move: list[Any] = [players.index(player), action, second - at]
+        gap = int(entry_seq) != seq + 1
+        if by_computer or gap:
+            move.append(int(bool(by_computer)))
+        if gap:
+            move.append(int(entry_seq))
+        moves.append(move)
+        seq, at = int(entry_seq), second
+    body = {"v": 2, "p": players, "s": first_seq, "t": first_at, "a": moves}
+    return zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 9)
+
+
+def decode_log(blob: bytes) -> list[list[Any]]:
+    """The moves of an archive row, ``[seq, player, action, by_computer, at]`` each, in
+    either format: 2 (``encode_log``) or 1 (schema 2 to 4: that list itself)."""
+    data = json.loads(zlib.decompress(blob))
+    if isinstance(data, list):
+        return data
+    players, seq, at = data["p"], int(data["s"]) - 1, int(data["t"])
+    entries: list[list[Any]] = []
+    for move in data["a"]:
+        at += int(move[2])
+        seq = int(move[4]) if len(move) > 4 else seq + 1
+        by_computer = int(move[3]) if len(move) > 3 else 0
+        entries.append([seq, players[move[0]], move[1], by_computer, at])
+    return entries
+
+
+def _archive(match_id: int, keep_state: bool = True) -> Job[None]:
+    """Fold a finished match's action log (``encode_log``) and final state into one
+    compressed row. Without ``keep_state`` the state is left out when the moves replay to it
+    (the replay contract: ``Storage.final_state`` makes it again), unless the game was
+    archived with a state before (one saved by an older Cityhall, kept as it was)."""
     rows = yield fetch_all("SELECT seq, player, action, by_computer, at FROM actions"
                            " WHERE match_id=? ORDER BY seq", (match_id,))
     entries = [[seq, player, json.loads(action), by_computer, at]
                for seq, player, action, by_computer, at in rows]
-    old = yield fetch_one("SELECT actions FROM archive WHERE match_id=?", (match_id,))
+    old = yield fetch_one("SELECT actions, state, state_version FROM archive WHERE match_id=?",
+                          (match_id,))
     if old is not None:
         # Saved again after it was archived (a table message id, say): keep the log.
-        entries = json.loads(zlib.decompress(old[0])) + entries
+        entries = decode_log(old[0]) + entries
     state = yield fetch_one("SELECT state, state_version FROM match_states WHERE match_id=?",
                             (match_id,))
     state_blob = None if state is None else zlib.compress(state[0].encode(), 9)
     state_version = 1 if state is None else state[1]
-    if state_blob is None and old is not None:
-        state_blob, state_version = yield fetch_one(
-            "SELECT state, state_version FROM archive WHERE match_id=?", (match_id,))
-    log_json = json.dumps(entries, separators=(",", ":"))
+    if old is not None and old[1] is not None:
+        keep_state = True  # a state archived before is kept: it may not be reproducible
+        if state_blob is None:
+            state_blob, state_version = old[1], old[2]
+    if not keep_state and entries:
+        state_blob, state_version = None, 1
     yield execute(_UPSERT_ARCHIVE,
-                  (match_id, zlib.compress(log_json.encode(), 9), state_blob, state_version))
+                  (match_id, encode_log(entries), state_blob, state_version))
     yield execute("DELETE FROM actions WHERE match_id=?", (match_id,))
     yield execute("DELETE FROM match_states WHERE match_id=?", (match_id,))
 

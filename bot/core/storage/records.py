@@ -121,8 +121,8 @@ async def profile(store: Storage, guild_id: int, player_id: str,
     args: tuple[Any, ...] = (guild_id, player_id) + ((game,) if game is not None else ())
     # One row per game, counted by the database from the player's own rows, which the
     # index results_by_player finds: a server's other games are never read. (The ORDER BY
-    # keeps SQLite, which has no statistics, from walking the whole server's rows through
-    # results_by_guild for the grouping's order instead. PostgreSQL ignores it.)
+    # kept SQLite, which has no statistics, from walking the whole server's rows through
+    # results_by_guild, dropped in schema 5, for the grouping's order. PostgreSQL ignores it.)
     totals = await backend.fetch_all(
         "SELECT game, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best,"
         " AVG(score) AS average, MAX(finished_at) AS last_played FROM (SELECT game, score,"

@@ -178,9 +178,16 @@ CREATE INDEX IF NOT EXISTS results_by_time ON results(guild_id, finished_at);
 CREATE INDEX IF NOT EXISTS results_by_player ON results(guild_id, player_id, finished_at);
 """
 
+_V5 = """
+-- No read goes through it (/profile, /history and the totals' recount read results by
+-- player or by time, a game's results by its key): a finished game's seats were written
+-- to an index nobody used.
+DROP INDEX IF EXISTS results_by_guild;
+"""
+
 # The SQLite text of each schema (tests build old databases from it).
-SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 = (SQLITE.render(sql)
-                                              for sql in (_V1, _V2, _V3, _V4))
+SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5 = (
+    SQLITE.render(sql) for sql in (_V1, _V2, _V3, _V4, _V5))
 
 
 @dataclass(frozen=True)
@@ -224,6 +231,10 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "ratings per server, game and season (every finished game rated in the order "
                  "it finished), and indexes for the history of a server's games", _V4,
               _v4_rate_finished),
+    # Finished games archived from now on keep their moves in a compact form and no final
+    # state where the moves replay to it (jobs.encode_log, Storage.final_state); games
+    # archived before stay as they are and are read as before.
+    Migration(5, "smaller finished games: an index no read used is dropped", _V5),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1].number
 assert [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))

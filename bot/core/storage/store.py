@@ -264,7 +264,8 @@ class Storage:
             for row in rows:
                 yield execute(_UPSERT_RESULT,
                               (match_id, guild_id, game, row.player_id, row.name, int(row.cpu),
-                               row.score, int(row.won), json.dumps(row.extra), finished_at))
+                               row.score, int(row.won),
+                               json.dumps(row.extra, separators=(",", ":")), finished_at))
                 if again and not row.cpu:
                     yield from _recount_totals(guild_id, game, row.player_id)
                 elif not row.cpu:
