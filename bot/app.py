@@ -66,6 +66,8 @@ EXTENSIONS = ("cogs.matches", "cogs.settings", "cogs.help", "cogs.notify", "cogs
 # happens.
 DRAIN_SECONDS = 4.0
 PUBLISH_SECONDS = 3.0
+# Seconds after the start when matches saved by an earlier version get who is due saved.
+SAVE_DUE_AFTER = 30.0
 # The longest the stop waits for "restarting, try again" answers still on their way.
 TURN_AWAY_SECONDS = 1.5
 
@@ -123,6 +125,7 @@ class CityhallBot(commands.Bot):
         self._tasks: set[asyncio.Task[None]] = set()
         self._restore_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._due_saver: asyncio.Task[None] | None = None
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Future[Any]] = set()
@@ -227,6 +230,7 @@ class CityhallBot(commands.Bot):
             self._restore_task = asyncio.create_task(self._redraw(behind),
                                                      name="cityhall-restore")
         self._sweeper = asyncio.create_task(self._sweep_lobbies(), name="cityhall-lobbies")
+        self._due_saver = asyncio.create_task(self._save_who_is_due(), name="cityhall-due")
         # What is loaded now lives as long as the process: keep the collector off it, so
         # full collections stay short.
         gc.collect()
@@ -293,6 +297,16 @@ class CityhallBot(commands.Bot):
         for match_id in match_ids:
             await self.tables.refresh(match_id)
             await asyncio.sleep(0.1)
+
+    async def _save_who_is_due(self) -> None:
+        """Matches saved before who is due was kept with them had their states decoded at
+        this start to work it out: saved now, once the restart's first clicks are answered,
+        so the next start need not (bot/core/runtime.py ``save_who_is_due``)."""
+        await asyncio.sleep(SAVE_DUE_AFTER)
+        saved = await self.runtime.save_who_is_due()
+        if saved:
+            log.info("Saved who is due with %d match(es) saved by an earlier version: the "
+                     "next start plans their timers without reading their states.", saved)
 
     async def _sweep_lobbies(self) -> None:
         """Close lobbies nobody started in time, with a word in the lobby message."""
@@ -600,7 +614,7 @@ class CityhallBot(commands.Bot):
             # Clicks that arrived before the stop and were still queued have been routed
             # meanwhile: their handlers are in flight now.
             running = {task for task in self._inflight if not task.done()}
-        for task in (self._restore_task, self._sweeper):
+        for task in (self._restore_task, self._sweeper, self._due_saver):
             if task is not None:
                 task.cancel()
         driver = getattr(self, "driver", None)

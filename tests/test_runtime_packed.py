@@ -123,6 +123,34 @@ async def test_a_turn_timer_due_in_a_match_nobody_touched_fires_after_a_restart(
         await again.storage.close()
 
 
+async def test_who_is_due_is_saved_for_matches_an_older_version_saved(tmp_path: Path) -> None:
+    clock = Clock(5000.0)
+    path = tmp_path / "db.sqlite3"
+    first = await _opened(path, clock)
+    try:
+        match = await _game(first, 20, ANN, BOB)
+        stored = await first.storage.get(match.id)
+        assert stored is not None
+        del stored.extra[DUE]  # as saved before issue 25
+        await first.storage.save(stored)
+    finally:
+        await first.storage.close()
+    again = await _opened(path, clock)
+    try:
+        assert again.states.decoded == 1  # read at this start to know Ann's and Bob's timer
+        assert await again.save_who_is_due(pause=0) == 1
+        assert await again.save_who_is_due(pause=0) == 0
+    finally:
+        await again.storage.close()
+    third = await _opened(path, clock)
+    try:
+        kept = third.get(match.id)
+        assert kept is not None and third.deadline(kept) == 5000.0 + 60
+        assert third.states.decoded == 0 and kept.state == match.state
+    finally:
+        await third.storage.close()
+
+
 async def test_decoded_states_stay_within_their_bound_and_nothing_is_lost(
         tmp_path: Path) -> None:
     clock = Clock(5000.0)

@@ -83,6 +83,9 @@ class Runtime:
         self._lobbies: set[int] = set()
         self._duplicate_channels = False
         self.states = DecodedStates(decoded_states)
+        # Matches whose ``DUE`` was worked out from their state (saved by an older Cityhall),
+        # with their version then: ``save_who_is_due`` saves it.
+        self._due_unsaved: dict[int, int] = {}
         self._locks = KeyedLocks()
         # Per server: a new lobby's limits are checked and the lobby saved under it, so that
         # /new sent many times at once counts every lobby made before it. (A server's matches
@@ -146,6 +149,23 @@ class Runtime:
         for match in matches:
             self._add(match)
         return matches
+
+    async def save_who_is_due(self, pause: float = 0.02) -> int:
+        """Save who is due with the matches restored without it (saved by a Cityhall before
+        it was kept), so that the next start need not decode their states: one match at a
+        time, under its lock, as a change of its own. Returns how many were saved."""
+        waiting, self._due_unsaved = self._due_unsaved, {}
+        saved = 0
+        for match_id, version in waiting.items():
+            async with self._locked(match_id):
+                match = self._matches.get(match_id)
+                if match is None or match.status != ACTIVE or match.version != version \
+                        or DUE not in match.extra:
+                    continue  # gone, or moved since: its move saved it
+                await self._commit(self._copy(match))
+                saved += 1
+            await asyncio.sleep(pause)
+        return saved
 
     def get(self, match_id: int) -> Match | None:
         return self._matches.get(match_id)
@@ -626,8 +646,10 @@ class Runtime:
             return bool(due[0]), bool(due[1]), \
                 float(limit) if isinstance(limit, (int, float)) else None
         computer, human, limit = self._who_is_due(match)
-        # In memory only: it is what the saved state says; saved with the next change.
+        # In memory: it is what the saved state says; saved by ``save_who_is_due`` or with
+        # the next change.
         match.extra[DUE] = [computer, human, limit]
+        self._due_unsaved[match.id] = match.version
         return computer, human, limit
 
     def _who_is_due(self, match: Match) -> tuple[bool, bool, float | None]:
