@@ -2,7 +2,7 @@
 
 Removes their results, /stats totals, ratings and rating changes, their /notify choice and
 every other value naming them, and anonymises their seat in every stored game (the match's
-seats, its archived moves and final state, a running game's state and moves): their id
+seats, its archived moves and any final state kept, a running game's state and moves): their id
 becomes a number no Discord account has ("0", or "1"... where "0" is taken at that table)
 and their name "Forgotten player". Refused, changing nothing, while they sit in an
 unfinished game: it is named, to be ended first (/moderate end or /game end). Other

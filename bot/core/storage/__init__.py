@@ -11,9 +11,10 @@ commit that holds its data, so a move answered as accepted survives a kill -9.
 Reads go through aiosqlite on a second connection; with WAL they never wait for the writer
 and see only committed data.
 
-Finished games are archived: their action log and final state are compressed into one row
-(``archive``) in the same transaction as the last move, so a finished game costs a few
-kilobytes and ``replay`` of it still works. ``/stats`` reads ``player_totals``, kept up to
+Finished games are archived: their action log is compressed into one row (``archive``) in
+the same transaction as the last move, without the final state when the moves replay to it
+(``Storage.final_state``), so a finished game costs under 3.5 KB with its results and
+ratings (docs/storage-size.md) and ``replay`` of it still works. ``/stats`` reads ``player_totals``, kept up to
 date when a game ends, instead of scanning every result.
 
 Two backends keep the same data (``Storage.open`` picks one): SQLite (the default) and
