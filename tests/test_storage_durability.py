@@ -34,8 +34,10 @@ from bot.core.storage import (
 from bot.games import GAMES
 from bot.tools.replay import replay
 
-from .runtime_support import BACKENDS
+from .runtime_support import BACKENDS, OpenRuntime, runtimes
 from .test_storage import hold_the_writer
+
+__all__ = ["runtimes"]  # the fixture, used by name
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN, BOB = Seat("1", "Ann"), Seat("2", "Bob")
@@ -300,6 +302,24 @@ async def test_a_finished_game_is_archived_small_and_still_replays(runtime: Runt
     board = await runtime.storage.leaderboard(10, "cityscape")
     assert sorted(r.name for r in board) == ["Ann", "Bob"]
     assert all(r.games == 1 for r in board) and sum(r.wins for r in board) >= 1
+
+
+async def test_a_finished_games_final_board_is_its_moves_replayed_on_either_database(
+        backend: str, runtimes: OpenRuntime) -> None:
+    # Another process (or this one after a restart) has no final state at hand: the table
+    # of a finished game is drawn from its moves replayed, and it is the same board.
+    runtime = await runtimes()
+    match = await _started(runtime, 51, ANN, BOB)
+    while runtime.get(match.id) is not None:
+        await runtime.act(match.id, *await _next_move(runtime, match.id))
+    finished = await runtime.storage.get(match.id)
+    assert finished is not None and finished.status == OVER and finished.state is not None
+    other = await runtimes()
+    stored = await other.storage.get(match.id)
+    assert stored is not None and stored.state is None  # the archive kept only the moves
+    replayed = await other.fetch(match.id)
+    assert replayed is not None and replayed.state == finished.state
+    assert CITYSCAPE.result(replayed.state) is not None
 
 
 async def test_an_older_database_is_upgraded_with_its_stats_and_games(tmp_path: Path) -> None:
