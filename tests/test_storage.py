@@ -9,10 +9,13 @@ thread use `sqlite_storages`. The fixtures close what they opened.
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +31,7 @@ from bot.core.storage import (
     execute,
     fetch_all,
 )
+from bot.core.storage.jobs import decode_log, encode_log
 
 from .runtime_support import BACKENDS, said, storage_opener
 
@@ -514,3 +518,22 @@ async def test_a_database_that_cannot_be_upgraded_is_refused_with_the_cause_and_
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         assert "match_states" not in tables and "archive" not in tables
+
+
+def test_an_archived_log_keeps_every_move_its_player_and_computer_mark_and_its_time() -> None:
+    # A timer's own move (no player), a computer's, a gap in the sequence (a save without a
+    # move between), times kept to the second; and a log archived before (a plain list)
+    # reads as it was written.
+    entries: list[list[Any]] = [
+        [2, "111111111111111111", {"type": "build", "lot": "A1"}, 0, 1800000000.4],
+        [3, None, {"type": "timeout"}, 1, 1800000030.6],
+        [5, "cpu1", {"type": "pass"}, 1, 1800000031.2],
+               [6, "111111111111111111", {"type": "pass", "n": [1, 2]}, 0, 1800000100.0]]
+    assert decode_log(encode_log(entries)) == [
+        [2, "111111111111111111", {"type": "build", "lot": "A1"}, 0, 1800000000],
+        [3, None, {"type": "timeout"}, 1, 1800000031],
+        [5, "cpu1", {"type": "pass"}, 1, 1800000031],
+        [6, "111111111111111111", {"type": "pass", "n": [1, 2]}, 0, 1800000100]]
+    assert decode_log(encode_log([])) == []
+    old = zlib.compress(json.dumps(entries).encode())
+    assert decode_log(old) == entries
