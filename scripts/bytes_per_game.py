@@ -117,15 +117,28 @@ def _sqlite_sizes(path: str) -> tuple[int, dict[str, int]]:
     return used * size, parts
 
 
-async def _pg_sizes(storage: Storage) -> tuple[int, dict[str, int]]:
-    backend: Any = storage._backend
-    rows = await backend.fetch_all(
-        "SELECT c.relname AS name, pg_relation_size(c.oid) + COALESCE(pg_relation_size("
-        "c.reltoastrelid), 0) AS bytes FROM pg_class c JOIN pg_namespace n ON"
-        " n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN"
-        " ('r', 'i')")
-    parts = {str(r["name"]): int(r["bytes"]) for r in rows}
-    return sum(parts.values()), parts
+def _pg(url: str) -> Callable[[Storage], Any]:
+    async def sizes(_storage: Storage) -> tuple[int, dict[str, int]]:
+        """Each table's and index's size (its TOAST included) after VACUUM FULL: the rows
+        as they would be packed, without the dead versions of updated and deleted rows
+        (a running state rewritten at every move, the moves deleted once archived), whose
+        space PostgreSQL's autovacuum gives to the next rows rather than back."""
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("VACUUM FULL")
+            rows = await conn.fetch(
+                "SELECT c.relname AS name, pg_relation_size(c.oid) + COALESCE("
+                "pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0) AS bytes"
+                " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')")
+        finally:
+            await conn.close()
+        parts = {str(r["name"]): int(r["bytes"]) for r in rows}
+        return sum(parts.values()), parts
+
+    return sizes
 
 
 async def measure(game: str, games: int, target: str, folder: str,
@@ -174,7 +187,8 @@ def report(figures: Mapping[str, tuple[float, dict[str, float], float]], games: 
     kinds = list(figures)
     print(f"| {'':28} | " + " | ".join(f"{k:>9}" for k in kinds) + " |")
     print(f"|{'-' * 30}|" + "|".join("-" * 11 for _ in kinds) + "|")
-    print(f"| {'**total (pages in use)**':28} | "
+    label = "**total (pages in use)**" if where == "SQLite" else "**total (VACUUM FULL)**"
+    print(f"| {label:28} | "
           + " | ".join(f"{figures[k][0]:>9.0f}" for k in kinds) + " |")
     for name in names:
         print(f"| {name:28} | " + " | ".join(f"{figures[k][1].get(name, 0):>9.0f}"
@@ -208,7 +222,8 @@ async def main() -> None:
             for game in args.kinds:
                 if server is not None:
                     target: str = server.create_database(f"bytes_{game}")
-                    figures[game] = await measure(game, args.games, target, folder, _pg_sizes)
+                    figures[game] = await measure(game, args.games, target, folder,
+                                                  _pg(target))
                 else:
                     path, sizes = _sqlite(folder, game)
                     figures[game] = await measure(game, args.games, path, folder, sizes)

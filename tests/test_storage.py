@@ -528,7 +528,7 @@ def test_an_archived_log_keeps_every_move_its_player_and_computer_mark_and_its_t
         [2, "111111111111111111", {"type": "build", "lot": "A1"}, 0, 1800000000.4],
         [3, None, {"type": "timeout"}, 1, 1800000030.6],
         [5, "cpu1", {"type": "pass"}, 1, 1800000031.2],
-               [6, "111111111111111111", {"type": "pass", "n": [1, 2]}, 0, 1800000100.0]]
+        [6, "111111111111111111", {"type": "pass", "n": [1, 2]}, 0, 1800000100.0]]
     assert decode_log(encode_log(entries)) == [
         [2, "111111111111111111", {"type": "build", "lot": "A1"}, 0, 1800000000],
         [3, None, {"type": "timeout"}, 1, 1800000031],
