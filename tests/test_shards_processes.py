@@ -21,6 +21,7 @@ import asyncpg
 import pytest
 
 from bot.core.lease import LOCK_SHARD
+from bot.core.storage.jobs import decode_log
 from bot.games import GAMES
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage, InteractionCallback
@@ -232,7 +233,7 @@ async def test_two_processes_share_four_shards_and_a_replacement_takes_over(
             archived = await db.fetchval("SELECT actions FROM archive WHERE match_id=$1",
                                          game.match_id)
             seqs = [r["seq"] for r in rows] or [
-                row[0] for row in json.loads(zlib.decompress(archived))]
+                row[0] for row in decode_log(archived)]
             assert seqs == list(range(2, final.version + 1)), (shard, seqs)
             stats = await (await fake.slash(game.user, game.channel_id, "stats", [], {})
                            ).response(timeout=REPLY)
