@@ -108,6 +108,8 @@ class ByteLRU(Generic[K, V]):
         self.bytes = 0
         self.peak_bytes = 0
         self.hits = self.misses = self.evictions = 0
+        # Called with each (key, value) the budget pushed out (not those discarded).
+        self.evicted: Callable[[K, V], None] | None = None
         with _REGISTRY_LOCK:
             _REGISTRY[name] = self
 
@@ -141,6 +143,7 @@ class ByteLRU(Generic[K, V]):
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` unless it alone is over budget; evicts the oldest to make room."""
         size = self.measure(value) + sizeof(key) + _ENTRY_OVERHEAD
+        pushed: list[tuple[K, V]] = []
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
@@ -148,12 +151,17 @@ class ByteLRU(Generic[K, V]):
             if size > self.max_bytes:
                 return value
             while self._items and self.bytes + size > self.max_bytes:
-                _key, (_value, dropped) = self._items.popitem(last=False)
+                dropped_key, (dropped_value, dropped) = self._items.popitem(last=False)
                 self.bytes -= dropped
                 self.evictions += 1
+                if self.evicted is not None:
+                    pushed.append((dropped_key, dropped_value))
             self._items[key] = (value, size)
             self.bytes += size
             self.peak_bytes = max(self.peak_bytes, self.bytes)
+        if self.evicted is not None:
+            for item in pushed:
+                self.evicted(*item)
         return value
 
     def discard(self, key: K) -> None:
@@ -228,9 +236,10 @@ def byte_cache(max_bytes: int, name: str | None = None,
 # A layer drawn for one match (Big City's streets and lots, its city with the pieces on it)
 # is 3-4 MB as RGB, so a budget of a few MB keeps only the last two or three matches, and
 # under real traffic (dozens of matches taking turns) every move missed and redrew it
-# (~20-30 ms). Deflated at level 1 the same pixels take 50-100 KB: ~100 matches fit the
-# budget, and a hit costs ~4 ms (inflate and copy) instead of a redraw; packing costs
-# ~8 ms once per layer.
+# (~20-30 ms). So such layers are kept in two tiers: the most recent as they are (a hit
+# costs a copy, ~0.5 ms), and those pushed out of that budget deflated at level 1, the
+# same pixels in 50-100 KB (~100 matches in a few MB; a hit costs ~4 ms to inflate;
+# packing costs ~8 ms, paid only for a layer that goes cold).
 
 
 @dataclass(frozen=True)
@@ -265,40 +274,65 @@ def _packed_size(value: Any) -> int:
 
 
 class PackedLRU(ByteLRU[K, Packed]):
-    """A ``ByteLRU`` of images kept deflated: ``get`` and ``peek`` give a fresh image."""
+    """Images in two tiers: the recent ones as they are, in ``hot_bytes`` (the ``.hot``
+    cache), and those it pushes out deflated, in ``max_bytes``. ``get_image`` and
+    ``peek_image`` always give a new image the caller may draw on."""
 
-    def __init__(self, name: str, max_bytes: int) -> None:
+    def __init__(self, name: str, max_bytes: int, hot_bytes: int) -> None:
         super().__init__(name, max_bytes, _packed_size)
+        self.hot: ByteLRU[K, Image.Image] = ByteLRU(f"{name} (recent)", hot_bytes)
+        self.hot.evicted = self._cool
+
+    def _cool(self, key: K, image: Image.Image) -> None:
+        self.put(key, pack(image))
 
     def get_image(self, key: K) -> Image.Image | None:
+        image = self.hot.get(key)
+        if image is not None:
+            return image.copy()
         packed = self.get(key)
         return None if packed is None else unpack(packed)
 
     def peek_image(self, key: K) -> Image.Image | None:
+        image = self.hot.peek(key)
+        if image is not None:
+            return image.copy()
         packed = self.peek(key)
         return None if packed is None else unpack(packed)
 
     def put_image(self, key: K, image: Image.Image) -> Image.Image:
-        """Keep a packed copy of ``image``; returns ``image`` itself."""
-        self.put(key, pack(image))
+        """Keep ``image`` (the caller must not draw on it afterwards); returns it."""
+        self.discard(key)
+        self.hot.put(key, image)
         return image
 
+    def discard(self, key: K) -> None:
+        super().discard(key)
+        if hasattr(self, "hot"):
+            self.hot.discard(key)
 
-def packed_cache(max_bytes: int, name: str | None = None
+    def clear(self) -> None:
+        super().clear()
+        if hasattr(self, "hot"):
+            self.hot.clear()
+
+
+def packed_cache(max_bytes: int, hot_bytes: int, name: str | None = None
                  ) -> Callable[[Callable[P, Image.Image]], CachedFunction[P, Image.Image]]:
-    """``byte_cache`` for a function that draws an image, kept deflated (``PackedLRU``):
-    every call returns a new image, which the caller may draw on without copying it."""
+    """``byte_cache`` for a function that draws an image, kept in two tiers
+    (``PackedLRU``: ``hot_bytes`` as drawn, ``max_bytes`` deflated): every call returns a
+    new image, which the caller may draw on without copying it."""
 
     def decorate(function: Callable[P, Image.Image]) -> CachedFunction[P, Image.Image]:
         label = name or f"{function.__module__}.{function.__qualname__}"
-        cache: PackedLRU[Any] = PackedLRU(label, max_bytes)
+        cache: PackedLRU[Any] = PackedLRU(label, max_bytes, hot_bytes)
 
         def cached(*args: Any, **kwargs: Any) -> Image.Image:
             key: tuple[Any, ...] = (*args, _KWARGS, *sorted(kwargs.items())) if kwargs else args
             hit = cache.get_image(key)
             if hit is not None:
                 return hit
-            return cache.put_image(key, function(*args, **kwargs))
+            return cache.put_image(key, function(*args, **kwargs)).copy()
 
         wrapper: Any = functools.update_wrapper(cached, function)
         wrapper.cache = cache

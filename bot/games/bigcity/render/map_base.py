@@ -72,9 +72,10 @@ def _small_number_size(frame: Frame) -> int:
     return max(11, min(24, round(frame.cell * 0.25)))
 
 
-# Kept deflated (~70 KB a city shape instead of 2.6-4 MB), so the shapes of the ~100
-# matches last drawn stay: a hit costs ~4 ms, a miss ~30 ms (bot/render/cache.py).
-@packed_cache(8 * MB)
+# The last two or three city shapes are kept as drawn (2.6-4 MB each), older ones deflated
+# (~70 KB each), so the shapes of the ~40 matches last drawn stay: a hit costs 0.5-4 ms, a
+# miss ~30 ms (bot/render/cache.py).
+@packed_cache(3 * MB, hot_bytes=8 * MB)
 def _map_base(tiles: tuple[Tile, ...], frame: Frame, map_h: int) -> Image.Image:
     """The city without pieces or streetcars: streets, numbered lots, outlines, outer edge.
 

@@ -174,11 +174,12 @@ def _ring(c: Canvas, cells: set[Cell], frame: Frame, inset: float) -> None:
 # The city with its pieces, per city shape and list of pieces. Pieces are only ever added,
 # so a new picture usually finds the previous one here and draws just the newest piece;
 # that previous layer is then dropped, so the budget holds one layer per recent match.
-# Layers are kept deflated (~80 KB each instead of 2.6-3.5 MB: bot/render/cache.py), so
-# under real traffic, dozens of matches taking turns, a match's layer is still here on
-# its next move (a hit costs ~4 ms; drawing it from the bare map ~6 ms more, and the bare
-# map itself ~30 ms when it too has gone).
-_CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 7 * MB)
+# The last two layers are kept as drawn (2.6-3.5 MB each), older ones deflated (~80 KB:
+# bot/render/cache.py), so under real traffic, dozens of matches taking turns, a match's
+# layer is still here on its next move (a hit costs ~4 ms; drawing it from the bare map
+# ~6 ms more, and the bare map itself ~30 ms when it too has gone).
+_CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 3 * MB,
+                                                       hot_bytes=7 * MB)
 
 PieceKey = tuple[tuple[Piece, int], ...]
 

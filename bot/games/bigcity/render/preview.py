@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Sequence
@@ -52,6 +53,19 @@ def _ghost_cells(choice: View) -> list[tuple[int, Cell]]:
     return list(layout.items())
 
 
+@functools.lru_cache(maxsize=32)
+def _candidates(step: int) -> tuple[tuple[float, float], ...]:
+    """Where a label may go, nearest first: the spot itself, then eight rings around it
+    ``step`` px apart (worked out once per step: 289 points of trigonometry a label)."""
+    candidates = [(0.0, 0.0)]
+    for ring in range(1, 9):
+        r = ring * step
+        for k in range(8 * ring):
+            a = 2 * math.pi * k / (8 * ring) - math.pi / 2
+            candidates.append((r * math.cos(a), r * math.sin(a)))
+    return tuple(candidates)
+
+
 class Labels:
     """Label pills placed one by one, each nudged off the ones already placed.
 
@@ -85,12 +99,7 @@ class Labels:
         """Draw the label as close to ``at`` as it fits; returns its box."""
         w, h = self._size(text)
         step = max(6, h // 2)
-        candidates = [(0.0, 0.0)]
-        for ring in range(1, 9):
-            r = ring * step
-            for k in range(8 * ring):
-                a = 2 * math.pi * k / (8 * ring) - math.pi / 2
-                candidates.append((r * math.cos(a), r * math.sin(a)))
+        candidates = _candidates(step)
         chosen = None
         near = 1 + sum(8 * ring for ring in range(1, self.NEAR_RINGS + 1))
         passes = [(candidates[:near], True), (candidates, False)] if self.soft else \

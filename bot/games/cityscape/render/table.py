@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.core.i18n import Words, current
-from bot.render.cache import MB, byte_cache
+from bot.render.cache import MB, packed_cache
 from bot.render.cast import Cast
 from bot.render.kit import MUTED, PANEL, PAPER, Canvas
 
@@ -43,10 +45,19 @@ _ = Words("bot.games.cityscape")
 # -- the table ---------------------------------------------------------------------------
 
 
-@byte_cache(5 * MB)  # one table base (~4.5 MB); a miss costs ~6 ms
 def _table_base(sides: tuple[str, ...], language: str, lines: int = 1) -> Canvas:
     """Everything that does not change during a game with these sides (and ``language``,
-    the words' language, keys the cache), room for the last build's caption included."""
+    the words' language, keys the cache), room for the last build's caption included:
+    a new canvas each call, to draw the rest on."""
+    return Canvas(_table_base_image(sides, language, lines))
+
+
+# One base is kept as drawn (~4.5 MB), the others deflated (~40 KB: bot/render/cache.py),
+# so every number of sides, caption lines and language stays: only one used to be kept,
+# and the caption's lines change from move to move, so most moves drew it again (~6 ms;
+# a deflated hit ~3 ms).
+@packed_cache(1 * MB, hot_bytes=5 * MB)
+def _table_base_image(sides: tuple[str, ...], language: str, lines: int) -> Image.Image:
     right_h = BODY + 40 + len(sides) * (SIDE_PANEL_H + 12)
     left_h = CAPTION_Y + 24 + CAPTION_STEP * max(0, lines - 1)
     c = Canvas.new(WIDTH, max(right_h, left_h) + MARGIN - 12, PAPER)
@@ -65,14 +76,14 @@ def _table_base(sides: tuple[str, ...], language: str, lines: int = 1) -> Canvas
     # The direction note gives way to a long title rather than run into it.
     c.text((WIDTH - MARGIN, BODY + 16), _("lines left → right"), SMALL + 2, fill=MUTED,
            anchor="rm", max_width=WIDTH - MARGIN - title[2] - 16, secondary=True)
-    return c
+    return c.image
 
 
 def render_table(view: View) -> bytes:
     """The table between moves, as PNG bytes."""
     cast = Cast(view.get("players") or [])
     sides = tuple(_side_order(view.get("sides") or {}))
-    c = _table_base(sides, current(), max(1, len(caption_lines(view, cast)))).copy()
+    c = _table_base(sides, current(), max(1, len(caption_lines(view, cast))))
     _header_status(c, view, cast)
     c.text((MARGIN, 98), _subline(view, cast, WIDTH - 2 * MARGIN), TEXT, fill=MUTED, anchor="lm",
            max_width=WIDTH - 2 * MARGIN)
