@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import os
 import random
@@ -28,7 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.core.engine import JSON
+from bot.core.engine import JSON, Engine
+from bot.core.replaying import final_state
+from bot.core.storage import FINISHED
+from bot.core.storage.jobs import decode_log
 from bot.games import GAMES
 from fakediscord import FakeDiscord
 from fakediscord.interactions import FakeInteraction
@@ -63,6 +67,17 @@ def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
     env.update(extra)
     return env
+
+
+def _engine(game: str) -> Engine:
+    """The engine of ``game``: the catalogue's, or one ``EXTRA_GAMES`` adds (a test's game)."""
+    if game in GAMES:
+        return GAMES[game].engine
+    for module in filter(None, (m.strip() for m in os.environ.get("EXTRA_GAMES", "").split(","))):
+        record = importlib.import_module(module).GAME
+        if record.name == game:
+            return record.engine
+    raise KeyError(game)
 
 
 @dataclass
@@ -141,12 +156,17 @@ class Database:
                           " LEFT JOIN archive a ON a.match_id = m.id WHERE m.id=?",
                           (match_id,))[0]
         # A running game's state is in `match_states`; a finished one's, compressed, in
-        # `archive`.
+        # `archive`, or (since schema 5) not kept: its moves replayed, as the bot does.
         text = row["live"] if row["archived"] is None else zlib.decompress(row["archived"])
-        return Saved(id=row["id"], game=row["game"], status=row["status"],
-                     seats=json.loads(row["seats"]), options=json.loads(row["options"]),
-                     seed=row["seed"], state=None if text is None else json.loads(text),
-                     version=row["version"], table_message_id=row["table_message_id"])
+        saved = Saved(id=row["id"], game=row["game"], status=row["status"],
+                      seats=json.loads(row["seats"]), options=json.loads(row["options"]),
+                      seed=row["seed"], state=None if text is None else json.loads(text),
+                      version=row["version"], table_message_id=row["table_message_id"])
+        if saved.state is None and saved.status in FINISHED and saved.version >= 1:
+            engine = _engine(saved.game)
+            saved.state = final_state(engine, saved.player_ids, saved.options, saved.seed,
+                                      [(r.player, r.action) for r in self.actions(saved.id)])
+        return saved
 
     def match_in(self, channel_id: str) -> Saved | None:
         rows = self._query("SELECT id FROM matches WHERE channel_id=? ORDER BY id DESC LIMIT 1",
@@ -160,7 +180,7 @@ class Database:
         # A finished game's log is folded into one compressed `archive` row.
         for r in self._query("SELECT actions FROM archive WHERE match_id=?", (match_id,)):
             rows = [Row(seq, player, action, bool(cpu)) for seq, player, action, cpu, _at
-                    in json.loads(zlib.decompress(r["actions"]))] + rows
+                    in decode_log(r["actions"])] + rows
         return rows
 
     def results(self, match_id: int) -> list[sqlite3.Row]:
