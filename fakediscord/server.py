@@ -261,6 +261,9 @@ class FakeDiscord:
     expected_errors: list[RecordedError] = field(default_factory=list, init=False)
     faults: list[Fault] = field(default_factory=list, init=False)
     gateway_drops: list[int] = field(default_factory=list, init=False)
+    # Called with every message the bot creates or edits (and how many files came with
+    # it), once stored: what an observer such as the load test times pictures by.
+    message_hook: Callable[[FakeMessage, int], None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         if self.host != "127.0.0.1":
@@ -1708,6 +1711,8 @@ class FakeDiscord:
         if msg.ephemeral:
             msg.ephemeral_user_id = ix.user["id"] if ix is not None else None
         self.messages[msg.id] = msg
+        if self.message_hook is not None:
+            self.message_hook(msg, len(files))
         return msg
 
     def _parse_mentions(self, msg: FakeMessage) -> None:
@@ -1730,6 +1735,8 @@ class FakeDiscord:
         self._parse_mentions(msg)
         msg.history.append(before)
         msg.edited_at = None if was_loading else datetime.now(UTC)
+        if self.message_hook is not None:
+            self.message_hook(msg, len(files))
         await self._dispatch_message("MESSAGE_UPDATE", msg)
 
     async def _delete_message(self, msg: FakeMessage) -> None:

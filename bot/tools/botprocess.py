@@ -218,6 +218,10 @@ class Bots:
                              "total_mb": tree["total_mb"], "processes": tree["processes"]}
                             for p, tree in zip(self.processes, trees, strict=True)]}
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds run so far by every bot process and its render workers."""
+        return sum(procs.tree_cpu_seconds(p.pid) for p in self.processes)
+
     def bots_mb(self, rss: dict[str, Any]) -> float:
         """The bot processes alone in an rss() answer, without their render workers."""
         return round(sum(rss["per_process_mb"].get(str(pid), 0.0) for pid in self.pids), 1)

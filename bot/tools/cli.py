@@ -37,13 +37,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--soak-rate", type=float, default=35.0, help="clicks per second in the soak")
     parser.add_argument("--sample-every", type=float, default=5.0,
                         help="seconds between memory samples in the soak")
-    parser.add_argument("--restore-spread", type=float, default=1.0,
+    parser.add_argument("--restore-spread", type=float, default=0.2,
                         help="seconds over which the first click on every match is sent after "
-                             "the restart's READY (default 1)")
+                             "the restart's READY (default 0.2: a crowd)")
     parser.add_argument("--restore-retry", type=float, default=5.0,
                         help="seconds before a match that did not answer is clicked again")
-    parser.add_argument("--growth-games", type=int, default=30,
-                        help="Cityscape games played to the end for bytes per game (0: skip)")
+    parser.add_argument("--growth-games", type=int, default=8,
+                        help="games of each game played to the end for bytes per game "
+                             "(default 8; light profile: Cityscape games; 0: skip)")
+    parser.add_argument("--growth-kinds", type=lambda t: [g for g in t.split(",") if g],
+                        default=None, help="the games played to the end for bytes per game, "
+                        "comma-separated (default: every game of --games)")
+    parser.add_argument("--growth-seconds", type=float, default=600.0,
+                        help="seconds a game's growth games may take (default 600)")
     parser.add_argument("--stats-games", type=int, default=10_000,
                         help="finished games seeded before start, for /stats (default 10000)")
     parser.add_argument("--stats-calls", type=int, default=100,
@@ -56,6 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=None,
                         help="games of the matches beyond the played channels, in turn "
                              "(default: every game)")
+    parser.add_argument("--profile", choices=("mixed", "light"), default="mixed",
+                        help="mixed (default): all four games in equal shares, 2-5 seats, "
+                             "every kind of click, games played to the end; light: the old "
+                             "workload, two people a table, only Cityscape played "
+                             "(docs/loadtest-workload.md)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--database", default=None, metavar="URL",
                         help="where the bot keeps its data: sqlite (default: a file in the "
@@ -87,6 +98,9 @@ def run_from_args(args: argparse.Namespace) -> int:
     unknown = [g for g in args.games if g not in PREFIX]
     if unknown or not args.games:
         raise SystemExit(f"--games: unknown {unknown}; known: {', '.join(PREFIX)}")
+    wrong = [g for g in args.growth_kinds or [] if g not in PREFIX]
+    if wrong:
+        raise SystemExit(f"--growth-kinds: unknown {wrong}; known: {', '.join(PREFIX)}")
     for name in ("matches", "per_guild", "channels"):
         if getattr(args, name) < 1:
             raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
@@ -106,8 +120,9 @@ def run_from_args(args: argparse.Namespace) -> int:
                     soak_rate=args.soak_rate, sample_every=args.sample_every,
                     restore_spread=args.restore_spread,
                     restore_retry=args.restore_retry, growth_games=args.growth_games,
+                    growth_kinds=args.growth_kinds, growth_seconds=args.growth_seconds,
                     stats_games=args.stats_games, stats_calls=args.stats_calls,
                     turn_seconds=args.turn_seconds, workdir=args.workdir, seed=args.seed,
                     games=args.games, database=args.database, processes=args.processes,
-                    shards_per_process=args.shards_per_process)
+                    shards_per_process=args.shards_per_process, profile=args.profile)
     return main(config, as_json=args.json)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.tools.botprocess import Bots, stall_figures
 from bot.tools.players import Cityscape, Click, Table
-from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, percentile
+from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, per_game, percentile
 from fakediscord.limits import peak_count
 
 if TYPE_CHECKING:
@@ -28,7 +28,9 @@ async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: floa
 
     async def run(table: Table) -> None:
         try:
-            await city.step(table, phase)
+            if await city.step(table, phase) is None:
+                # nothing to click here now (the table waits for others): look later
+                table.idle_until = time.monotonic() + 0.3
         finally:
             table.busy = False
 
@@ -40,9 +42,10 @@ async def drive(city: Cityscape, tables: list[Table], rate: float, seconds: floa
         if due > now:
             await asyncio.sleep(due - now)
         tick += 1
+        now = time.monotonic()
         for offset in range(len(tables)):
             table = tables[(cursor + offset) % len(tables)]
-            if not table.busy:
+            if table.ready(now):
                 cursor = (cursor + offset + 1) % len(tables)
                 table.busy = True
                 task = asyncio.create_task(run(table))
@@ -60,16 +63,20 @@ async def burst(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                 size: int) -> None:
     targets = []
     for table in tables:
+        if table.busy:
+            continue
         found = city.table_click(table)
         if found is not None:
-            targets.append(found)
+            targets.append((table, *found))
         if len(targets) >= size:
             break
     began_wall = time.time()
     mark = city.players.recorder.mark()
     # every interaction is created before any answer is awaited: one instant for the bot
-    starts = [asyncio.ensure_future(city.fake.click(u, m, c)) for u, m, c in targets]
-    await asyncio.gather(*(city.players.send("burst", s) for s in starts))
+    starts = [(t, asyncio.ensure_future(city.fake.click(u, m, c))) for t, u, m, c in targets]
+    await asyncio.gather(*(city.players.send("burst", s, t) for t, s in starts))
+    for table, _ in starts:
+        table.picker = table.picker_user = None  # the pickers opened are left: a new look
     clicks = city.players.recorder.since(mark)
     answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
     spread = (max(c.sent for c in clicks) - min(c.sent for c in clicks)) * 1000 if clicks else 0
@@ -84,23 +91,29 @@ async def burst(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                len(targets) == len(answered))
     report.details["burst"] = {"clicks": {"clicks": len(clicks), "answered": len(answered),
                                           "unanswered": len(clicks) - len(answered)},
-                               "sent_within_ms": spread}
+                               "sent_within_ms": spread,
+                               "per_game": per_game(report, "burst", clicks),
+                               "kinds": _kinds(clicks)}
     await bot.wait_for_stats(time.time())
     stall_figures(report, "burst", bot.stall_between(began_wall, time.time()))
 
 
 async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                     rate: float, seconds: float, scenario: str,
-                    p95_target: float | None) -> dict[str, Any]:
+                    p95_target: float | None,
+                    picture_target: float | None = None) -> dict[str, Any]:
     recorder = city.players.recorder
     mark = recorder.mark()
     began_wall, began = time.time(), time.monotonic()
+    cpu_before = bot.cpu_seconds()
     driven = await drive(city, tables, rate, seconds, scenario)
+    cpu = bot.cpu_seconds() - cpu_before
     end_wall, ended = time.time(), time.monotonic()
     report.add(scenario, "channels", len(tables))
     report.add(scenario, "offered rate", rate, "/s")
     stats = click_figures(report, scenario, recorder.since(mark), p95_target=p95_target,
-                          seconds=driven["seconds"])
+                          seconds=driven["seconds"], picture_target=picture_target)
+    cpu_figures(report, scenario, cpu, driven["seconds"], stats)
     if driven["no_idle_channel"]:
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)
@@ -110,6 +123,21 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     report.details[scenario] = {"clicks": stats, "drive": driven, "stall": stall,
                                 "kinds": _kinds(recorder.since(mark)), "limits": limits}
     return stats
+
+
+def cpu_figures(report: Report, scenario: str, cpu: float, seconds: float,
+                stats: dict[str, Any]) -> None:
+    """CPU of the bot and its render workers (from /proc) over the phase, per move (a click
+    that changed a table) and per click, and in cores."""
+    moves = stats.get("moves") or 0
+    per_move = cpu * 1000 / moves if moves else None
+    report.add(scenario, "CPU, bot and render workers", cpu, "s")
+    report.add(scenario, "  cores busy on average", cpu / seconds if seconds else None)
+    report.add(scenario, "CPU per move (bot + render workers)", per_move, "ms", "<= 25 ms",
+               None if per_move is None else per_move <= 25)
+    report.add(scenario, "CPU per click", cpu * 1000 / stats["clicks"] if stats["clicks"] else None,
+               "ms")
+    stats.update(cpu_s=cpu, cpu_per_move_ms=per_move)
 
 
 def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,

@@ -20,9 +20,12 @@ class Config:
     soak: float = 600.0
     soak_rate: float = 35.0
     sample_every: float = 5.0
-    restore_spread: float = 1.0
+    # the first clicks after a restart come as a crowd, all within this many seconds
+    restore_spread: float = 0.2
     restore_retry: float = 5.0
-    growth_games: int = 30
+    growth_games: int = 8  # of each game (the light profile: of Cityscape)
+    growth_kinds: list[str] | None = None  # the games played for growth (None: --games)
+    growth_seconds: float = 600.0  # a kind's games still unfinished then are left
     stats_games: int = 10_000
     stats_calls: int = 100
     turn_seconds: float = 3600.0
@@ -35,3 +38,6 @@ class Config:
     database: str | None = None
     processes: int = 1  # bot processes; more than one shares the shards out (PostgreSQL)
     shards_per_process: int = 2
+    # "mixed": all four games, 2-5 seats, played to the end (docs/loadtest-workload.md);
+    # "light": the workload before issue 25, two people a table, only Cityscape played
+    profile: str = "mixed"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import statistics
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from bot.tools import procs
 from bot.tools.botprocess import Bots, stall_figures
 from bot.tools.loadclicks import limit_figures, sustained
 from bot.tools.loaddb import LoadDatabase
-from bot.tools.players import Cityscape, Recorder, Table
+from bot.tools.players import Cityscape, Recorder, Table, is_final, seat
 from bot.tools.report import Report, click_figures
 from fakediscord import FakeDiscord
 
@@ -27,12 +28,15 @@ ORPHAN_WAIT_S = 10.0
 
 async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                   recorder: Recorder, spread: float, retry: float = 5.0,
-                  give_up: float = 60.0) -> None:
+                  give_up: float = 60.0, *, moves: bool = True) -> None:
     """kill -9 (every bot process at once), start again, and click every match's table
     until each one answers: the first clicks go out evenly over ``spread`` seconds after
-    the (last) READY, a match that did not answer (or answered with an error) is clicked
-    again ``retry`` seconds later, as a person would try again; matches still silent after
-    ``give_up`` seconds are reported."""
+    the (last) READY (0.2 s by default: a crowd, many in the same 100 ms), a match that did
+    not answer (or answered with an error) is clicked again ``retry`` seconds later, as a
+    person would try again; matches still silent after ``give_up`` seconds are reported.
+    With ``moves``, each first click is the one its player would make next (a move, or the
+    button that opens their picker: ``Player.step``); else, and where nobody is due, a
+    button that shows something privately."""
     before = bot.descendants()
     await bot.kill()
     # Children the killed bot started (render workers) must not live on without it: each
@@ -54,13 +58,21 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
     async def one(i: int, table: Table) -> None:
         await asyncio.sleep(spread * i / len(tables))
         while time.monotonic() - ready_at < give_up:
-            target = city.table_click(table)
+            click = None
+            if moves and not table.busy:
+                table.busy = True
+                try:
+                    click = await city.step(table, "restore")
+                finally:
+                    table.busy = False
+            target = city.table_click(table) if click is None else None
             if target is not None:
                 user, msg, custom_id = target
-                click = await city.players.send("restore", city.fake.click(user, msg, custom_id))
-                if click is not None:
-                    first_sent.setdefault(i, click.sent)
-                if click is not None and click.ok and click.latency_ms is not None:
+                click = await city.players.send("restore", city.fake.click(user, msg, custom_id),
+                                                table)
+            if click is not None:
+                first_sent.setdefault(i, click.sent)
+                if click.ok and click.latency_ms is not None:
                     answered_at[i] = click.sent + click.latency_ms / 1000
                     return
             await asyncio.sleep(retry)
@@ -84,6 +96,18 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
                None if after_ready is None else after_ready + ready_s, "s")
     report.add("restart", "matches answering", f"{len(answered_at)}/{len(tables)}", "",
                "all", everyone)
+    for game in sorted({t.game for t in tables}):
+        mine = [i for i, t in enumerate(tables) if t.game == game]
+        times = [answered_at[i] for i in mine if i in answered_at]
+        report.add("restart", f"  {game}: READY -> every match answered / answering",
+                   f"{max(times) - ready_at:.2f} s / {len(times)}/{len(mine)}"
+                   if times else f"— / 0/{len(mine)}")
+    sent = sorted(first_sent.values())
+    if sent:
+        first = sent[0]
+        report.add("restart", "first clicks sent in the first 100 ms / 200 ms after the first",
+                   f"{sum(1 for t in sent if t - first <= 0.1)} / "
+                   f"{sum(1 for t in sent if t - first <= 0.2)}")
     stats = click_figures(report, "restart", clicks, p95_target=None)
     await bot.wait_for_stats(done_wall)
     stall = bot.stall_between(ready_wall, done_wall)
@@ -115,7 +139,8 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     sampler = asyncio.create_task(sample())
     try:
         await sustained(report, bot, city, tables, config.soak_rate, config.soak, "soak",
-                        p95_target=60.0 if config.soak_rate <= 35 else None)
+                        p95_target=60.0 if config.soak_rate <= 35 else None,
+                        picture_target=1000.0 if config.soak_rate <= 35 else None)
     finally:
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -175,53 +200,84 @@ def _median_between(samples: list[tuple[float, float, float]], column: int, star
 
 
 async def growth(report: Report, fake: FakeDiscord, city: Cityscape, db: LoadDatabase,
-                 games: int) -> None:
-    """Play ``games`` one-round Cityscape games to the end by clicks in new channels and
-    compare the database before and after: the checkpointed SQLite file, or PostgreSQL's
-    size of Cityhall's tables (LoadDatabase.size)."""
+                 games: int, kinds: list[str] | None = None, give_up: float = 600.0) -> None:
+    """Play ``games`` games of each of ``kinds`` (one kind after the other, seated as the
+    load's tables are) to the end by clicks in new channels, and compare the database
+    before and after each kind: the checkpointed SQLite file's pages in use, or
+    PostgreSQL's size of Cityhall's tables (LoadDatabase.size). Without ``kinds``: two
+    people a table playing one-round Cityscape (the light profile). A kind's games still
+    unfinished after ``give_up`` seconds are left (and reported as such)."""
     if games <= 0:
         return
     guild = fake.add_guild("Growth")
-    tables = []
-    for n in range(games):
-        channel = await fake.add_channel(f"grow-{n}", guild_id=guild.id)
-        host = await fake.add_member(f"ghost{n}", guild_id=guild.id)
-        guest = await fake.add_member(f"gguest{n}", guild_id=guild.id)
-        tables.append(Table(guild.id, channel["id"], host, guest))
+    batches: list[tuple[str, list[Table]]] = []
+    n = 0
+    for kind in kinds or ["cityscape"]:
+        tables = []
+        for i in range(games):
+            channel = await fake.add_channel(f"grow-{n}", guild_id=guild.id)
+            host = await fake.add_member(f"ghost{n}", guild_id=guild.id)
+            guest = await fake.add_member(f"gguest{n}", guild_id=guild.id)
+            table = Table(guild.id, channel["id"], host, guest, kind)
+            if kinds:
+                await seat(fake, table, i + 1)  # the first with a computer player
+            tables.append(table)
+            n += 1
+        batches.append((kind, tables))
+    city.players.watch([t for _, batch in batches for t in batch])
     await asyncio.sleep(0.5)  # GUILD_CREATE reaches the bot
-    before_bytes, before = await db.size()
-    began = time.monotonic()
-
-    def looks(table: Table) -> tuple[str, str] | None:
-        msg = city.table_message(table) if table.stage == "playing" else None
-        return None if msg is None else (msg.id, msg.content)
-
-    async def play(table: Table) -> bool:
-        while time.monotonic() - began < 600:
-            before = looks(table)
-            if before is not None and "· final" in before[1]:
-                return True
-            click = await city.step(table, "growth")
-            if click is None:
-                await asyncio.sleep(0.05)
-            elif click.message is None or not click.message.components:
-                # Refused or told something (not a picker): like a person, look at the
-                # table again once it changes, instead of clicking on as fast as possible.
-                waited = time.monotonic()
-                while looks(table) == before and time.monotonic() - waited < 2.0:
-                    await asyncio.sleep(0.05)
-        return False
-
-    finished = sum(await asyncio.gather(*(play(t) for t in tables)))
-    await asyncio.sleep(1.0)  # the last results are committed before the final table shows
-    after_bytes, after = await db.size()
-    grown = after_bytes - before_bytes
-    per_game = grown / finished if finished else None
-    report.add("growth", "games played to the end by clicks", f"{finished}/{games}")
-    report.add("growth", "seconds for them", time.monotonic() - began, "s")
+    began_all = time.monotonic()
+    first_before: dict[str, object] | None = None
+    finished_all = grown_all = 0
+    per_kind: dict[str, dict[str, object]] = {}
+    for kind, tables in batches:
+        before_bytes, before = await db.size()
+        first_before = first_before or before
+        began = time.monotonic()
+        print(f"{time.strftime('%H:%M:%S')} loadtest: growth: {len(tables)} {kind} games",
+              file=sys.stderr, flush=True)
+        finished = sum(await asyncio.gather(*(_play_to_end(city, t, began, give_up)
+                                              for t in tables)))
+        await asyncio.sleep(1.0)  # the last results are committed before the final table shows
+        after_bytes, after = await db.size()
+        grown = after_bytes - before_bytes
+        per_game = grown / finished if finished else None
+        finished_all += finished
+        grown_all += grown
+        clicks = sum(1 for c in city.players.recorder.clicks
+                     if c.kind.startswith("growth") and c.game == kind and c.sent >= began)
+        per_kind[kind] = {"finished": finished, "games": len(tables), "bytes": grown,
+                          "per_game": per_game, "seconds": time.monotonic() - began,
+                          "clicks": clicks}
+        if kinds:
+            report.add("growth", f"  {kind}: bytes per finished game ({finished}/{len(tables)}"
+                       f" games, {clicks} clicks)", per_game, "B", "<= 5000 B",
+                       None if per_game is None else per_game <= 5000)
+    total = sum(len(t) for _, t in batches)
+    per_game = grown_all / finished_all if finished_all else None
+    report.add("growth", "games played to the end by clicks", f"{finished_all}/{total}")
+    report.add("growth", "seconds for them", time.monotonic() - began_all, "s")
     report.add("growth", "database bytes per finished game", per_game, "B", "<= 5000 B",
                None if per_game is None else per_game <= 5000)
     if db.postgres:
         report.add("growth", "  measured as", db.growth_measure())
-    report.details["growth"] = {"before": before, "after": after, "finished": finished,
-                                "measure": db.growth_measure()}
+    report.details["growth"] = {"before": first_before, "after": after, "finished": finished_all,
+                                "measure": db.growth_measure(), "per_game": per_kind}
+
+
+async def _play_to_end(city: Cityscape, table: Table, began: float, give_up: float) -> bool:
+    """Click in this channel until its game is over, as a person would: after a click that
+    showed nothing to choose from, look at the table again once it changes."""
+
+    def over() -> bool:
+        msg = city.table_message(table) if table.stage == "playing" else None
+        return msg is not None and is_final(msg)
+
+    while time.monotonic() - began < give_up:
+        while not table.ready(time.monotonic()):
+            await asyncio.sleep(0.05)
+        if over():  # (not a new game: Player.step opens one on a finished table)
+            return True
+        if await city.step(table, "growth") is None:
+            await asyncio.sleep(0.1)
+    return False

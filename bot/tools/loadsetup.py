@@ -78,6 +78,9 @@ async def setup_matches(city: Cityscape, tables: list[Table], concurrency: int,
                 msg = city.table_message(table)
                 if msg is not None and TURN.search(msg.content):
                     break
+                if not table.ready(time.monotonic()):  # looking at the table change
+                    await asyncio.sleep(0.05)
+                    continue
                 if await city.step(table, "setup") is None:
                     await asyncio.sleep(0.05)
 

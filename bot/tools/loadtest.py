@@ -46,6 +46,7 @@ from bot.tools.players import (
     TURN,
     Cityscape,
     OwnStalls,
+    Player,
     Players,
     Recorder,
     build_world,
@@ -128,8 +129,13 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         report.add("start", "bot processes (Discord shards)",
                    "1 (unsharded)" if shard_count == 1 else
                    f"{config.processes} ({shard_count} shards, {config.shards_per_process} each)")
+        mixed = config.profile != "light"
+        report.add("start", "workload", "mixed: all four games, 2-5 seats, played to the end"
+                   if mixed else "light: two people a table, only Cityscape played "
+                   "(before issue 25)")
         tables = await build_world(fake, config.matches, config.per_guild,
-                                   min(config.channels, config.matches), config.games)
+                                   min(config.channels, config.matches), config.games,
+                                   mixed=mixed)
         guilds = len({t.guild_id for t in tables})
         seeded_s = await seed_finished_games(db, tables, config.stats_games)
         report.add("seed", "finished games written via bot.core.storage", config.stats_games)
@@ -137,7 +143,8 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         recorder = Recorder()
         players = Players(fake, recorder, seed=config.seed)
         players.own_stalls = own
-        city = Cityscape(players)
+        city = Player(players) if mixed else Cityscape(players)
+        players.watch(tables)
         _progress('starting the bot')
         cold = await bot.start()
         await fake.wait_until(lambda: len(fake.commands(None)) >= 3, 60, "global command sync")
@@ -161,6 +168,12 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         mix = {g: sum(1 for t in tables if t.game == g) for g in config.games}
         mix["cityscape"] = sum(1 for t in tables if t.game == "cityscape")
         report.add("setup", "matches per game", ", ".join(f"{g} {n}" for g, n in mix.items() if n))
+        load_games = [t.game for t in tables[:played]]
+        report.add("setup", "played channels per game", ", ".join(
+            f"{g} {load_games.count(g)}" for g in dict.fromkeys(load_games)))
+        seats = [t.seats for t in tables]
+        report.add("setup", "seats a match: mean (2-5) / with computer players",
+                   f"{sum(seats) / len(seats):.2f} / {sum(1 for t in tables if t.computers)}")
         shown = (city.table_message(t) for t in tables[:played])
         building = sum(1 for m in shown if m is not None and TURN.search(m.content))
         report.add("setup", "played channels with goals chosen (building)",
@@ -191,9 +204,10 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         load = tables[: max(1, min(config.channels, len(tables)))]
         for rate in config.rates:
             target = 60.0 if rate <= 35 else (150.0 if rate <= 100 else None)
-            _progress('sustained load')
+            picture = 1000.0 if rate <= 35 else (2000.0 if rate <= 100 else None)
+            _progress(f'sustained load {rate:g}/s')
             await sustained(report, bot, city, load, rate, config.duration,
-                            f"load {rate:g}/s", p95_target=target)
+                            f"load {rate:g}/s", p95_target=target, picture_target=picture)
             await calm(f"load {rate:g}/s")
         if config.burst > 0:
             _progress('burst')
@@ -205,7 +219,7 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         # restored bot, which is what "flat after a restart" asks about.
         _progress('kill -9 and restart')
         await restart(report, bot, city, tables, recorder, config.restore_spread,
-                      config.restore_retry)
+                      config.restore_retry, moves=mixed)
         await calm("restart")
         rss = bot.rss()
         report.add("memory", "RSS after restart (all matches)", rss["total_mb"], "MB",
@@ -224,7 +238,9 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
             await soak(report, bot, city, load, config)
             await calm("soak")
         _progress('growth: games played to the end')
-        await growth(report, fake, city, database, config.growth_games)
+        await growth(report, fake, city, database, config.growth_games,
+                     (config.growth_kinds or config.games) if mixed else None,
+                     config.growth_seconds)
         if database.path is not None:
             size = await asyncio.to_thread(procs.database_bytes, database.path,
                                            checkpoint=False)

@@ -1,13 +1,18 @@
 """The players of a load test: guilds, channels and members in the fake Discord, and what
 they click. Everything goes through what a person can do (slash commands, buttons, select
-menus on messages they can see); the bot's internals are never touched.
+menus on messages they can see: the table message and their own private replies); the
+bot's internals are never touched.
 
-Each channel holds one match between a host and a guest (a user is in at most one match
-per guild, so per-user lobby limits are respected). Any game can be opened, joined and
-started; Cityscape is also played: ``Cityscape.step`` makes a channel's next real click
-(choosing secret goals line by line, a block height and then a lot, a new game once one is
-over). The other games' tables are clicked only on buttons that change nothing (My hand,
-My neighbourhood, Place), for restarts and bursts.
+Each channel holds one match of 2-5 seats: its people (a user is in at most one match per
+guild, so per-user lobby limits are respected) and, at some tables, computer players added
+in the lobby. ``Player.step`` makes a channel's next click, in any of the four games: whoever
+the table names as due clicks one of its enabled buttons (now and then one that only shows
+them something privately), then chooses among the enabled menus and buttons of the private
+reply until the move is made; a finished game is followed by a new one. Cityscape's goal
+picker is filled line by line (``Cityscape``). docs/loadtest-workload.md describes it.
+
+Every click is timed twice (``Watch``): to the bot's answer, and to the moment the fake
+holds the channel's table message with a new picture (``FakeDiscord.message_hook``).
 """
 
 from __future__ import annotations
@@ -32,9 +37,20 @@ except ModuleNotFoundError as exc:  # an installed Cityhall, away from its repos
 
 # custom_id prefix of each game's table buttons (the catalogue's), and the lobby's
 PREFIX = {name: f"{game.prefix}:" for name, game in GAMES.items()}
-TABLE_ID = re.compile("^(" + "|".join(re.escape(p) for p in [*PREFIX.values(), "ch:lobby:"]) + ")")
+TABLE_ID = re.compile("^(" + "|".join(re.escape(p) for p in [*PREFIX.values(), "ch:lobby:",
+                                                              "ch:replay:", "ch:rematch:"]) + ")")
 # Table buttons that show a player something privately and change nothing.
 PRIVATE_VIEW = re.compile(r":(goals|hand|hood|place)$")
+# The same, without the buttons that start a move (Big Cityz's Place, Cityscape's goals)
+VIEW_ONLY = re.compile(r":(hand|hood|hoods)$")
+# What players do not click while playing: help, leaving, the finished table's replay
+SKIP_ID = re.compile(r"^ch:(howto|replay|rematch|hist|histr|lobby|rp|rpr):|:(leave|abandon|resign|cancel)$")
+SKIP_LABEL = re.compile(r"Previous|Next|Back|Cancel|How to play|Leave|Abandon|Close")
+OBJECTION = re.compile(r"^(.*:c\d+):(no)?veto$")
+FINAL_ID = re.compile(r"^ch:(replay|rematch):")
+# A change of the table this long after a click is no longer the click's
+WATCH_S = 10.0
+PICKER_CLICKS = 8  # clicks in one private reply before a player gives up on it
 TURN = re.compile(r"<@(\d+)>, it's your turn")
 MENTION = re.compile(r"<@(\d+)>")
 ERROR_WORDS = ("went wrong",)
@@ -50,6 +66,17 @@ class Click:
     ok: bool  # answered, and not with the bot's "something went wrong"
     data: dict[str, Any] | None = None
     message: FakeMessage | None = None
+    game: str = ""
+    # the first new picture of the channel's table after the click was sent (ms), and
+    # whether the table changed at all (a move); filled in by the Watch, maybe later
+    picture_ms: float | None = None
+    changed: bool = False
+    # answered with a short private text only: refused, unless the table then changed
+    told_only: bool = False
+
+    @property
+    def refused(self) -> bool:
+        return self.told_only and not self.changed
 
 
 @dataclass
@@ -75,8 +102,43 @@ class Players:
         # how punctual this process's loop (players and fake alike) was, if anyone watches
         self.own_stalls: OwnStalls | None = None
 
-    async def send(self, kind: str, start: Any) -> Click | None:
-        """``start`` is an awaitable from fake.click/select/slash. None: the fake refused."""
+        self.by_channel: dict[str, Table] = {}
+
+    def watch(self, tables: list[Table]) -> None:
+        """Time the table pictures of these channels from now on (the fake's message hook)."""
+        self.by_channel.update({t.channel_id: t for t in tables})
+        self.fake.message_hook = self._seen
+
+    def _seen(self, message: FakeMessage, files: int) -> None:
+        """The fake stored a message the bot created or edited: a table's change ends its
+        channel's watch (a new picture on it: the click's picture time)."""
+        if message.ephemeral:
+            return
+        table = self.by_channel.get(message.channel_id)
+        watch = table.watching if table is not None else None
+        if watch is None or watch.picture_at is not None:
+            return
+        if files and not _is_table(message) and not any(
+                a.filename == "table.png" for a in message.attachments):
+            return
+        if not files and not _is_table(message):
+            return
+        now = time.monotonic()
+        if now - watch.began > WATCH_S:
+            return
+        if watch.changed_at is None:
+            watch.changed_at = now
+        if files:
+            watch.picture_at = now
+        watch.settle()
+
+    async def send(self, kind: str, start: Any, table: Table | None = None) -> Click | None:
+        """``start`` is an awaitable from fake.click/select/slash. None: the fake refused.
+        With ``table``, the channel's next table change is watched for and given to the
+        click (its picture time)."""
+        watch = None
+        if table is not None:
+            watch = table.watching = Watch(time.monotonic())
         try:
             ix = await start
         except FakeDiscordError:
@@ -92,29 +154,84 @@ class Players:
             ok = not any(word in text for word in ERROR_WORDS)
             click = Click(kind, ix.created, (callback.at - ix.created) * 1000, ok, data,
                           callback.message)
+            reply = callback.message
+            click.told_only = (callback.type == 4 and reply is not None and reply.ephemeral
+                               and not reply.components and not reply.attachments)
+        if table is not None:
+            click.game = table.game
+        if watch is not None:
+            watch.click = click
+            watch.settle()
         self.recorder.clicks.append(click)
         return click
 
 
 @dataclass
+class Watch:
+    """A channel's table watched after a click: when it changed, when its new picture came."""
+
+    began: float
+    click: Click | None = None
+    changed_at: float | None = None
+    picture_at: float | None = None
+
+    def settle(self) -> None:
+        click = self.click
+        if click is None:
+            return
+        if self.changed_at is not None:
+            click.changed = True
+        if self.picture_at is not None and click.picture_ms is None:
+            click.picture_ms = max(0.0, (self.picture_at - click.sent) * 1000)
+
+    def done(self, now: float) -> bool:
+        """Whether the player may look at the table again: its picture came, or it changed
+        a moment ago, or long enough has passed."""
+        if self.picture_at is not None:
+            return True
+        if self.changed_at is not None:
+            return now - self.changed_at > 0.5
+        return now - self.began > 3.0
+
+
+@dataclass
 class Table:
-    """One channel and the two people who play Cityscape in it."""
+    """One channel and the people who play in it: a host, a guest, maybe more, and the
+    computer players the host adds in the lobby."""
 
     guild_id: str
     channel_id: str
     host: dict[str, Any]
     guest: dict[str, Any]
     game: str = "cityscape"
+    more: list[dict[str, Any]] = field(default_factory=list)  # a third, fourth ... person
+    computers: int = 0
     message: FakeMessage | None = None  # the lobby / table message as last seen
     stage: str = "none"  # none -> lobby -> joined -> playing
     picker: FakeMessage | None = None  # an open private picker, and whose it is
     picker_user: dict[str, Any] | None = None
+    picker_used: set[str] = field(default_factory=set)
+    picker_clicks: int = 0
+    lobby_todo: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    answered: set[tuple[str, str]] = field(default_factory=set)  # objections given
+    watching: Watch | None = None
+    idle_until: float = 0.0
     busy: bool = False
     finished: int = 0  # games seen to the end in this channel
 
     @property
     def users(self) -> dict[str, dict[str, Any]]:
-        return {self.host["id"]: self.host, self.guest["id"]: self.guest}
+        return {u["id"]: u for u in (self.host, self.guest, *self.more)}
+
+    @property
+    def seats(self) -> int:
+        return 2 + len(self.more) + self.computers
+
+    def ready(self, now: float) -> bool:
+        """Not clicking, not looking at a table that is changing, not waiting for others."""
+        if self.busy or now < self.idle_until:
+            return False
+        return self.picker is not None or self.watching is None or self.watching.done(now)
 
 
 def custom_ids(message: FakeMessage) -> list[tuple[str, dict[str, Any]]]:
@@ -123,6 +240,30 @@ def custom_ids(message: FakeMessage) -> list[tuple[str, dict[str, Any]]]:
 
 def _is_table(message: FakeMessage) -> bool:
     return any(TABLE_ID.match(cid) for cid, _ in custom_ids(message)) or "· final" in message.content
+
+
+def is_final(message: FakeMessage) -> bool:
+    """A finished game's table: its Replay and Rematch buttons (Cityscape's says final)."""
+    return "· final" in message.content or any(FINAL_ID.match(cid) for cid, _ in custom_ids(message))
+
+
+def _choices(message: FakeMessage) -> list[dict[str, Any]]:
+    """The enabled buttons and menus a player would use to play (not help, paging or
+    leaving)."""
+    out = []
+    for c in message.iter_components():
+        cid = str(c.get("custom_id") or "")
+        if (c.get("type") not in (2, 3) or not cid.startswith("ch:") or c.get("disabled")
+                or SKIP_ID.search(cid) or SKIP_LABEL.search(str(c.get("label") or ""))):
+            continue
+        out.append(c)
+    return out
+
+
+def kind_of(custom_id: str) -> str:
+    """A click's kind for the report: its custom id without match, versions and numbers."""
+    tail = custom_id.split(":", 3)[-1] if custom_id.count(":") >= 3 else custom_id.rsplit(":", 1)[-1]
+    return re.sub(r"\d+", "#", re.sub(r"^v\d+:", "", tail))
 
 
 class Cityscape:
@@ -149,17 +290,15 @@ class Cityscape:
         """One real click in this channel (the caller makes sure only one runs at a time)."""
         if table.stage == "none":
             return await self._open(table, phase)
-        if table.stage == "lobby":
-            return await self._lobby_click(table, table.guest, "join", phase)
-        if table.stage == "joined":
-            return await self._lobby_click(table, table.host, "start", phase)
+        if table.stage in ("lobby", "joined"):
+            return await self._lobby_click(table, phase)
         if table.picker is not None:
             return await self._pick(table, phase)
         msg = self.table_message(table)
         if msg is None:
             table.stage = "none"
             return None
-        if "· final" in msg.content:
+        if is_final(msg):
             table.finished += 1
             table.stage, table.message = "none", None
             return await self._open(table, phase)
@@ -171,7 +310,8 @@ class Cityscape:
             if user is None or not heights:
                 return None
             click = await self.players.send(
-                f"{phase}:height", self.fake.click(user, msg, self.players.random.choice(heights)))
+                f"{phase}:height", self.fake.click(user, msg, self.players.random.choice(heights)),
+                table)
             self._remember_picker(table, user, click)
             return click
         waiting = msg.content.partition("Waiting for:")[2]
@@ -180,7 +320,7 @@ class Cityscape:
         if not users or goals is None:
             return None
         user = users[0]
-        click = await self.players.send(f"{phase}:goals", self.fake.click(user, msg, goals))
+        click = await self.players.send(f"{phase}:goals", self.fake.click(user, msg, goals), table)
         self._remember_picker(table, user, click)
         return click
 
@@ -201,13 +341,14 @@ class Cityscape:
         if lots:
             table.picker = table.picker_user = None
             return await self.players.send(
-                f"{phase}:lot", self.fake.click(user, picker, self.players.random.choice(lots)))
+                f"{phase}:lot", self.fake.click(user, picker, self.players.random.choice(lots)),
+                table)
         for cid, _ in ids:
             found = re.search(r":s[SWNE]([0-3])([1-6_]{4})$", cid)
             if found and found.group(2)[int(found.group(1))] == "_":
                 code = str(self.players.random.choice([1, 2, 3, 4, 5, 6]))
                 click = await self.players.send(
-                    f"{phase}:goal-line", self.fake.select(user, picker, cid, [code]))
+                    f"{phase}:goal-line", self.fake.select(user, picker, cid, [code]), table)
                 self._remember_picker(table, user, click)
                 return click
         confirm = next((cid for cid, c in ids if re.search(r":g[SWNE][1-6]{4}$", cid)
@@ -215,7 +356,8 @@ class Cityscape:
         if confirm is None:
             table.picker = table.picker_user = None
             return None
-        click = await self.players.send(f"{phase}:goal-confirm", self.fake.click(user, picker, confirm))
+        click = await self.players.send(f"{phase}:goal-confirm",
+                                        self.fake.click(user, picker, confirm), table)
         self._remember_picker(table, user, click)
         return click
 
@@ -225,18 +367,29 @@ class Cityscape:
                                             dict(GAMES[table.game].scenario.options)))
         if click is not None and click.ok and click.message is not None and not click.message.ephemeral:
             table.message, table.stage = click.message, "lobby"
+            table.picker = table.picker_user = table.watching = None
+            table.answered.clear()
+            table.lobby_todo = [*((u, "join") for u in (table.guest, *table.more)),
+                                *((table.host, "cpu") for _ in range(table.computers)),
+                                (table.host, "start")]
         return click
 
-    async def _lobby_click(self, table: Table, user: dict[str, Any], op: str,
-                           phase: str) -> Click | None:
+    async def _lobby_click(self, table: Table, phase: str) -> Click | None:
+        """The lobby's next click: each guest joins, the host adds the computer players
+        and starts."""
         msg = table.message
+        if not table.lobby_todo:
+            table.stage = "playing"
+            return None
+        user, op = table.lobby_todo[0]
         target = next((cid for cid, _ in custom_ids(msg) if cid.endswith(f":{op}")), None) if msg else None
         if msg is None or target is None:
             table.stage, table.message = "none", None
             return None
         click = await self.players.send(f"{phase}:{op}", self.fake.click(user, msg, target))
         if click is not None and click.ok and click.data is not None and not click.data.get("flags"):
-            table.stage = "joined" if op == "join" else "playing"
+            table.lobby_todo.pop(0)
+            table.stage = "playing" if op == "start" else "joined"
         return click
 
     def table_click(self, table: Table) -> tuple[dict[str, Any], FakeMessage, str] | None:
@@ -259,13 +412,154 @@ class Cityscape:
         return (table.host, msg, goals) if goals else None
 
 
+class Player(Cityscape):
+    """What a player of any of the four games clicks next in a channel, reading only the
+    table and their own private replies: whoever the table names (mentions) is due and
+    clicks one of its enabled buttons (one time in eight, when there is one, a button that
+    only shows them something: their hand, their neighbourhood), then chooses among the
+    enabled menus and buttons of the private reply, ones not yet used first, until the reply
+    closes (the move is made). Big Cityz's objections are answered once per city by each
+    person the table waits for. Cityscape is played by its own rules (``Cityscape``)."""
+
+    VIEW_SHARE = 0.125
+
+    async def step(self, table: Table, phase: str) -> Click | None:
+        if table.game == "cityscape" or table.stage != "playing":
+            return await super().step(table, phase)
+        if table.picker is not None and table.picker_clicks < PICKER_CLICKS:
+            return await self._choose(table, phase)
+        table.picker = table.picker_user = None
+        msg = self.table_message(table)
+        if msg is None:
+            table.stage = "none"
+            return None
+        if is_final(msg):
+            table.finished += 1
+            table.stage, table.message = "none", None
+            return await self._open(table, phase)
+        users = table.users
+        due = [users[u] for u in dict.fromkeys(MENTION.findall(msg.content)) if u in users]
+        choices = _choices(msg)
+        objections = [c for c in choices if OBJECTION.match(str(c["custom_id"]))]
+        if objections:
+            stamp = OBJECTION.match(str(objections[0]["custom_id"])).group(1)  # type: ignore[union-attr]
+            due = [u for u in due if (u["id"], stamp) not in table.answered]
+            choices = objections
+        if not due or not choices:
+            return None
+        rnd = self.players.random
+        user = rnd.choice(due)
+        views = [c for c in choices if VIEW_ONLY.search(str(c["custom_id"]))]
+        moves = [c for c in choices if c not in views]
+        pool = views if views and (not moves or rnd.random() < self.VIEW_SHARE) else moves
+        chosen = rnd.choice(pool)
+        if objections:
+            table.answered.add((user["id"], stamp))
+        click = await self._use(table, user, msg, chosen, phase)
+        self._follow(table, user, click, fresh=True)
+        return click
+
+    async def _choose(self, table: Table, phase: str) -> Click | None:
+        picker, user = table.picker, table.picker_user
+        assert picker is not None and user is not None
+        choices = _choices(picker)
+        if not choices:
+            table.picker = table.picker_user = None
+            return None
+        fresh = [c for c in choices if str(c["custom_id"]) not in table.picker_used]
+        menus = [c for c in fresh if c.get("type") == 3]
+        chosen = self.players.random.choice(menus or fresh or choices)
+        table.picker_clicks += 1
+        click = await self._use(table, user, picker, chosen, phase)
+        self._follow(table, user, click, fresh=False)
+        return click
+
+    async def _use(self, table: Table, user: dict[str, Any], msg: FakeMessage,
+                   component: dict[str, Any], phase: str) -> Click | None:
+        custom_id = str(component["custom_id"])
+        kind = f"{phase}:{kind_of(custom_id)}"
+        if component.get("type") == 3:
+            options = [str(o.get("value")) for o in component.get("options") or []]
+            if not options:
+                return None
+            count = min(len(options), max(1, int(component.get("min_values") or 1)))
+            values = self.players.random.sample(options, count)
+            if table.picker is msg:
+                table.picker_used.add(custom_id)
+            return await self.players.send(kind, self.fake.select(user, msg, custom_id, values),
+                                           table)
+        if table.picker is msg:
+            table.picker_used.add(custom_id)
+        return await self.players.send(kind, self.fake.click(user, msg, custom_id), table)
+
+    def _follow(self, table: Table, user: dict[str, Any], click: Click | None, *,
+                fresh: bool) -> None:
+        """After a click: a private reply with choices is the picker to go on with."""
+        reply = click.message if click is not None else None
+        if reply is not None and reply.ephemeral and _choices(reply):
+            if reply is not table.picker:
+                table.picker_used = set()
+                table.picker_clicks = 0
+            table.picker, table.picker_user = reply, user
+            if fresh and table.watching is not None and not table.watching.changed_at:
+                table.watching = None  # opening a picker is not a move
+        else:
+            table.picker = table.picker_user = None
+            if click is None or not click.ok:
+                table.idle_until = time.monotonic() + 0.5
+
+    def table_click(self, table: Table) -> tuple[dict[str, Any], FakeMessage, str] | None:
+        """The click a due player makes on the table (one that opens their picker, or makes
+        the move at once), else one that shows something privately: for restarts and
+        bursts."""
+        if table.game == "cityscape":
+            return super().table_click(table)
+        msg = self.table_message(table)
+        if msg is None:
+            return None
+        users = table.users
+        due = [users[u] for u in dict.fromkeys(MENTION.findall(msg.content)) if u in users]
+        choices = _choices(msg)
+        moves = [c for c in choices if not VIEW_ONLY.search(str(c["custom_id"]))
+                 and not OBJECTION.match(str(c["custom_id"]))]
+        if due and moves:
+            return due[0], msg, str(moves[0]["custom_id"])
+        return super().table_click(table)
+
+
+# People and computer players at a table, in turn over a game's tables: 2-5 seats, half
+# of the tables with a computer player (a game's own maximum caps it).
+SEATING = ((2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1))
+
+
+async def seat(fake: FakeDiscord, table: Table, index: int) -> None:
+    """Seat the ``index``-th table of its game: more people (members of its guild) and
+    computer players, by SEATING."""
+    people, computers = SEATING[index % len(SEATING)]
+    most = GAMES[table.game].engine.max_players
+    while people + computers > most:
+        if computers:
+            computers -= 1
+        else:
+            people -= 1
+    table.computers = computers
+    for k in range(people - 2):
+        table.more.append(await fake.add_member(f"p{k + 3}-{table.channel_id[-6:]}",
+                                                guild_id=table.guild_id))
+
+
 async def build_world(fake: FakeDiscord, matches: int, per_guild: int, played: int,
-                      games: list[str]) -> list[Table]:
-    """Guilds of at most ``per_guild`` channels, one match's two players per channel: the
-    first ``played`` channels Cityscape (the load plays them), the others ``games`` in turn.
-    With a fake of several shards, see build_sharded_world."""
+                      games: list[str], *, mixed: bool = True) -> list[Table]:
+    """Guilds of at most ``per_guild`` channels, one match per channel. Mixed (the
+    default): every channel's game in turn over ``games`` (equal shares, the load's first
+    ``played`` channels too), 2-5 seats each (``seat``). Not mixed (the light profile):
+    two people a table, the first ``played`` channels Cityscape (the load plays them), the
+    others ``games`` in turn. With a fake of several shards, see build_sharded_world."""
     if fake.shard_count > 1:
-        return await build_sharded_world(fake, matches, per_guild, played, games)
+        sharded = await build_sharded_world(fake, matches, per_guild, played, games)
+        if mixed:
+            await _mix(fake, sharded, games)
+        return sharded
     tables: list[Table] = []
     guild_index = 0
     while len(tables) < matches:
@@ -278,7 +572,15 @@ async def build_world(fake: FakeDiscord, matches: int, per_guild: int, played: i
             guest = await fake.add_member(f"guest{n}", guild_id=guild.id)
             game = "cityscape" if n < played else games[(n - played) % len(games)]
             tables.append(Table(guild.id, channel["id"], host, guest, game))
+    if mixed:
+        await _mix(fake, tables, games)
     return tables
+
+
+async def _mix(fake: FakeDiscord, tables: list[Table], games: list[str]) -> None:
+    for n, table in enumerate(tables):
+        table.game = games[n % len(games)]
+        await seat(fake, table, n // len(games))
 
 
 async def build_sharded_world(fake: FakeDiscord, matches: int, per_guild: int, played: int,

@@ -62,6 +62,27 @@ def pss_bytes(pid: int) -> int:
     return _proc_field_bytes(pid, "smaps_rollup", "Pss:")
 
 
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """CPU time (user + system) a process has run; with ``children``, also what its
+    finished children it has waited for ran (replaced render workers). 0 when gone."""
+    try:
+        text = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rfind(")") + 2:].split()
+    # after the name: state(0) ppid ... utime(11) stime(12) cutime(13) cstime(14)
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time of the bot and every process below it (render workers), the workers it
+    has replaced included."""
+    return sum(cpu_seconds(pid, children=pid == root) for pid in descendants(root))
+
+
 def tree_rss(root: int) -> dict[str, Any]:
     """Resident memory of the bot and all its child processes."""
     per = {pid: rss_bytes(pid) for pid in descendants(root)}

@@ -114,12 +114,51 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
+def _pictures(clicks: list[Click]) -> dict[str, Any]:
+    """Move -> board picture on screen, over the clicks that changed their table."""
+    moves = [c for c in clicks if c.changed]
+    shown = [c.picture_ms for c in moves if c.picture_ms is not None]
+    within = sum(1 for x in shown if x <= DISCORD_LIMIT_S * 1000)
+    return {"moves": len(moves), "pictures": len(shown),
+            "picture_p50_ms": percentile(shown, 0.50), "picture_p95_ms": percentile(shown, 0.95),
+            "picture_max_ms": max(shown) if shown else None,
+            "picture_within_3s": within / len(shown) if shown else None,
+            "refused": sum(1 for c in clicks if c.refused)}
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def per_game(report: Report, scenario: str, clicks: list[Click]) -> dict[str, Any]:
+    """Every click figure per game: a row each for the answer, the picture and the counts."""
+    out: dict[str, Any] = {}
+    for game in sorted({c.game for c in clicks if c.game}):
+        mine = [c for c in clicks if c.game == game]
+        answered = [c.latency_ms for c in mine if c.latency_ms is not None]
+        within = sum(1 for x in answered if x <= DISCORD_LIMIT_S * 1000)
+        one = {"clicks": len(mine), "answered": len(answered),
+               "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
+               "within_3s": within / len(mine) if mine else None, **_pictures(mine)}
+        out[game] = one
+        report.add(scenario, f"  {game}: clicks / moves / refused",
+                   f"{one['clicks']} / {one['moves']} / {one['refused']}")
+        report.add(scenario, f"  {game}: answer p50 / p95", f"{_ms(one['p50_ms'])} / "
+                   f"{_ms(one['p95_ms'])} ms")
+        fraction = one["picture_within_3s"]
+        report.add(scenario, f"  {game}: picture p50 / p95 / within 3 s",
+                   f"{_ms(one['picture_p50_ms'])} / {_ms(one['picture_p95_ms'])} ms / "
+                   + ("—" if fraction is None else f"{fraction * 100:.1f} %"))
+    return out
+
+
 def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_target: float | None,
-                  seconds: float | None = None) -> dict[str, Any]:
+                  seconds: float | None = None,
+                  picture_target: float | None = None) -> dict[str, Any]:
     answered = [c.latency_ms for c in clicks if c.latency_ms is not None]
     within = [x for x in answered if x <= DISCORD_LIMIT_S * 1000]
     fraction = len(within) / len(clicks) if clicks else None
-    stats = {"clicks": len(clicks), "answered": len(answered),
+    stats: dict[str, Any] = {"clicks": len(clicks), "answered": len(answered),
              "unanswered": len(clicks) - len(answered),
              "errors": sum(1 for c in clicks if c.latency_ms is not None and not c.ok),
              "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
@@ -138,6 +177,31 @@ def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_tar
                "100 %", fraction == 1.0 if fraction is not None else None)
     report.add(scenario, "unanswered", stats["unanswered"], "", "0", stats["unanswered"] == 0)
     report.add(scenario, "answered 'something went wrong'", stats["errors"])
+    pictures = _pictures(clicks)
+    stats.update(pictures)
+    if pictures["moves"]:
+        report.add(scenario, "moves (clicks that changed a table)", pictures["moves"])
+        for name in ("p50", "p95", "max"):
+            value = pictures[f"picture_{name}_ms"]
+            target, ok = "", None
+            if name == "p95" and picture_target is not None:
+                target, ok = f"<= {picture_target:g} ms", (value is not None
+                                                           and value <= picture_target)
+            report.add(scenario, f"move -> board picture on screen {name}", value, "ms",
+                       target, ok)
+        fraction = pictures["picture_within_3s"]
+        report.add(scenario, "board picture on screen within 3 s",
+                   None if fraction is None else fraction * 100, "%",
+                   "100 %" if picture_target is not None and picture_target <= 1000 else "",
+                   None if fraction is None or picture_target is None or picture_target > 1000
+                   else fraction == 1.0)
+        report.add(scenario, "moves whose table changed without a new picture",
+                   pictures["moves"] - pictures["pictures"])
+    report.add(scenario, "refused clicks (a private word only, the table unchanged)",
+               pictures["refused"])
+    games = per_game(report, scenario, clicks)
+    if games:
+        stats["per_game"] = games
     return stats
 
 
