@@ -288,7 +288,7 @@ def plain_emoji(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-@byte_cache(MB // 2)
+@byte_cache(MB)
 def clean_text(text: str, bold: bool = False, fallback: str | None = None) -> str:
     """``text`` with only characters some bundled face can draw.
 
@@ -352,7 +352,7 @@ def _attached(category: str) -> bool:
     return category[0] == "M" or category == "Zs"
 
 
-@byte_cache(256 * KB)
+@byte_cache(MB)  # 256 KB kept only half of four games' strings
 def layout(text: str, bold: bool = False, shaping: bool = SHAPING) -> tuple[Run, ...]:
     """How already cleaned ``text`` is drawn: its runs of one face, left to right. An
     emoji sequence is one run's part in the emoji font (base emoji only, unshaped)."""
