@@ -174,10 +174,12 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
         seats = [t.seats for t in tables]
         report.add("setup", "seats a match: mean (2-5) / with computer players",
                    f"{sum(seats) / len(seats):.2f} / {sum(1 for t in tables if t.computers)}")
-        shown = (city.table_message(t) for t in tables[:played])
+        towns = [t for t in tables[:played] if t.game == "cityscape"]
+        shown = (city.table_message(t) for t in towns)
         building = sum(1 for m in shown if m is not None and TURN.search(m.content))
-        report.add("setup", "played channels with goals chosen (building)",
-                   f"{building}/{played}")
+        report.add("setup", "played channels with goals chosen (building)"
+                   if not mixed else "played Cityscape channels with goals chosen (building)",
+                   f"{building}/{len(towns)}")
         report.add("setup", "seconds", setup_s, "s")
         setup_stats = click_figures(report, "setup", recorder.since(mark), p95_target=None)
         report.details["setup"] = {"clicks": setup_stats, "limits": limit_figures(

@@ -54,6 +54,7 @@ PICKER_CLICKS = 8  # clicks in one private reply before a player gives up on it
 TURN = re.compile(r"<@(\d+)>, it's your turn")
 MENTION = re.compile(r"<@(\d+)>")
 ERROR_WORDS = ("went wrong",)
+STALE = "belongs to an earlier board"  # an outdated button: refused, the board shown
 
 
 @dataclass
@@ -115,7 +116,13 @@ class Players:
         if message.ephemeral:
             return
         table = self.by_channel.get(message.channel_id)
-        watch = table.watching if table is not None else None
+        if table is None:
+            return
+        if (message.author.get("id") == self.fake.application_id and _is_table(message)
+                and (table.message is None or int(message.id) > int(table.message.id))):
+            # the table posted anew lower down: people look at the newest one
+            table.message = message
+        watch = table.watching
         if watch is None or watch.picture_at is not None:
             return
         if files and not _is_table(message) and not any(
@@ -156,7 +163,8 @@ class Players:
                           callback.message)
             reply = callback.message
             click.told_only = (callback.type == 4 and reply is not None and reply.ephemeral
-                               and not reply.components and not reply.attachments)
+                               and not reply.components
+                               and (not reply.attachments or STALE in text))
         if table is not None:
             click.game = table.game
         if watch is not None:
@@ -524,7 +532,10 @@ class Player(Cityscape):
                  and not OBJECTION.match(str(c["custom_id"]))]
         if due and moves:
             return due[0], msg, str(moves[0]["custom_id"])
-        return super().table_click(table)
+        view = super().table_click(table)
+        if view is None and due and choices:  # an objection, say: a due person's answer
+            return due[0], msg, str(choices[0]["custom_id"])
+        return view
 
 
 # People and computer players at a table, in turn over a game's tables: 2-5 seats, half
