@@ -118,3 +118,36 @@ def test_pictures_do_not_depend_on_what_the_caches_kept(game: str,
     cold = [draw.render_table(v) for v in views]
     assert all(len(c) == 0 for c in caches)
     assert cold == warm
+
+
+def test_layers_pushed_out_of_the_recent_tier_come_back_pixel_for_pixel() -> None:
+    """A match's layer is kept as drawn while recent, then deflated: either way what comes
+    back is exactly what was drawn, and a caller drawing on it spoils nothing kept."""
+    from PIL import ImageDraw
+
+    def layer(seed: int, mode: str = "RGB") -> Image.Image:
+        image = Image.new("RGB", (120, 90), (243, 240, 232))
+        draw = ImageDraw.Draw(image)
+        for k in range(6):
+            draw.ellipse((seed * 7 % 50 + k * 9, k * 11, seed * 7 % 50 + k * 9 + 40,
+                          k * 11 + 30), fill=(30 * k, 200 - seed, 90), outline=(0, 0, 0))
+        draw.text((5, 70), f"lot {seed}", fill=(20, 22, 26))
+        return image if mode == "RGB" else image.quantize(64)
+
+    one = image_bytes(layer(0))
+    lru: cache.PackedLRU[str] = cache.PackedLRU("test.packed", 10 * one,
+                                                hot_bytes=2 * one + 500)
+    drawn = {name: layer(i, "P" if name == "p" else "RGB") for i, name in enumerate("abcp")}
+    for name, image in drawn.items():
+        lru.put_image(name, image.copy())
+    assert "a" not in lru.hot and "a" in lru, "the oldest went to the deflated tier"
+    assert lru.bytes < one, "deflated: a fraction of the pixels' bytes"
+    for name, image in drawn.items():
+        back = lru.get_image(name)
+        assert back is not None and back.mode == image.mode and back.size == image.size
+        assert back.tobytes() == image.tobytes() and back.getpalette() == image.getpalette()
+        ImageDraw.Draw(back).rectangle((0, 0, 50, 50), fill=0)  # the caller draws on it
+        again = lru.peek_image(name)
+        assert again is not None and again.tobytes() == image.tobytes()
+    lru.discard("p")
+    assert lru.get_image("p") is None and "p" not in lru.hot

@@ -264,3 +264,22 @@ def test_recorded_text_knows_its_surface_and_room_so_overflow_is_found() -> None
     with kit.recording_text() as drawn:
         layer.text((2, 15), "wide word", 20, anchor="lm")
     assert drawn[0].surface == (40, 30) and overflowing(drawn) == ["wide word"]
+
+
+def test_text_pasted_through_a_solid_is_pillows_colour_fill_pixel_for_pixel() -> None:
+    """``kit.fill_mask`` is only a faster ``paste(colour, xy, mask)``: the same pixels in
+    every mode the renderers draw in, also where the mask runs off the picture."""
+    from PIL import ImageDraw
+
+    mask = Image.new("L", (90, 30), 0)
+    ImageDraw.Draw(mask).text((2, 2), "Zoë 12", fill=255)
+    mask = mask.resize((180, 60))  # soft edges: every coverage level
+    for mode, ground, ink in (("RGB", (243, 240, 232), (0, 114, 178)),
+                              ("RGBA", (255, 255, 255, 0), (20, 22, 26, 255)),
+                              ("L", 200, 30)):
+        for xy in ((10, 10), (-40, -20), (150, 70)):
+            expected = Image.new(mode, (200, 100), ground)
+            expected.paste(ink, xy, mask)
+            got = Image.new(mode, (200, 100), ground)
+            kit.fill_mask(got, ink, xy, mask)  # type: ignore[arg-type]
+            assert got.tobytes() == expected.tobytes(), (mode, xy)

@@ -218,6 +218,10 @@ def fill_mask(image: Image.Image, fill: RGB | int, xy: tuple[int, int], mask: Im
     pixel; pasting a solid image of the mask's size through it blends the same way
     without that (140 -> 45 us for a line of text; the solid, ~7 us to make, is cached).
     Text, markers and icons go through here, some hundred times a picture."""
+    if image.mode not in ("RGB", "L"):
+        # RGBA: Pillow's fill treats colour under transparent pixels its own way; keep it.
+        image.paste(fill, xy, mask)
+        return
     image.paste(_solid(image.mode, mask.size, fill if isinstance(fill, int) else tuple(fill)),
                 xy, mask)
 
