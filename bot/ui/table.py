@@ -83,6 +83,10 @@ class Tables:
     RETRY_DELAYS = (1.0, 4.0, 15.0)
     SHOWN_KEPT = 4096  # finished matches whose shown version is remembered (tests, bench)
     NEWS_KEPT = 3  # folded notices a table shows, the newest last
+    # Matches whose latest news pictures (a Big Cityz reveal, 40-90 KB of PNG) stay beside
+    # their board: the most recently told. A match pushed out shows its board alone from its
+    # next refresh, as after a restart; ten thousand running matches keep no more than these.
+    NEWS_PICTURES_KEPT = 128
 
     def __init__(self, bot: CityhallBot) -> None:
         self.bot = bot
@@ -101,7 +105,7 @@ class Tables:
         # Each running match's latest folded notices (one move's news, shown as lines of
         # the table). In memory only: after a restart a table starts without them.
         self._news: dict[int, deque[str]] = {}
-        self._news_pictures: dict[int, list[Drawn]] = {}
+        self._news_pictures: OrderedDict[int, list[Drawn]] = OrderedDict()
         # Finished matches' final tables as last sent (payload, message id), until their
         # animation is added or skipped (``animate``); and the animations being drawn.
         self._finals: dict[int, tuple[TablePayload, int]] = {}
@@ -120,6 +124,9 @@ class Tables:
         self._news.setdefault(match_id, deque(maxlen=self.NEWS_KEPT)).append(text)
         if pictures:
             self._news_pictures[match_id] = list(pictures)
+            self._news_pictures.move_to_end(match_id)
+            while len(self._news_pictures) > self.NEWS_PICTURES_KEPT:
+                self._news_pictures.popitem(last=False)
 
     def news(self, match_id: int) -> list[str]:
         return list(self._news.get(match_id, ()))
