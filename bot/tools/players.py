@@ -122,8 +122,7 @@ class Players:
                 and (table.message is None or int(message.id) > int(table.message.id))):
             # the table posted anew lower down: people look at the newest one
             table.message = message
-        watch = table.watching
-        if watch is None or watch.picture_at is not None:
+        if not table.watches:
             return
         if files and not _is_table(message) and not any(
                 a.filename == "table.png" for a in message.attachments):
@@ -131,13 +130,16 @@ class Players:
         if not files and not _is_table(message):
             return
         now = time.monotonic()
-        if now - watch.began > WATCH_S:
-            return
-        if watch.changed_at is None:
-            watch.changed_at = now
-        if files:
-            watch.picture_at = now
-        watch.settle()
+        # Every click still waiting gets this change: a move's text can come first and its
+        # picture a while later (drawn after the answer), after the player clicked again.
+        table.watches = [w for w in table.watches
+                         if w.picture_at is None and now - w.began <= WATCH_S]
+        for watch in table.watches:
+            if watch.changed_at is None:
+                watch.changed_at = now
+            if files:
+                watch.picture_at = now
+            watch.settle()
 
     async def send(self, kind: str, start: Any, table: Table | None = None) -> Click | None:
         """``start`` is an awaitable from fake.click/select/slash. None: the fake refused.
@@ -146,6 +148,7 @@ class Players:
         watch = None
         if table is not None:
             watch = table.watching = Watch(time.monotonic())
+            table.watches.append(watch)
         try:
             ix = await start
         except FakeDiscordError:
@@ -167,9 +170,14 @@ class Players:
                                and (not reply.attachments or STALE in text))
         if table is not None:
             click.game = table.game
-        if watch is not None:
+        if watch is not None and table is not None:
             watch.click = click
             watch.settle()
+            reply = click.message
+            if (not click.changed and reply is not None and reply.ephemeral
+                    and any(True for _ in reply.iter_components())):
+                # a private picker still open: the move is the click that closes it
+                table.watches.remove(watch)
         self.recorder.clicks.append(click)
         return click
 
@@ -197,8 +205,8 @@ class Watch:
         a moment ago, or long enough has passed."""
         if self.picture_at is not None:
             return True
-        if self.changed_at is not None:
-            return now - self.changed_at > 0.5
+        if self.changed_at is not None:  # its text changed: the picture may follow
+            return now - self.changed_at > 3.0
         return now - self.began > 3.0
 
 
@@ -222,7 +230,8 @@ class Table:
     picker_clicks: int = 0
     lobby_todo: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     answered: set[tuple[str, str]] = field(default_factory=set)  # objections given
-    watching: Watch | None = None
+    watching: Watch | None = None  # the last click's
+    watches: list[Watch] = field(default_factory=list)  # clicks still waiting for a change
     idle_until: float = 0.0
     busy: bool = False
     finished: int = 0  # games seen to the end in this channel
@@ -376,6 +385,7 @@ class Cityscape:
         if click is not None and click.ok and click.message is not None and not click.message.ephemeral:
             table.message, table.stage = click.message, "lobby"
             table.picker = table.picker_user = table.watching = None
+            table.watches.clear()
             table.answered.clear()
             table.lobby_todo = [*((u, "join") for u in (table.guest, *table.more)),
                                 *((table.host, "cpu") for _ in range(table.computers)),
@@ -510,7 +520,10 @@ class Player(Cityscape):
                 table.picker_clicks = 0
             table.picker, table.picker_user = reply, user
             if fresh and table.watching is not None and not table.watching.changed_at:
-                table.watching = None  # opening a picker is not a move
+                # opening a picker is not a move
+                if table.watching in table.watches:
+                    table.watches.remove(table.watching)
+                table.watching = None
         else:
             table.picker = table.picker_user = None
             if click is None or not click.ok:
