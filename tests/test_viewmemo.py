@@ -26,7 +26,7 @@ def test_one_build_per_state_and_a_new_view_after_each_move() -> None:
     state = game.engine.new(["ann", "bob"], {}, 11)
     first = viewmemo.public_view(engine, state)
     assert viewmemo.public_view(engine, state) is first and engine.built == 1
-    seen = [first]
+    seen: list[Any] = [first]
     for _ in range(12):
         player = game.engine.to_act(state)[0]
         state, _events = game.engine.apply(state, player, game.computer.normal(state, player))
