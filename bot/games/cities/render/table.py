@@ -154,11 +154,11 @@ def _players_strip(canvas: Canvas, view: View, y: int) -> int:
         starred = player == star and view.get("phase") == "play"
         first = _("first")
         # The star's word ends inside the panel, however long it is in the reader's
-        # language, and the cards' count stops short of it (as in English, it may pass
-        # under the star's point with four players).
+        # language, and the cards' count stops short of the star (German's "4
+        # Auftragskarten" ran under it with four players).
         fx = min(x + w - 78, x + w - 8 - kit.text_width(first, TEXT, True))
         canvas.text((x + 12, by), extra, SMALL + 2, fill=MUTED, anchor="lm", secondary=True,
-                    max_width=fx - 6 - (x + 12) if starred else w - 24)
+                    max_width=fx - 36 - (x + 12) if starred else w - 24)
         if starred:
             canvas.marker((fx - 18, by), "star", 28, INK)
             canvas.text((fx, by), first, TEXT, bold=True, anchor="lm")
