@@ -354,9 +354,10 @@ class CityhallBot(commands.Bot):
         assert isinstance(png, bytes)
         return png
 
-    def publish(self, outcome: Outcome) -> None:
-        """Tell the channel about a committed move, whatever happened to the click's answer."""
-        self.background(self.after_move(outcome))
+    def publish(self, outcome: Outcome, via: discord.Interaction | None = None) -> None:
+        """Tell the channel about a committed move, whatever happened to the click's answer
+        (``via``: the click, whose webhook the next turn's ping may go through)."""
+        self.background(self.after_move(outcome, via))
 
     async def channel_lost(self, match: Match, exc: discord.HTTPException) -> None:
         """The channel is gone or out of reach: end the match as abandoned (nothing on
@@ -415,16 +416,16 @@ class CityhallBot(commands.Bot):
         """Say everything inside in the server's language: for the channel, not the clicker."""
         return speaking(self.public_language(guild_id))
 
-    async def after_move(self, outcome: Outcome) -> None:
+    async def after_move(self, outcome: Outcome, via: discord.Interaction | None = None) -> None:
         """Tell the channel about an accepted move and plan what happens next."""
         with self.speaking_to(outcome.match.guild_id):
-            await self._after_move(outcome)
+            await self._after_move(outcome, via)
 
-    async def _after_move(self, outcome: Outcome) -> None:
+    async def _after_move(self, outcome: Outcome, via: discord.Interaction | None) -> None:
         try:
             await self._tell_channel(outcome)
             # After the table, so the player pinged finds the board that is theirs to play.
-            await self.pings.update(outcome.match.id)
+            await self.pings.update(outcome.match.id, via)
         finally:
             self.runtime.delivered(outcome.match.id)
         if outcome.match.status == ACTIVE:

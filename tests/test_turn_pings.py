@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import CityhallBot
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE, GAME
 from fakediscord import FakeDiscord
@@ -132,6 +133,9 @@ async def test_computer_players_are_never_pinged(fake_discord: FakeDiscord,
         assert expected >= 3
         # only ever Ann: the computer's turns notify nobody
         assert [who for _text, who in pings] == [{ann_id}] * expected
+        # every ping, those after the computer's moves too, went out through Ann's latest
+        # click rather than under the bot's global limit
+        assert {where for method, where in ping_requests(fake) if method == "POST"} == {"click"}
 
 
 @pytest.mark.fakediscord(rate_limit_scale=0.1)
@@ -205,7 +209,9 @@ async def test_a_ping_already_deleted_does_not_stop_the_next_one(
             await settle(bot, match.id)
         await wait_for_pings(fake, 2)
         pinged = len(notifications(fake))
-        gone = fake.fail("DELETE", r"/channels/\d+/messages/\d+$", 404, 10008)
+        # The ping went out as a follow-up of the click that made its player due, and is
+        # deleted through that click's webhook; through the channel, had that not worked.
+        gone = fake.fail("DELETE", r"/messages/\d+$", 404, 10008)
         caplog.set_level(logging.WARNING)
         player = ENGINE.to_act(match.state)[0]
         action = GAME.computer.normal(match.state, player)
@@ -215,3 +221,72 @@ async def test_a_ping_already_deleted_does_not_stop_the_next_one(
         assert len(gone.hits) == 1  # the delete was answered 404, and swallowed
         assert notifications(fake)[-1][1] == set(ENGINE.to_act(match.state))
         assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def ping_requests(fake: FakeDiscord) -> list[tuple[str, str]]:
+    """(method, where) of every request that created or deleted a ping: "channel" for the
+    channel's message routes, "click" for a click's interaction webhook."""
+    found = []
+    for record in fake.requests:
+        where = ("click" if record.path.startswith("/webhooks/")
+                 else "channel" if record.path.startswith("/channels/") else None)
+        if where is None or record.status >= 400:
+            continue
+        body = record.json if isinstance(record.json, dict) else {}
+        if record.method == "POST" and "your move" in str(body.get("content") or ""):
+            found.append(("POST", where))
+        elif record.method == "DELETE" and "/messages/" in record.path:
+            found.append(("DELETE", where))
+    return found
+
+
+@pytest.mark.fakediscord(rate_limit_scale=0.1)
+async def test_a_players_move_pings_the_next_through_their_click_outside_the_global_limit(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A ping a click brought about goes out as that click's follow-up and is deleted
+    through its webhook, neither counted against the bot's global limit (issue 25); when
+    Discord refuses the follow-up, the ping goes through the channel, still exactly one."""
+    fake = fake_discord
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                           joiners=(bob,), options={"rounds": 1})
+        assert match.state is not None
+        table = fake.message(lobby.id)
+        for player in users:
+            mine = [s for s, o in match.state["sides"].items() if o == player]
+            await set_goals(fake, users[player], table, match.id,
+                            [(s, [1, 2, 3, 4]) for s in mine])
+            await settle(bot, match.id)
+        await wait_for_pings(fake, 2)
+        for _turn in range(3):
+            # the new ping through the click, the old one deleted through a click too
+            assert await next_turn(fake, bot, users, match) == [("POST", "click"),
+                                                                ("DELETE", "click")]
+
+        # The click's token no longer works (Discord forgets it after 15 minutes).
+        refused = fake.fail("POST", r"^/webhooks/\d+/[^/]+$", 404, 10015, times=None)
+        assert await next_turn(fake, bot, users, match) == [("POST", "channel"),
+                                                            ("DELETE", "click")]
+        assert refused.hits  # Discord said no to the follow-up, and the player was told
+
+
+async def next_turn(fake: FakeDiscord, bot: CityhallBot, users: dict[str, dict],
+                    match: Match) -> list[tuple[str, str]]:
+    """The player due builds; once the next one is pinged (exactly them, one ping on
+    screen), the ping requests this took (``ping_requests``)."""
+    assert match.state is not None
+    pinged = len(notifications(fake))
+    before = len(ping_requests(fake))
+    player = ENGINE.to_act(match.state)[0]
+    action = GAME.computer.normal(match.state, player)
+    await build(fake, bot, users[player], match.id, action["height"], action["lot"])
+    await settle(bot, match.id)
+    await wait_for_pings(fake, pinged + 1)
+    await fake.wait_until(lambda: len(ping_requests(fake)) >= before + 2 or None, 10.0,
+                          "the old ping deleted")
+    assert notifications(fake)[-1][1] == set(ENGINE.to_act(match.state))
+    assert live_pings(fake) == [notifications(fake)[-1][0]]
+    return ping_requests(fake)[before:]

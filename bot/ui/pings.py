@@ -16,6 +16,15 @@ after a restart a turn gets its reminder only if it is still more than a minute 
 restart's grace) away, so a restarted bot never sends a burst of reminders that are due, or
 were already sent, at once (docs/channel.md).
 
+A ping goes out as a follow-up of the match's latest click in its channel (usually the
+move that made the player due; after a computer's move, the human click before it), through
+that interaction's webhook, and the ping it replaces is deleted the same way, while the
+click's token is valid (15 minutes): Discord does not count interaction webhooks against the
+bot's global limit of 50 requests a second, which the tables' edits need on a busy server
+(issue 25; docs/channel.md). With no such click (after a restart, a quiet quarter of an
+hour), a click answered by a "thinking…" message (its first follow-up would replace that
+private message), and when Discord refuses the follow-up, a ping goes through the channel.
+
 Each ping carries a link to the live table (its jump URL), so a player in a busy channel gets
 to the board in one tap. Each player chooses with /notify how they are told, in every server:
 in the channel (the default), by direct message, or not at all (kv ``user:<id>:notify``). A
@@ -29,6 +38,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -67,6 +77,27 @@ CHANNEL, DIRECT, OFF = "channel", "dm", "off"
 WAYS = (CHANNEL, DIRECT, OFF)
 # Discord's answer to a direct message the user does not take from the bot (403).
 CANNOT_MESSAGE_USER = 50007
+UNKNOWN_MESSAGE = 10008
+# An interaction's token is not used this close to its 15 minutes' end: a request sent just
+# before would arrive just after.
+TOKEN_MARGIN = 30.0
+
+
+def through_click(interaction: discord.Interaction | None,
+                  match: Match) -> tuple[discord.Webhook, float] | None:
+    """The webhook a ping may go through as a follow-up of ``interaction`` (the click that
+    made someone due), and when its token runs out (epoch seconds); None where the ping
+    must go through the channel: no click, a click in another channel, not answered yet, or
+    answered by "thinking…" (its first follow-up would take that private message's place)."""
+    if interaction is None or interaction.channel_id != match.channel_id:
+        return None
+    if not interaction.response.is_done() \
+            or interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+        return None
+    expires = interaction.expires_at.timestamp() - TOKEN_MARGIN
+    if expires <= time.time():
+        return None
+    return interaction.followup, expires
 
 
 def notify_key(user_id: str) -> str:
@@ -172,6 +203,12 @@ class TurnPings:
         # choose again with /notify (logged once, not every turn).
         self._no_direct: set[str] = set()
         self._sent: dict[int, _Sent] = {}
+        # Pings sent as a click's follow-up (``through_click``): their message id -> the
+        # click's webhook and when its token runs out, to delete them the same way. In
+        # memory only (a token is a credential for 15 minutes), one per match at most.
+        self._followups: OrderedDict[int, tuple[discord.Webhook, float]] = OrderedDict()
+        # Each match's latest click in its channel whose webhook a ping may use (by match).
+        self._clicks: OrderedDict[int, tuple[discord.Webhook, float]] = OrderedDict()
         self._locks = KeyedLocks()
         self.remind_before = REMIND_BEFORE
         self.remind_min_turn = REMIND_MIN_TURN
@@ -190,9 +227,12 @@ class TurnPings:
         return [p for p in due if (s := match.seat(p)) is not None and not s.cpu
                 and p.isascii() and p.isdigit()]
 
-    async def update(self, match_id: int) -> None:
+    FOLLOWUPS_KEPT = 20_000  # pings whose click's webhook is remembered, the newest
+
+    async def update(self, match_id: int, via: discord.Interaction | None = None) -> None:
         """Ping whoever became due since the last ping of this match, from its latest
-        saved state; remove the last ping once the match is over."""
+        saved state; remove the last ping once the match is over. ``via``: the click whose
+        move this follows, whose webhook the ping goes through where it can."""
         async with self._locks(match_id):
             match = self.bot.runtime.get(match_id)
             if match is None or match.status != ACTIVE:
@@ -203,6 +243,7 @@ class TurnPings:
             if sent.turn != match.turn_started_at:
                 sent.turn, sent.pinged = match.turn_started_at, set()
             self.plan(match)
+            webhook = self._webhook(match, via)  # remembered for the next pings too
             new = [p for p in self.humans_due(match) if p not in sent.pinged]
             if not new:
                 return
@@ -216,10 +257,27 @@ class TurnPings:
                 return latest is not None and latest.turn_started_at == turn \
                     and any(p in self.humans_due(latest) for p in new)
 
-            wanted, message_id = await self._tell(match, new, self.text, still_due)
+            wanted, message_id = await self._tell(match, new, self.text, still_due, webhook)
             if wanted and message_id is None:
                 return
             await self._replace(match, sent, message_id)
+
+    def _webhook(self, match: Match, via: discord.Interaction | None = None,
+                 ) -> tuple[discord.Webhook, float] | None:
+        """The webhook of ``via``, else of the match's latest click, for a ping to go
+        through (``through_click``); None: through the channel."""
+        click = through_click(via, match)
+        if click is not None:
+            self._clicks[match.id] = click
+            self._clicks.move_to_end(match.id)
+            while len(self._clicks) > self.FOLLOWUPS_KEPT:
+                self._clicks.popitem(last=False)
+            return click
+        click = self._clicks.get(match.id)
+        if click is not None and click[1] <= time.time():
+            del self._clicks[match.id]
+            return None
+        return click
 
     # -- the reminder a minute before the computer plays -----------------------------------
 
@@ -284,7 +342,8 @@ class TurnPings:
             players = self.humans_due(match)
             if not players:
                 return
-            wanted, message_id = await self._tell(match, players, self.reminder_text)
+            wanted, message_id = await self._tell(match, players, self.reminder_text,
+                                                  webhook=self._webhook(match))
             if wanted and message_id is None:
                 return
             sent = self._sent.setdefault(match_id, _Sent(match.channel_id,
@@ -338,6 +397,7 @@ class TurnPings:
 
     async def _finish(self, match_id: int) -> None:
         self._cancel(match_id)
+        self._clicks.pop(match_id, None)
         sent = self._sent.pop(match_id, None)
         if sent is not None:
             await self._forget(match_id)
@@ -435,7 +495,9 @@ class TurnPings:
 
     async def _tell(self, match: Match, players: list[str],
                     words: Callable[[Match, list[str], str | None], str],
-                    still_due: Callable[[], bool] | None = None) -> tuple[bool, int | None]:
+                    still_due: Callable[[], bool] | None = None,
+                    webhook: tuple[discord.Webhook, float] | None = None,
+                    ) -> tuple[bool, int | None]:
         """Tell ``players`` each the way they chose: one direct message each to those who
         chose them, one channel message to those who chose the channel and to those whose
         direct message did not go (named in the order given), nothing to those who chose
@@ -449,7 +511,8 @@ class TurnPings:
         if not here:
             return False, None
         told = [p for p in players if p in here]
-        return True, await self._send(match, words(match, told, None), told, still_due)
+        return True, await self._send(match, words(match, told, None), told, still_due,
+                                      webhook)
 
     async def _direct(self, match: Match, player: str, text: str,
                       still_due: Callable[[], bool] | None) -> bool:
@@ -477,7 +540,12 @@ class TurnPings:
         return True
 
     async def _send(self, match: Match, text: str, players: list[str],
-                    still_due: Callable[[], bool] | None = None) -> int | None:
+                    still_due: Callable[[], bool] | None = None,
+                    webhook: tuple[discord.Webhook, float] | None = None) -> int | None:
+        if webhook is not None:
+            sent = await self._follow_up(match, text, players, still_due, webhook)
+            if sent is not False:
+                return sent
         channel = self.bot.get_partial_messageable(match.channel_id)
         await self.bot.tables.pacing.wait("send", match.channel_id)
         if still_due is not None and not still_due():
@@ -491,7 +559,37 @@ class TurnPings:
             return None
         return message.id
 
+    async def _follow_up(self, match: Match, text: str, players: list[str],
+                         still_due: Callable[[], bool] | None,
+                         webhook: tuple[discord.Webhook, float]) -> int | bool | None:
+        """The ping as a follow-up of the click: its message id, None when nobody is due
+        any more, False when Discord refused it (the channel sends it instead)."""
+        if still_due is not None and not still_due():
+            return None
+        followup, expires = webhook
+        try:
+            message = await followup.send(text, allowed_mentions=_only(*players),
+                                          view=self.to_the_table(match), wait=True)
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as exc:
+            log.info("Could not ping the players due in match %s through the click that "
+                     "made them due (%s); pinging in the channel.", match.id, exc)
+            return False
+        self._followups[message.id] = (followup, expires)
+        while len(self._followups) > self.FOLLOWUPS_KEPT:
+            self._followups.popitem(last=False)
+        return message.id
+
     async def _delete(self, channel_id: int, message_id: int) -> None:
+        followup = self._followups.pop(message_id, None)
+        if followup is not None and followup[1] > time.time():
+            try:
+                await followup[0].delete_message(message_id)
+                return
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_MESSAGE:
+                    return  # someone deleted it already
+            except (discord.HTTPException, TimeoutError, aiohttp.ClientError):
+                pass  # the token no longer works: through the channel
         await self.bot.tables.pacing.wait("delete", channel_id)
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         # Someone may have deleted it already, or the channel is gone: nothing to tidy.

@@ -160,4 +160,4 @@ async def _guarded(interaction: discord.Interaction,
     finally:
         bot = cityhall(interaction)
         for outcome in interaction.extras.pop(_COMMITTED, []):
-            bot.publish(outcome)
+            bot.publish(outcome, interaction)

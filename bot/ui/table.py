@@ -213,7 +213,7 @@ class Tables:
             else:
                 self.shown[match.id] = match.version
         self.bot.driver.kick(match.id)
-        self.bot.background(self.bot.pings.update(match.id))  # whoever plays first
+        self.bot.background(self.bot.pings.update(match.id, interaction))  # who plays first
 
     def content(self, match: Match) -> str:
         """The adapter's table text, the latest news, and when the turn runs out (unless
