@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot.tools.botprocess import Bots, stall_figures
-from bot.tools.players import Cityscape, Click, Table
+from bot.tools.players import Cityscape, Click, Table, shows_only
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, per_game, percentile
 from fakediscord.limits import peak_count
 
@@ -74,7 +74,8 @@ async def burst(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     mark = city.players.recorder.mark()
     # every interaction is created before any answer is awaited: one instant for the bot
     starts = [(t, asyncio.ensure_future(city.fake.click(u, m, c))) for t, u, m, c in targets]
-    await asyncio.gather(*(city.players.send("burst", s, t) for t, s in starts))
+    await asyncio.gather(*(city.players.send("burst", s, t, watch_table=not shows_only(c))
+                           for (t, s), (_t, _u, _m, c) in zip(starts, targets, strict=True)))
     for table, _ in starts:
         table.picker = table.picker_user = None  # the pickers opened are left: a new look
     clicks = city.players.recorder.since(mark)

@@ -15,7 +15,7 @@ from bot.tools import procs
 from bot.tools.botprocess import Bots, stall_figures
 from bot.tools.loadclicks import limit_figures, sustained
 from bot.tools.loaddb import LoadDatabase
-from bot.tools.players import Cityscape, Recorder, Table, is_final, seat
+from bot.tools.players import Cityscape, Recorder, Table, is_final, seat, shows_only
 from bot.tools.report import Report, click_figures
 from fakediscord import FakeDiscord
 
@@ -69,7 +69,7 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
             if target is not None:
                 user, msg, custom_id = target
                 click = await city.players.send("restore", city.fake.click(user, msg, custom_id),
-                                                table)
+                                                table, watch_table=not shows_only(custom_id))
             if click is not None:
                 first_sent.setdefault(i, click.sent)
                 if click.ok and click.latency_ms is not None:

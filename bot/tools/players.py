@@ -141,12 +141,15 @@ class Players:
                 watch.picture_at = now
             watch.settle()
 
-    async def send(self, kind: str, start: Any, table: Table | None = None) -> Click | None:
+    async def send(self, kind: str, start: Any, table: Table | None = None, *,
+                   watch_table: bool = True) -> Click | None:
         """``start`` is an awaitable from fake.click/select/slash. None: the fake refused.
-        With ``table``, the channel's next table change is watched for and given to the
-        click (its picture time)."""
+        With ``table``, the click is counted as that table's game's and, unless
+        ``watch_table`` is False (a click that only shows the player something), the
+        channel's next table change is watched for and given to the click (its picture
+        time)."""
         watch = None
-        if table is not None:
+        if table is not None and watch_table:
             watch = table.watching = Watch(time.monotonic())
             table.watches.append(watch)
         try:
@@ -253,6 +256,20 @@ class Table:
 
 def custom_ids(message: FakeMessage) -> list[tuple[str, dict[str, Any]]]:
     return [(str(c.get("custom_id")), c) for c in message.iter_components() if c.get("custom_id")]
+
+
+def shows_only(custom_id: str) -> bool:
+    """A button that only shows the clicker something privately (their hand, their
+    neighbourhood, How to play): no table changes because of it."""
+    return bool(VIEW_ONLY.search(custom_id)) or custom_id.startswith("ch:howto:")
+
+
+def how_to_play(table: Table, msg: FakeMessage) -> tuple[dict[str, Any], FakeMessage, str] | None:
+    """The table's "How to play" button, which the bot answers privately: the click left
+    when the table has nothing else for a person (a computer player is due, and the game
+    has no button that shows a player their own things)."""
+    howto = next((cid for cid, _ in custom_ids(msg) if cid.startswith("ch:howto:")), None)
+    return (table.host, msg, howto) if howto else None
 
 
 def _is_table(message: FakeMessage) -> bool:
@@ -420,14 +437,14 @@ class Cityscape:
         if table.game != "cityscape":
             view = next((cid for cid, c in ids if PRIVATE_VIEW.search(cid) and not c.get("disabled")),
                         None)
-            return (table.host, msg, view) if view else None
+            return (table.host, msg, view) if view else how_to_play(table, msg)
         turn = TURN.search(msg.content)
         if turn is not None and turn.group(1) in table.users:
             heights = [cid for cid, c in ids if re.search(r":v\d+:h[1-5]$", cid) and not c.get("disabled")]
             if heights:
                 return table.users[turn.group(1)], msg, heights[0]
         goals = next((cid for cid, _ in ids if cid.endswith(":goals")), None)
-        return (table.host, msg, goals) if goals else None
+        return (table.host, msg, goals) if goals else how_to_play(table, msg)
 
 
 class Player(Cityscape):
@@ -508,7 +525,10 @@ class Player(Cityscape):
                                            table)
         if table.picker is msg:
             table.picker_used.add(custom_id)
-        return await self.players.send(kind, self.fake.click(user, msg, custom_id), table)
+        # A button that only shows the player their own things changes no table: a change
+        # that follows it (another player's move) is not its picture.
+        return await self.players.send(kind, self.fake.click(user, msg, custom_id), table,
+                                       watch_table=not shows_only(custom_id))
 
     def _follow(self, table: Table, user: dict[str, Any], click: Click | None, *,
                 fresh: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,10 @@ def per_game(report: Report, scenario: str, clicks: list[Click]) -> dict[str, An
         one = {"clicks": len(mine), "answered": len(answered),
                "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
                "within_3s": within / len(mine) if mine else None, **_pictures(mine)}
+        # Which clicks' pictures came late (over Discord's 3 s), by kind: where to look.
+        late = Counter(c.kind for c in mine if c.changed and c.picture_ms is not None
+                       and c.picture_ms > DISCORD_LIMIT_S * 1000)
+        one["late_picture_kinds"] = dict(late.most_common(8))
         out[game] = one
         report.add(scenario, f"  {game}: clicks / moves / refused",
                    f"{one['clicks']} / {one['moves']} / {one['refused']}")
