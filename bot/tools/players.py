@@ -168,7 +168,10 @@ class Players:
             click = Click(kind, ix.created, (callback.at - ix.created) * 1000, ok, data,
                           callback.message)
             reply = callback.message
-            click.told_only = (callback.type == 4 and reply is not None and reply.ephemeral
+            # (A click that only shows something is never refused for answering in words:
+            # its picture may follow, bot/ui/later.py.)
+            click.told_only = (watch_table and callback.type == 4 and reply is not None
+                               and reply.ephemeral
                                and not reply.components
                                and (not reply.attachments or STALE in text))
         if table is not None:
