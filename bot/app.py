@@ -177,6 +177,7 @@ class CityhallBot(commands.Bot):
             log.error("Render workers did not start (%s); drawing in a thread instead.", exc)
             self.pictures = render_pool(0)
             await self.pictures.start()
+        loopmonitor.add_reporter("render_cpu", lambda: self.pictures.stats.cpu_by_job)
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         matches_per_user=self.settings.games_per_user,

@@ -120,6 +120,15 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
                 and ("load 6/s", f"  {game}: answer p50 / p95") in got), game
     assert got[("load 6/s", "CPU, bot and render workers")] > 0
     assert got[("load 6/s", "CPU per move (bot + render workers)")] > 0
+    # where a move's CPU went: the bot process, and the workers' table pictures among the
+    # kinds of render job, each with the count of its jobs, adding up to no more than all
+    breakdown = load["cpu_breakdown"]
+    assert 0 < breakdown["bot_s"] <= load["cpu_s"]
+    jobs, cpu = breakdown["render"]["table pictures"]
+    assert jobs > 0 and cpu > 0
+    assert breakdown["bot_s"] + sum(c for _n, c in breakdown["render"].values()) \
+        <= load["cpu_s"] * 1.1
+    assert got[("load 6/s", "  CPU per move: table pictures")].endswith(" ms each)")
     assert got[("burst", "clicks at once")] == 6
     burst = report["details"]["burst"]["clicks"]
     assert burst["clicks"] == 6 and burst["answered"] + burst["unanswered"] == 6

@@ -122,6 +122,27 @@ async def test_pictures_from_the_pool_equal_in_process_renders(game: str) -> Non
             assert picture[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def spin(seconds: float) -> bytes:
+    """Keep the worker's CPU busy for ``seconds`` of its own CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return b"spun"
+
+
+async def test_the_pool_counts_each_kind_of_jobs_cpu(single: RenderPool, tmp_path: Path) -> None:
+    """Where the workers' CPU goes (the load test's breakdown per move): each kind of job's
+    count and the CPU it ran, a job that only waits costing next to none."""
+    for _ in range(2):
+        await single.render("testjobs", "spin", 0.05)
+    await single.render("testjobs", "record", str(tmp_path), "a")
+    counted = single.stats.cpu_by_job
+    jobs, cpu = counted["tests.test_render_pool.spin"]
+    assert jobs == 2 and 0.1 <= cpu < 0.5
+    jobs, cpu = counted["tests.test_render_pool.record"]
+    assert jobs == 1 and cpu < 0.05
+
+
 async def test_in_process_mode_draws_the_same_pictures() -> None:
     calls = _jobs_of_a_game("cityscape", seed=3, every=10)
     async with render_pool(0) as pool:

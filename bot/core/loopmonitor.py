@@ -19,6 +19,9 @@ To say what a stall was, a watcher thread looks at the loop's thread while it is
 ``stall_stacks`` counts the innermost frames it found there (file:line function, most
 frequent first), and ``gc`` the garbage collector's pauses of 10 ms or more per
 generation: [count, worst ms, that pause's CPU ms, objects it freed]. Without the variable nothing runs.
+
+Other parts of the bot add figures of their own under a key (``add_reporter``): the render
+pool its workers' CPU per kind of job (``render_cpu``), read at each second's write.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -45,6 +49,12 @@ NOTABLE_MS = 20.0
 BUCKETS = 10_000
 
 _task: asyncio.Task[None] | None = None
+_reporters: dict[str, Callable[[], Any]] = {}
+
+
+def add_reporter(name: str, report: Callable[[], Any]) -> None:
+    """Write ``report()`` (JSON-able) under ``name`` with each second's figures."""
+    _reporters[name] = report
 STACK_AFTER = 0.030  # a tick this late means the loop is stuck: look at what it runs
 STACK_DEPTH = 6
 WATCH_EVERY = 0.025
@@ -168,6 +178,11 @@ async def _watch(path: Path) -> None:
                   "p99_stall_ms": _p99(counts, samples), "notable_ms": NOTABLE_MS,
                   "seconds": list(seconds),
                   "stalls": list(stalls), **watcher.report()}
+        for name, reporter in list(_reporters.items()):
+            try:
+                report[name] = reporter()
+            except Exception:  # a monitor must never take the bot down
+                report[name] = None
         try:
             # tmp + rename: a reader never sees half a file
             tmp = path.with_name(path.name + ".tmp")

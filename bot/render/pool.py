@@ -164,6 +164,14 @@ class PoolStats:
     later_seconds: float = 0.0
     per_priority: dict[Priority, int] = field(
         default_factory=lambda: dict.fromkeys(Priority, 0))
+    # Per kind of job ("<module>.<function>"): [jobs, CPU seconds in the worker], where the
+    # workers' CPU goes (the load test's breakdown per move, docs/pictures-cost.md).
+    cpu_by_job: dict[str, list[float]] = field(default_factory=dict)
+
+    def count_cpu(self, job: str, cpu: float) -> None:
+        counted = self.cpu_by_job.setdefault(job, [0, 0.0])
+        counted[0] += 1
+        counted[1] += cpu
 
 
 def _module_of(game: str, modules: Mapping[str, str]) -> str:
@@ -230,9 +238,10 @@ class _Process:
         return pickle.loads(data)
 
     async def run(self, module: str, function: str, args: tuple[Any, ...],
-                  timeout: float | None, language: str = ENGLISH) -> tuple[bool, Any, str, float]:
-        """(ok, value or exception, traceback text, seconds the call took in the worker);
-        raises _WorkerGone or TimeoutError."""
+                  timeout: float | None, language: str = ENGLISH,
+                  ) -> tuple[bool, Any, str, float, float]:
+        """(ok, value or exception, traceback text, seconds the call took in the worker,
+        its CPU seconds); raises _WorkerGone or TimeoutError."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
@@ -244,8 +253,8 @@ class _Process:
         if reply_id != job_id:
             raise _WorkerGone(f"reply {reply_id} to job {job_id}")
         if tag == "ok":
-            return True, reply[2], "", reply[3]
-        return False, reply[2], reply[3], 0.0
+            return True, reply[2], "", reply[3], reply[4]
+        return False, reply[2], reply[3], 0.0, 0.0
 
     async def stop(self, grace: float = 2.0) -> None:
         """Ask the worker to finish, and kill it if it does not within ``grace`` s."""
@@ -532,8 +541,9 @@ class RenderPool:
             self._running[slot] = job
             job.attempts += 1
             try:
-                ok, value, text, seconds = await worker.run(job.module, job.function,
-                                                            job.args, self.timeout, job.language)
+                ok, value, text, seconds, cpu = await worker.run(
+                    job.module, job.function, job.args, self.timeout, job.language)
+                self.stats.count_cpu(f"{job.module}.{job.function}", cpu)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
                 elif job.priority is Priority.LOW:

@@ -3,8 +3,9 @@ the function it names, write the reply to stdout, until told to stop.
 
 A job is a frame: an 8-byte big-endian length, then a pickle. The parent sends
 ``("init", sys.path, preload)`` first, then ``("job", id, module, function, args)`` or
-``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds)``
-or ``("error", id, exception, traceback)`` per job.
+``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds,
+cpu_seconds)`` or ``("error", id, exception, traceback)`` per job (the CPU is what the pool
+counts per kind of job: ``PoolStats.cpu_by_job``).
 """
 
 from __future__ import annotations
@@ -151,9 +152,10 @@ def _work() -> None:
         _tag, job_id, module, function, args, language = message
         dirty = True
         try:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             value = _call(module, function, args, language)
-            reply: Any = ("ok", job_id, value, time.perf_counter() - started)
+            reply: Any = ("ok", job_id, value, time.perf_counter() - started,
+                          time.process_time() - cpu)
             data = pickle.dumps(reply, _PICKLE)
         except Exception as exc:
             data = pickle.dumps(_error_reply(job_id, exc), _PICKLE)

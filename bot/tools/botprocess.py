@@ -222,6 +222,22 @@ class Bots:
         """CPU seconds run so far by every bot process and its render workers."""
         return sum(procs.tree_cpu_seconds(p.pid) for p in self.processes)
 
+    def bot_cpu_seconds(self) -> float:
+        """CPU seconds of the bot processes alone, without their render workers."""
+        return sum(procs.cpu_seconds(pid) for pid in self.pids)
+
+    def render_cpu(self) -> dict[str, list[float]]:
+        """Every process's render workers' [jobs, CPU seconds] per kind of job so far, as
+        the bots' loop monitors last wrote them (``bot.core.loopmonitor``, ``render_cpu``)."""
+        total: dict[str, list[float]] = {}
+        for process in self.processes:
+            for job, (count, cpu) in ((process.loop_stats() or {}).get("render_cpu")
+                                      or {}).items():
+                counted = total.setdefault(job, [0, 0.0])
+                counted[0] += count
+                counted[1] += cpu
+        return total
+
     def bots_mb(self, rss: dict[str, Any]) -> float:
         """The bot processes alone in an rss() answer, without their render workers."""
         return round(sum(rss["per_process_mb"].get(str(pid), 0.0) for pid in self.pids), 1)

@@ -106,9 +106,11 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     recorder = city.players.recorder
     mark = recorder.mark()
     began_wall, began = time.time(), time.monotonic()
-    cpu_before = bot.cpu_seconds()
+    await bot.wait_for_stats(began_wall - 1.0)
+    cpu_before, bot_before, jobs_before = bot.cpu_seconds(), bot.bot_cpu_seconds(), \
+        bot.render_cpu()
     driven = await drive(city, tables, rate, seconds, scenario)
-    cpu = bot.cpu_seconds() - cpu_before
+    cpu, bot_cpu = bot.cpu_seconds() - cpu_before, bot.bot_cpu_seconds() - bot_before
     end_wall, ended = time.time(), time.monotonic()
     report.add(scenario, "channels", len(tables))
     report.add(scenario, "offered rate", rate, "/s")
@@ -118,6 +120,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     if driven["no_idle_channel"]:
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)
+    cpu_breakdown(report, scenario, bot_cpu, jobs_before, bot.render_cpu(), stats)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
     limits = limit_figures(report, scenario, city, began, ended)
@@ -139,6 +142,43 @@ def cpu_figures(report: Report, scenario: str, cpu: float, seconds: float,
     report.add(scenario, "CPU per click", cpu * 1000 / stats["clicks"] if stats["clicks"] else None,
                "ms")
     stats.update(cpu_s=cpu, cpu_per_move_ms=per_move)
+
+
+# The kinds of render job, by the function's name, in the words of the breakdown.
+JOB_WORDS = {"render_table": "table pictures", "frames": "final animations",
+             "boards": "final animations", "gif": "final animations",
+             "computer_move": "computer players thinking"}
+
+
+def job_words(job: str) -> str:
+    """``bot.games.cities.render.render_table`` -> "table pictures"; previews and other
+    private pictures by their function's name."""
+    function = job.rsplit(".", 1)[-1]
+    return JOB_WORDS.get(function, f"private pictures ({function})")
+
+
+def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
+                  before: dict[str, list[float]], after: dict[str, list[float]],
+                  stats: dict[str, Any]) -> None:
+    """Where a move's CPU went: the bot process itself, then the render workers by kind of
+    job (their own count of each job's CPU), per move of the phase."""
+    moves = stats.get("moves") or 0
+    if not moves:
+        return
+    report.add(scenario, "  CPU per move: the bot process", bot_cpu * 1000 / moves, "ms")
+    kinds: dict[str, list[float]] = {}
+    for job, (count, cpu) in after.items():
+        was = before.get(job, [0, 0.0])
+        kind = kinds.setdefault(job_words(job), [0, 0.0])
+        kind[0] += count - was[0]
+        kind[1] += cpu - was[1]
+    for words, (count, cpu) in sorted(kinds.items(), key=lambda kv: -kv[1][1]):
+        if count <= 0:
+            continue
+        report.add(scenario, f"  CPU per move: {words}",
+                   f"{cpu * 1000 / moves:.1f} ms ({count:.0f} jobs, "
+                   f"{cpu * 1000 / count:.1f} ms each)")
+    stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds}
 
 
 def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
