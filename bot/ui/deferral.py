@@ -49,13 +49,19 @@ class Answer:
     """``interaction.response`` while a handler runs: discord.py's own, until the click is
     deferred for being slow; then the same calls, made as follow-ups and webhook edits."""
 
-    def __init__(self, interaction: discord.Interaction, real: discord.InteractionResponse[Any]):
-        self._interaction = interaction
+    def __init__(self, real: discord.InteractionResponse[Any]):
+        # The interaction is reached through discord.py's response (its ``_parent``), not
+        # held here as well: a second reference back to it would be one more cycle than
+        # bot/ui/leftovers.py cuts, and every click would wait for a full collection.
         self._real = real
         self._lock = asyncio.Lock()  # the deferral and the handler's answer never cross
         self.deferred = False
         self.deferring = False  # the deferral is on its way: it must not be cut short
         self._answered = False
+
+    def _interaction(self) -> discord.Interaction:
+        parent: discord.Interaction = self._real._parent
+        return parent
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._real, name)
@@ -78,10 +84,10 @@ class Answer:
             if not self.deferred:
                 return await self._real.send_message(content, **kwargs)
             self._answered = True
-            sent = await self._interaction.followup.send(
+            sent = await self._interaction().followup.send(
                 content if content is not None else discord.utils.MISSING,
                 wait=True, **{k: v for k, v in kwargs.items() if k in _SEND})
-            self._interaction.extras[_ANSWER] = sent
+            self._interaction().extras[_ANSWER] = sent
             return None
 
     async def edit_message(self, **kwargs: Any) -> Any:
@@ -89,7 +95,7 @@ class Answer:
             if not self.deferred:
                 return await self._real.edit_message(**kwargs)
             self._answered = True
-            await self._interaction.edit_original_response(
+            await self._interaction().edit_original_response(
                 **{k: v for k, v in kwargs.items() if k in _EDIT})
             return None
 
@@ -117,7 +123,7 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
     if isinstance(real, Answer):  # nested: the outer one watches the clock
         yield real
         return
-    answer = Answer(interaction, real)
+    answer = Answer(real)
     interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
 
     async def watch() -> None:
