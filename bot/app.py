@@ -23,6 +23,8 @@ from bot.core.discord_api import gateway_from_api
 from bot.core.driver import Driver
 from bot.core.engine import JSON
 from bot.core.i18n import ENGLISH, Words, language_of, speaking
+from bot.core.i18n import current as current_language
+from bot.core.inflight import InFlight
 from bot.core.levels import Budget
 from bot.core.records import ACTIVE, OVER, Match
 from bot.core.runtime import Limits, Outcome, Runtime
@@ -134,6 +136,7 @@ class CityhallBot(commands.Bot):
         self._turning_away: set[asyncio.Task[None]] = set()
         # Handled interactions, until their reference cycles can be cut (bot/ui/leftovers.py).
         self.leftovers = Leftovers()
+        self.drawing_tables: InFlight[bytes] = InFlight()
         self._routed: discord.Interaction | None = None
         self.draining = False
         self._frozen_guilds = False
@@ -346,14 +349,21 @@ class CityhallBot(commands.Bot):
     async def render_table(self, match: Match, *,
                            priority: Priority = Priority.BACKGROUND) -> bytes:
         """The public table picture, drawn in a render worker. A background refresh of a
-        match coalesces with a newer one still queued (``Superseded``)."""
-        adapter = self.adapters[match.game]
-        view = adapter.named_view(match, adapter.public_view(match))
-        key = match.id if priority is Priority.BACKGROUND else None
-        png = await self.pictures.render(match.game, "render_table", view, priority=priority,
-                                         key=key)
-        assert isinstance(png, bytes)
-        return png
+        match coalesces with a newer one still queued (``Superseded``), and an ask for the
+        board being drawn shares that drawing."""
+        async def draw() -> bytes:
+            adapter = self.adapters[match.game]
+            view = adapter.named_view(match, adapter.public_view(match))
+            key = match.id if priority is Priority.BACKGROUND else None
+            png = await self.pictures.render(match.game, "render_table", view,
+                                             priority=priority, key=key)
+            assert isinstance(png, bytes)
+            return png
+
+        # The same board asked for again while it is drawn waits for that drawing
+        # (bot/core/inflight.py): its version, status and language make the picture.
+        board = (match.version, match.status, current_language())
+        return await self.drawing_tables.get(match.id, board, int(priority), draw)
 
     def publish(self, outcome: Outcome, via: discord.Interaction | None = None) -> None:
         """Tell the channel about a committed move, whatever happened to the click's answer
