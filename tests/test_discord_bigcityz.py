@@ -176,7 +176,10 @@ async def test_two_players_to_the_end_with_a_restart(
         scores = final.state["scores"]
         # Over at the end of a round in which someone reached 36, or, in a deal with many
         # objections, when the pile could not give everyone another turn (seen once: 34-34).
-        assert max(scores.values()) >= 36 or len(final.state["city_pile"]) < len(scores)
+        # Points can be lost later in that round ("they each receive 3 negative points"):
+        # seen once, 33-27 at the end of a round in which a score had reached 36.
+        assert final.state["end_triggered"] or len(final.state["city_pile"]) < len(scores)
+        assert final.state["end_triggered"] or max(scores.values()) < 36
         assert len(set(final.state["turns"].values())) == 1  # everyone had as many turns
         # every turn's reveal was shown beside the board, the last with the winner
         assert len(reveals_shown(fake)) == sum(final.state["turns"].values())
