@@ -8,12 +8,8 @@ lets the second caller wait for the drawing already under way, when it is of the
 board (the caller's ``board`` key: the match's version, status and language) and at least
 as urgent as the caller (a player's answer never waits behind a background queue).
 
-Cancelling one caller leaves the drawing to the others. When the last one gives up (a
-click's answer that waited ``PICTURE_WAIT_S`` for its picture and went without it), the
-drawing goes on for ``grace`` seconds more: the refresh that brings the picture in asks for
-the same board a moment later and takes it, instead of drawing it again behind the whole
-background queue. Nobody asking within the grace, the drawing is cancelled (its job leaves
-the render queue, as a lone caller's would).
+Cancelling one caller leaves the drawing to the others; cancelling the last one cancels
+the drawing (its job then leaves the render queue, as a lone caller's would).
 """
 
 from __future__ import annotations
@@ -38,9 +34,8 @@ class _Drawing(Generic[T]):
 class InFlight(Generic[T]):
     """The drawing under way for each key (a match), shared by whoever asks for its board."""
 
-    def __init__(self, grace: float = 1.0) -> None:
+    def __init__(self) -> None:
         self._drawing: dict[Hashable, _Drawing[T]] = {}
-        self.grace = grace
         self.shared = 0  # callers that waited for a drawing already under way
 
     def __len__(self) -> int:
@@ -61,16 +56,10 @@ class InFlight(Generic[T]):
             return await asyncio.shield(drawing.task)
         except asyncio.CancelledError:
             if drawing.waiters == 1 and not drawing.task.done():
-                # nobody else waits for it: kept a moment for whoever asks next
-                asyncio.get_running_loop().call_later(self.grace, self._unwanted, drawing)
+                drawing.task.cancel()  # nobody else waits for it
             raise
         finally:
             drawing.waiters -= 1
-
-    @staticmethod
-    def _unwanted(drawing: _Drawing[T]) -> None:
-        if drawing.waiters == 0 and not drawing.task.done():
-            drawing.task.cancel()
 
     def _done(self, key: Hashable, drawing: _Drawing[T], _task: object) -> None:
         if self._drawing.get(key) is drawing:
