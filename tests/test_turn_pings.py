@@ -194,20 +194,9 @@ async def test_a_ping_already_deleted_does_not_stop_the_next_one(
     delete with 404 Unknown Message, the next turn is pinged all the same, and nothing is
     logged as going wrong (there is nothing left to tidy)."""
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match, lobby = await started_table(fake, bot, "cityscape", ann,
-                                           joiners=(bob,), options={"rounds": 1})
+        match, users = await building(fake, bot)
         assert match.state is not None
-        table = fake.message(lobby.id)
-        for player in users:
-            mine = [s for s, o in match.state["sides"].items() if o == player]
-            await set_goals(fake, users[player], table, match.id,
-                            [(s, [1, 2, 3, 4]) for s in mine])
-            await settle(bot, match.id)
-        await wait_for_pings(fake, 2)
         pinged = len(notifications(fake))
         # The ping went out as a follow-up of the click that made its player due, and is
         # deleted through that click's webhook; through the channel, had that not worked.
@@ -247,20 +236,8 @@ async def test_a_players_move_pings_the_next_through_their_click_outside_the_glo
     through its webhook, neither counted against the bot's global limit (issue 25); when
     Discord refuses the follow-up, the ping goes through the channel, still exactly one."""
     fake = fake_discord
-    ann = await fake.add_member("Ann")
-    bob = await fake.add_member("Bob")
-    users = {str(ann["id"]): ann, str(bob["id"]): bob}
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match, lobby = await started_table(fake, bot, "cityscape", ann,
-                                           joiners=(bob,), options={"rounds": 1})
-        assert match.state is not None
-        table = fake.message(lobby.id)
-        for player in users:
-            mine = [s for s, o in match.state["sides"].items() if o == player]
-            await set_goals(fake, users[player], table, match.id,
-                            [(s, [1, 2, 3, 4]) for s in mine])
-            await settle(bot, match.id)
-        await wait_for_pings(fake, 2)
+        match, users = await building(fake, bot)
         for _turn in range(3):
             # the new ping through the click, the old one deleted through a click too
             assert await next_turn(fake, bot, users, match) == [("POST", "click"),
@@ -290,3 +267,22 @@ async def next_turn(fake: FakeDiscord, bot: CityhallBot, users: dict[str, dict],
     assert notifications(fake)[-1][1] == set(ENGINE.to_act(match.state))
     assert live_pings(fake) == [notifications(fake)[-1][0]]
     return ping_requests(fake)[before:]
+
+
+async def building(fake: FakeDiscord, bot: CityhallBot) -> tuple[Match, dict[str, dict]]:
+    """Ann and Bob in a one-round Cityscape, both goals chosen, the first builder pinged:
+    the match and the players by id."""
+    ann = await fake.add_member("Ann")
+    bob = await fake.add_member("Bob")
+    users = {str(ann["id"]): ann, str(bob["id"]): bob}
+    match, lobby = await started_table(fake, bot, "cityscape", ann,
+                                       joiners=(bob,), options={"rounds": 1})
+    assert match.state is not None
+    table = fake.message(lobby.id)
+    for player in users:
+        mine = [s for s, o in match.state["sides"].items() if o == player]
+        await set_goals(fake, users[player], table, match.id,
+                        [(s, [1, 2, 3, 4]) for s in mine])
+        await settle(bot, match.id)
+    await wait_for_pings(fake, 2)
+    return match, users
