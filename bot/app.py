@@ -37,6 +37,7 @@ from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
+from bot.ui.deferral import arrived
 from bot.ui.expiry import LateTally, expired
 from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -531,6 +532,10 @@ class CityhallBot(commands.Bot):
             with speaking(language_of(data.get("locale"))):
                 tasks = tasks_started_by(route, data)
             interaction, self._routed = self._routed, None
+            if interaction is not None:
+                # The handlers have not run yet: the clock that acknowledges a slow click
+                # starts from here, the click's time in the queue counted.
+                arrived(interaction, began)
             if tasks:
                 # One entry per interaction; handlers log their own failures.
                 handled = asyncio.gather(*tasks, return_exceptions=True)

@@ -59,6 +59,9 @@ class FakeInteraction:
         self.failed = False  # no callback within the fake's interaction_timeout
         self.original: FakeMessage | None = None
         self.followup_messages: list[FakeMessage] = []
+        # time.monotonic() of the first follow-up or webhook edit after the callback: a
+        # deferred click's real answer
+        self.followed_at: float | None = None
         self.rejected_callbacks: list[int] = []  # callback types sent after the first
         self._answered = asyncio.Event()
         self.deadline: asyncio.TimerHandle | None = None

@@ -1851,6 +1851,8 @@ class FakeDiscord:
                                     msg_type=20 if ix.type == APPLICATION_COMMAND else 0)
             await self._dispatch_message("MESSAGE_CREATE", msg)
         ix.followup_messages.append(msg)
+        if ix.followed_at is None:
+            ix.followed_at = time.monotonic()
         self._touch()
         return _json(msg.to_payload()) if ctx.flag("wait") else _empty()
 
@@ -1862,8 +1864,10 @@ class FakeDiscord:
     @_route("PATCH", "/webhooks/{webhook_id}/{token}/messages/@original", bot_auth=False)
     @_route("PATCH", "/webhooks/{webhook_id}/{token}/messages/{message_id}", bot_auth=False)
     async def _edit_webhook_message(self, ctx: _Ctx) -> web.StreamResponse:
-        _ix, msg = self._webhook_message(ctx)
+        ix, msg = self._webhook_message(ctx)
         await self._edit_message(msg, ctx.body if isinstance(ctx.body, dict) else {}, ctx.files)
+        if ix.followed_at is None:
+            ix.followed_at = time.monotonic()
         return _json(msg.to_payload())
 
     @_route("DELETE", "/webhooks/{webhook_id}/{token}/messages/@original", bot_auth=False)

@@ -74,6 +74,9 @@ class Click:
     changed: bool = False
     # answered with a short private text only: refused, unless the table then changed
     told_only: bool = False
+    # acknowledged first for being slow (a deferral, bot/ui/deferral.py), answered later
+    # by a follow-up or an edit through the interaction: ``latency_ms`` is that answer's
+    deferred: bool = False
 
     @property
     def refused(self) -> bool:
@@ -167,6 +170,11 @@ class Players:
             ok = not any(word in text for word in ERROR_WORDS)
             click = Click(kind, ix.created, (callback.at - ix.created) * 1000, ok, data,
                           callback.message)
+            if callback.type in DEFERRALS:
+                answered_at = await _answer_after_deferral(ix)
+                if answered_at is not None:
+                    click.deferred = True
+                    click.latency_ms = (answered_at - ix.created) * 1000
             reply = callback.message
             # (A click that only shows something is never refused for answering in words:
             # its picture may follow, bot/ui/later.py.)
@@ -186,6 +194,23 @@ class Players:
                 table.watches.remove(watch)
         self.recorder.clicks.append(click)
         return click
+
+
+# Callback types that acknowledge without answering: "thinking…" and a deferred update.
+DEFERRALS = (5, 6)
+# How long a deferred click's answer is waited for; none by then: the deferral was the
+# answer (a click that needed no visible change).
+DEFERRED_ANSWER_WAIT_S = 10.0
+
+
+async def _answer_after_deferral(ix: Any) -> float | None:
+    """When the bot answered a deferred click (its first follow-up or edit through the
+    interaction), time.monotonic(); None if it did not within ``DEFERRED_ANSWER_WAIT_S``."""
+    until = time.monotonic() + DEFERRED_ANSWER_WAIT_S
+    while ix.followed_at is None and time.monotonic() < until:
+        await asyncio.sleep(0.02)
+    at: float | None = ix.followed_at
+    return at
 
 
 @dataclass

@@ -168,7 +168,8 @@ def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_tar
              "errors": sum(1 for c in clicks if c.latency_ms is not None and not c.ok),
              "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
              "p99_ms": percentile(answered, 0.99), "max_ms": max(answered) if answered else None,
-             "within_3s": fraction}
+             "within_3s": fraction,
+             "deferred": sum(1 for c in clicks if c.deferred)}
     report.add(scenario, "clicks sent", len(clicks))
     if seconds:
         report.add(scenario, "clicks per second achieved", len(clicks) / seconds, "/s")
@@ -182,6 +183,9 @@ def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_tar
                "100 %", fraction == 1.0 if fraction is not None else None)
     report.add(scenario, "unanswered", stats["unanswered"], "", "0", stats["unanswered"] == 0)
     report.add(scenario, "answered 'something went wrong'", stats["errors"])
+    if stats["deferred"]:
+        # Acknowledged in time for being slow, answered later: timed to that answer above.
+        report.add(scenario, "acknowledged first, answered later (slow)", stats["deferred"])
     pictures = _pictures(clicks)
     stats.update(pictures)
     if pictures["moves"]:

@@ -3,8 +3,8 @@
 Discord fails a click ("This interaction failed") that is not answered within 3 s. A move
 is answered after it is committed, and a commit can wait: an SQLite file another program
 holds locked, a PostgreSQL server catching up. So every click's handler runs with
-``answering_in_time``: if it has not answered after ``DEFER_AFTER`` seconds, the click is
-acknowledged without a visible change (Discord's deferred update, which asks nothing of the
+``answering_in_time``: if it has not answered ``DEFER_AFTER`` seconds after the click reached
+the bot (its wait for its turn in a crowd counted: ``arrived``), the click is acknowledged without a visible change (Discord's deferred update, which asks nothing of the
 player), and the handler's answer, when it comes, goes out as what it would have been: an
 edit of the message clicked (``edit_message``) becomes an edit of that message through the
 interaction's webhook, and a new private message (``send_message``) a follow-up.
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -43,6 +44,19 @@ _SEND = ("embed", "embeds", "file", "files", "view", "tts", "ephemeral", "allowe
          "suppress_embeds", "silent")
 _EDIT = ("content", "embed", "embeds", "attachments", "view", "allowed_mentions")
 _ANSWER = "cityhall_answer_message"  # interaction.extras: the follow-up that answered
+_ARRIVED = "cityhall_arrived"  # interaction.extras: time.perf_counter() when it reached us
+
+
+def arrived(interaction: discord.Interaction, at: float) -> None:
+    """Note when the click reached the bot (``time.perf_counter()``), before it waited its
+    turn to be routed: Discord's 3 s started before the handler did. In a crowd (a restart,
+    a burst) a click can wait a second in the queue; its deferral is due that much sooner."""
+    interaction.extras[_ARRIVED] = at
+
+
+def _waited(interaction: discord.Interaction) -> float:
+    at = interaction.extras.get(_ARRIVED)
+    return 0.0 if at is None else max(0.0, time.perf_counter() - at)
 
 
 class Answer:
@@ -118,7 +132,8 @@ async def edit_answer(interaction: discord.Interaction, **kwargs: Any) -> None:
 
 @contextlib.asynccontextmanager
 async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[Answer]:
-    """Run a click's handler inside: past ``DEFER_AFTER`` unanswered, the click is deferred."""
+    """Run a click's handler inside: ``DEFER_AFTER`` after the click arrived (``arrived``;
+    else after the handler started), unanswered, the click is deferred."""
     real = interaction.response
     if isinstance(real, Answer):  # nested: the outer one watches the clock
         yield real
@@ -127,7 +142,7 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
     interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
 
     async def watch() -> None:
-        await asyncio.sleep(DEFER_AFTER)
+        await asyncio.sleep(max(0.0, DEFER_AFTER - _waited(interaction)))
         try:
             await answer.defer_if_unanswered()
             storage = getattr(interaction.client, "storage", None)
