@@ -62,6 +62,8 @@ class FakeInteraction:
         # time.monotonic() of the first follow-up or webhook edit after the callback: a
         # deferred click's real answer
         self.followed_at: float | None = None
+        # that first follow-up (as a new message, type 4) or edit (as an update, type 7)
+        self.followed_by: InteractionCallback | None = None
         self.rejected_callbacks: list[int] = []  # callback types sent after the first
         self._answered = asyncio.Event()
         self.deadline: asyncio.TimerHandle | None = None
@@ -103,6 +105,20 @@ class FakeInteraction:
             ) from None
         assert self.callback is not None
         return self.callback
+
+    async def seen(self, timeout: float | None = None) -> InteractionCallback:
+        """The answer the player sees: the callback, or after a deferred update (type 6,
+        which shows nothing) the first follow-up or edit through the interaction, as the
+        callback it stands for (a new message, type 4; an update of the message clicked,
+        type 7). A deferred update followed by nothing within ``timeout`` is returned as it
+        is."""
+        callback = await self.response(timeout)
+        if callback.type != 6:
+            return callback
+        until = time.monotonic() + self._default_timeout(timeout)
+        while self.followed_by is None and time.monotonic() < until:
+            await asyncio.sleep(0.01)
+        return self.followed_by or callback
 
     async def followups(self, count: int = 0, timeout: float | None = None) -> list[FakeMessage]:
         """Follow-up messages so far; with ``count``, wait until there are at least that many."""

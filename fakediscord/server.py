@@ -1853,6 +1853,7 @@ class FakeDiscord:
         ix.followup_messages.append(msg)
         if ix.followed_at is None:
             ix.followed_at = time.monotonic()
+            ix.followed_by = InteractionCallback(4, body, list(ctx.files), msg, ix.followed_at)
         self._touch()
         return _json(msg.to_payload()) if ctx.flag("wait") else _empty()
 
@@ -1865,9 +1866,17 @@ class FakeDiscord:
     @_route("PATCH", "/webhooks/{webhook_id}/{token}/messages/{message_id}", bot_auth=False)
     async def _edit_webhook_message(self, ctx: _Ctx) -> web.StreamResponse:
         ix, msg = self._webhook_message(ctx)
+        if ctx.files and not msg.ephemeral and msg.channel_id in self.channels:
+            # A public message given new files through an interaction: Discord checks the
+            # app's permissions in the channel (the interaction's app_permissions), as a
+            # channel edit would.
+            self._require(self.channels[msg.channel_id], ATTACH_FILES)
         await self._edit_message(msg, ctx.body if isinstance(ctx.body, dict) else {}, ctx.files)
         if ix.followed_at is None:
             ix.followed_at = time.monotonic()
+            ix.followed_by = InteractionCallback(
+                7 if msg is ix.message else 4, ctx.body if isinstance(ctx.body, dict) else {},
+                list(ctx.files), msg, ix.followed_at)
         return _json(msg.to_payload())
 
     @_route("DELETE", "/webhooks/{webhook_id}/{token}/messages/@original", bot_auth=False)

@@ -42,8 +42,10 @@ async def cityhall_bot(fake: FakeDiscord, db_path: Path, **overrides: Any) -> As
 
 
 async def answer(ix: Any) -> Any:
-    """The bot's answer to an interaction, waited for."""
-    return await ix.response(timeout=5)
+    """The bot's answer to an interaction as the player sees it, waited for: after a
+    deferred update (a private answer to a click on a table goes out so, bot/ui/tablehooks.py)
+    the follow-up or edit that came next."""
+    return await ix.seen(timeout=5)
 
 
 def text_of(callback: Any) -> str:

@@ -302,7 +302,7 @@ class KillSession:
                 callback = ix.callback
                 commit.answered = callback is not None and (accepted is None or accepted(callback))
             raise Killed(ix)
-        reply = await ix.response(timeout=REPLY_SECONDS)
+        reply = await ix.seen(timeout=REPLY_SECONDS)
         if commit is not None:
             assert accepted is None or accepted(reply), (commit.describe(), reply.data)
             commit.answered = True

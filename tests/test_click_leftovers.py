@@ -124,10 +124,10 @@ async def test_clicks_on_a_table_leave_no_cycles_behind(fake_discord: FakeDiscor
                 prefix = f"ch:cs:{match.id}:v{match.version}:"
                 height = await fake.click(users[player], table,
                                           button_id(table, prefix=f"{prefix}h{action['height']}"))
-                picker = (await height.response(timeout=5)).message
+                picker = (await height.seen(timeout=5)).message
                 assert picker is not None
                 lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
-                await (await fake.click(users[player], picker, lot)).response(timeout=5)
+                await (await fake.click(users[player], picker, lot)).seen(timeout=5)
                 await settle(bot, match.id)
             for _ in range(50):  # the handled interactions are let go of within a second or two
                 if not len(bot.leftovers):
@@ -194,8 +194,8 @@ async def test_clicks_are_answered_through_the_lean_adapter(fake_discord: FakeDi
     async with cityhall_bot(fake, tmp_path / "db.sqlite3"):
         ann = await fake.add_member("Ann")
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"]))
-                 .response(timeout=5)).message
+                 .seen(timeout=5)).message
         assert lobby is not None
-        rules = await (await fake.click(ann, lobby, button_id(lobby, "How to play"))).response(timeout=5)
+        rules = await (await fake.click(ann, lobby, button_id(lobby, "How to play"))).seen(timeout=5)
         assert rules.ephemeral
     assert any(path.endswith("/callback") for path in answered)

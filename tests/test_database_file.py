@@ -124,7 +124,7 @@ async def test_a_player_is_told_their_move_was_not_saved_when_the_file_is_gone(
         lobby = await new_lobby(fake, ann, "cityscape", {})
         db.unlink()
         refused = await (await fake.click(bob, lobby, button_id(lobby, "Join"))
-                         ).response(timeout=5)
+                         ).seen(timeout=5)
         assert refused.ephemeral and (refused.data or {}).get("content") == dbfile.LOST
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None and [s.name for s in match.seats] == ["Ann"]

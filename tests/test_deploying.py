@@ -118,7 +118,7 @@ async def test_the_procfile_worker_runs_from_a_plain_copy_with_a_postgres_url(
             "the worker online")
         ann = await fake.add_member("Ann")
         lobby = await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {})
-                       ).response(timeout=15)
+                       ).seen(timeout=15)
         assert lobby.message is not None and "Cityscape" in str(lobby.data)
     finally:
         process.send_signal(signal.SIGTERM)

@@ -142,11 +142,17 @@ async def test_a_table_edit_that_fails_is_tried_again(
     users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         bot.tables.RETRY_DELAYS = (0.05, 0.1, 0.2)  # Discord-sized pauses, shortened
+        bot.tables.THROUGH_CLICK_PATIENCE = 0.5  # discord.py waits 1 s to retry a webhook
         match_id, table = await _building(fake, bot, ann, bob)
-        # Discord's front end answers 503 twice: discord.py gives up at once on a 503.
+        # Discord's front end answers 503. The edit through the click on the table waits
+        # to be retried past its patience, so it goes through the channel, where
+        # discord.py gives up at once on a 503: it fails twice and is tried again.
+        through_click = fake.fail("PATCH", r"/webhooks/\d+/[^/]+/messages/@original$", 503,
+                                  times=1)
         fault = fake.fail("PATCH", rf"/channels/{fake.channel_id}/messages/\d+$", 503, times=2)
         await build(fake, bot, _on_turn(bot, match_id, users), match_id, 4, "C3")
         await settle(bot, match_id)
+        assert len(through_click.hits) == 1
         assert len(fault.hits) == 2
         match = bot.runtime.get(match_id)
         assert match is not None

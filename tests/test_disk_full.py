@@ -94,7 +94,7 @@ async def test_players_hear_their_moves_were_not_saved_and_the_log_stays_short(
         with caplog.at_level(logging.INFO):
             for player, channel in zip(players, channels, strict=True):
                 reply = await (await fake.slash(player, channel, "cityscape", ["new"], {})
-                               ).response(timeout=5)
+                               ).seen(timeout=5)
                 assert reply.ephemeral
                 assert (reply.data or {}).get("content") == diskfull.SENTENCE
         assert bot.runtime.unfinished() == []  # nothing half made
@@ -106,7 +106,7 @@ async def test_players_hear_their_moves_were_not_saved_and_the_log_stays_short(
 
         monkeypatch.setattr(database, "run", writes)  # the admin freed some space
         reply = await (await fake.slash(players[0], channels[0], "cityscape", ["new"], {})
-                       ).response(timeout=5)
+                       ).seen(timeout=5)
         assert not reply.ephemeral and reply.message is not None
         assert len(bot.runtime.unfinished()) == 1
 

@@ -27,7 +27,7 @@ async def test_help_tells_a_newcomer_what_cityhall_is_and_how_to_start(
     eve = await fake.add_member("Eve")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         assert "help" in {c["name"] for c in fake.commands(fake.guild_id)}
-        answer = await (await fake.slash(eve, fake.channel_id, "help", [], {})).response(timeout=5)
+        answer = await (await fake.slash(eve, fake.channel_id, "help", [], {})).seen(timeout=5)
         assert answer.ephemeral
         assert answer.message is not None
         (embed,) = answer.message.embeds
@@ -59,12 +59,12 @@ async def test_every_lobby_has_how_to_play_which_answers_privately(
         for name, engine in ENGINES.items():
             channel = (await fake.add_channel(f"{name}-games"))["id"]
             lobby = (await (await fake.slash(ann, channel, name, ["new"], {}))
-                     .response(timeout=5)).message
+                     .seen(timeout=5)).message
             assert lobby is not None
             assert lobby.embeds, lobby.content  # a lobby, not a refusal
             before = (lobby.content, lobby.embeds, lobby.components)
             answer = await (await fake.click(eve, lobby, button_id(lobby, "How to play"))
-                            ).response(timeout=5)
+                            ).seen(timeout=5)
             assert answer.ephemeral and answer.message is not None
             (embed,) = answer.message.embeds
             assert embed["title"] == f"How to play {engine.title}"

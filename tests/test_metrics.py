@@ -55,14 +55,14 @@ async def test_counters_move_with_clicks_and_commands(fake_discord: FakeDiscord,
         assert value(before, "cityhall_unfinished_matches", status="lobby") == 0
         # Discord answers one request with a 429 (discord.py waits and retries it).
         fake.fail("GET", r"/messages/@original$", 429, retry_after=0.05)
-        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).response(
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).seen(
             timeout=5)).message
         assert lobby is not None
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None
         await fake.wait_until(lambda: match.table_message_id is not None, 5)
         join = await fake.click(bob, lobby, button_id(lobby, "Join"))
-        await join.response(timeout=5)
+        await join.seen(timeout=5)
         await fake.wait_until(lambda: not bot._inflight, 5)
         after = await scrape(port)
 
@@ -110,14 +110,14 @@ async def test_the_log_says_where_games_start_and_end(fake_discord: FakeDiscord,
     mod = await fake.add_member("Mod", manage_messages=True)
     caplog.set_level(logging.INFO)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).response(
+        lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"])).seen(
             timeout=5)).message
         assert lobby is not None
-        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
-        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=5)
+        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).seen(timeout=5)
+        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).seen(timeout=5)
         match = bot.runtime.in_channel(int(fake.channel_id))
         assert match is not None
-        await (await fake.slash(mod, fake.channel_id, "moderate", ["end"])).response(timeout=5)
+        await (await fake.slash(mod, fake.channel_id, "moderate", ["end"])).seen(timeout=5)
     where = f"in server {fake.guild_id}, channel {fake.channel_id}"
     lines = [r.getMessage() for r in caplog.records]
     assert f"Cityscape lobby {match.id} opened {where}." in lines

@@ -43,7 +43,7 @@ async def test_a_test_only_game_plays_through_the_catalogue_to_the_end(
     await session.start()
     try:
         (ann_id, ann), = session.users.items()
-        helped = await (await fake.slash(ann, fake.channel_id, "help", [])).response(timeout=20)
+        helped = await (await fake.slash(ann, fake.channel_id, "help", [])).seen(timeout=20)
         assert "Noughts and Crosses" in str(helped.data), "/help lists the catalogue's games"
 
         saved = await open_table(session, "noughts", {}, computers=1)
@@ -64,7 +64,7 @@ async def test_a_test_only_game_plays_through_the_catalogue_to_the_end(
             # Ann plays what the computer would: the game the engine plays alone, below.
             cell = choose(saved.state, ann_id)["cell"]
             answer = await (await fake.click(ann, table, f"ch:nx:{saved.id}:v{saved.version}:"
-                                                          f"c{cell}")).response(timeout=20)
+                                                          f"c{cell}")).seen(timeout=20)
             assert answer.type in (6, 7), text_of(answer)
             marks += 1
         assert saved.status == "over" and session.restarts == 1 and marks >= 3

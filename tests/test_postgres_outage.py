@@ -41,7 +41,7 @@ async def test_a_click_during_a_server_restart_is_answered_when_the_server_is_ba
     url = own_server.create_database()
     async with cityhall_bot(fake, tmp_path / "unused.sqlite3", database_url=url) as bot:
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
-                 .response(timeout=5)).message
+                 .seen(timeout=5)).message
         assert lobby is not None
         await asyncio.to_thread(own_server.stop, crash=True)  # the server goes down
         click = await fake.click(bob, lobby, button_id(lobby, "Join"))

@@ -76,29 +76,29 @@ async def test_a_killed_process_loses_nothing(fake_discord: FakeDiscord, tmp_pat
         names = {c["name"] for c in fake.commands(fake.guild_id)}
         assert {"cityscape", "game", "stats"} <= names
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"],
-                                         {"rounds": 1})).response(timeout=10)).message
+                                         {"rounds": 1})).seen(timeout=10)).message
         assert lobby is not None
-        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=10)
-        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=10)
+        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).seen(timeout=10)
+        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).seen(timeout=10)
         for user, side in ((ann, "S"), (ann, "W"), (bob, "N"), (bob, "E")):
             picker = (await (await fake.click(user, lobby, button_id(lobby, "My goals")))
-                      .response(timeout=10)).message
+                      .seen(timeout=10)).message
             assert picker is not None and f"({side})" in picker.content
             for line in range(4):
                 select = next(c["custom_id"] for c in picker.iter_components()
                               if str(c.get("custom_id", "")).startswith(f"ch:cs:1:r1:s{side}{line}"))
-                await (await fake.select(user, picker, select, ["2"])).response(timeout=10)
+                await (await fake.select(user, picker, select, ["2"])).seen(timeout=10)
             confirm = button_id(picker, prefix=f"ch:cs:1:r1:g{side}")
-            await (await fake.click(user, picker, confirm)).response(timeout=10)
+            await (await fake.click(user, picker, confirm)).seen(timeout=10)
         # the table shows the building buttons once both goals are in
         await fake.wait_until(lambda: any(":h1" in str(c.get("custom_id", ""))
                                           for c in lobby.iter_components()), 10)
         opened = await (await fake.click(ann, lobby, button_id(lobby, prefix="ch:cs:1:v5:h3")))\
-            .response(timeout=10)
+            .seen(timeout=10)
         assert opened.message is not None
         built = await (await fake.click(ann, opened.message,
                                         button_id(opened.message, prefix="ch:cs:1:v5:b3B2")))\
-            .response(timeout=10)
+            .seen(timeout=10)
         assert built.type == 7
     finally:
         first.send_signal(signal.SIGKILL)  # no goodbye, no clean shutdown
@@ -111,11 +111,11 @@ async def test_a_killed_process_loses_nothing(fake_discord: FakeDiscord, tmp_pat
         await fake.wait_until(lambda: any(":v6:h" in str(c.get("custom_id", ""))
                                           for c in lobby.iter_components()), 10)
         opened = await (await fake.click(bob, lobby, button_id(lobby, prefix="ch:cs:1:v6:h1")))\
-            .response(timeout=10)
+            .seen(timeout=10)
         assert opened.message is not None and "B2 · 3" in str(opened.message.components)
         built = await (await fake.click(bob, opened.message,
                                         button_id(opened.message, prefix="ch:cs:1:v6:b1B2")))\
-            .response(timeout=10)
+            .seen(timeout=10)
         assert built.data is not None and "now 4 high" in built.data["content"]
         # the move made just before the kill was saved once: not lost, not replayed
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as saved:

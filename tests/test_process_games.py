@@ -57,13 +57,13 @@ async def open_table(session: KillSession, game: str, options: dict[str, Any],
     fake = session.fake
     host, *others = session.users.values()
     lobby = (await (await fake.slash(host, fake.channel_id, game, ["new"], options))
-             .response(timeout=20)).message
+             .seen(timeout=20)).message
     assert lobby is not None
     for user in others:
-        await (await fake.click(user, lobby, button_id(lobby, "Join"))).response(timeout=20)
+        await (await fake.click(user, lobby, button_id(lobby, "Join"))).seen(timeout=20)
     for _ in range(computers):
-        await (await fake.click(host, lobby, button_id(lobby, "Add computer"))).response(timeout=20)
-    started = await (await fake.click(host, lobby, button_id(lobby, "Start"))).response(timeout=20)
+        await (await fake.click(host, lobby, button_id(lobby, "Add computer"))).seen(timeout=20)
+    started = await (await fake.click(host, lobby, button_id(lobby, "Start"))).seen(timeout=20)
     assert started.type == 7, text_of(started)
     saved = session.db.match_in(fake.channel_id)
     assert saved is not None and saved.status == "active"

@@ -188,10 +188,10 @@ async def test_a_kill_right_after_the_last_move_rates_the_game_exactly_once(
     try:
         (ann_id, ann), (bob_id, bob) = session.users.items()
         lobby = (await (await fake.slash(ann, fake.channel_id, "noughts", ["new"], {}))
-                 .response(timeout=20)).message
+                 .seen(timeout=20)).message
         assert lobby is not None
-        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=20)
-        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).response(timeout=20)
+        await (await fake.click(bob, lobby, button_id(lobby, "Join"))).seen(timeout=20)
+        await (await fake.click(ann, lobby, button_id(lobby, "Start"))).seen(timeout=20)
         saved = session.db.match_in(fake.channel_id)
         assert saved is not None
         for turn, cell in enumerate(MOVES):
@@ -201,7 +201,7 @@ async def test_a_kill_right_after_the_last_move_rates_the_game_exactly_once(
                 i.startswith(p) for i in component_ids(t)), 20, "the board")
             ix = await fake.click((ann, bob)[turn % 2], table, f"{prefix}c{cell}")
             if turn < len(MOVES) - 1:
-                await ix.response(timeout=20)
+                await ix.seen(timeout=20)
                 saved = session.db.match(saved.id)
         # the last move: kill as soon as its commit shows
         match_id = saved.id

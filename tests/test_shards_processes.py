@@ -102,7 +102,7 @@ class Game:
             ix = await self.fake.click(user, message, custom_id)
         else:
             ix = await self.fake.select(user, message, custom_id, values)
-        reply = await ix.response(timeout=REPLY)
+        reply = await ix.seen(timeout=REPLY)
         if commit is not None:
             assert accepted is None or accepted(reply), reply.data
             self.moves += 1
@@ -126,11 +126,11 @@ class Game:
     async def open(self) -> None:
         fake, host = self.fake, self.user
         lobby = (await (await fake.slash(host, self.channel_id, "cityscape", ["new"],
-                                         {"rounds": 1})).response(timeout=REPLY)).message
+                                         {"rounds": 1})).seen(timeout=REPLY)).message
         assert lobby is not None
-        await (await fake.click(host, lobby, button_id(lobby, "Add computer"))).response(
+        await (await fake.click(host, lobby, button_id(lobby, "Add computer"))).seen(
             timeout=REPLY)
-        started = await (await fake.click(host, lobby, button_id(lobby, "Start"))).response(
+        started = await (await fake.click(host, lobby, button_id(lobby, "Start"))).seen(
             timeout=REPLY)
         assert started.type == 7, started.data
         self.match_id = int(await self.db.fetchval(
@@ -236,7 +236,7 @@ async def test_two_processes_share_four_shards_and_a_replacement_takes_over(
                 row[0] for row in decode_log(archived)]
             assert seqs == list(range(2, final.version + 1)), (shard, seqs)
             stats = await (await fake.slash(game.user, game.channel_id, "stats", [], {})
-                           ).response(timeout=REPLY)
+                           ).seen(timeout=REPLY)
             (embed,) = (stats.data or {})["embeds"]
             board = {field["name"]: field["value"] for field in embed["fields"]}
             # Its own player's one finished (rated) game against the computer, and nobody

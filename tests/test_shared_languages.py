@@ -153,7 +153,7 @@ async def test_help_and_game_status_answer_in_each_members_language(
     fake.set_locale(rui, "pt-BR")
     fake.set_locale(eva, "es-419")
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        answer = await (await fake.slash(rui, fake.channel_id, "help", [], {})).response(timeout=5)
+        answer = await (await fake.slash(rui, fake.channel_id, "help", [], {})).seen(timeout=5)
         assert answer.ephemeral and answer.message is not None
         (embed,) = answer.message.embeds
         assert embed["title"] == "Cityhall — jogos de tabuleiro de cidades neste servidor"
@@ -167,7 +167,7 @@ async def test_help_and_game_status_answer_in_each_members_language(
         assert "**Entrar**" in fields["Começar uma partida"]
         # Latin-American Spanish gets the Spanish catalog; the answer names each game's /new
         status = await (await fake.slash(eva, fake.channel_id, "game", ["status"], {})
-                        ).response(timeout=5)
+                        ).seen(timeout=5)
         assert status.ephemeral
         assert text_of(status).startswith("No hay ninguna partida en este canal. Empieza una "
                                           "con /")

@@ -94,7 +94,7 @@ async def open_lobbies(fake: FakeDiscord, host: dict[str, Any]) -> list[FakeMess
     lobbies = []
     for n in range(LOBBIES):
         channel = fake.channel_id if n == 0 else (await fake.add_channel(f"games-{n}"))["id"]
-        reply = await (await fake.slash(host, channel, "bigcityz", ["new"], {})).response(
+        reply = await (await fake.slash(host, channel, "bigcityz", ["new"], {})).seen(
             timeout=WAIT)
         assert reply.message is not None and reply.message.embeds, reply.data
         lobbies.append(reply.message)
@@ -126,7 +126,7 @@ async def test_stopping_mid_burst_answers_every_click_and_keeps_every_answered_o
         # Clicks that arrive while the bot stops are turned away in a sentence.
         late = [(latecomer, lobby, await fake.click(latecomer, lobby, button_id(lobby, "Join")))
                 for lobby in lobbies]
-        answers = [(user, lobby, await ix.response(timeout=WAIT))
+        answers = [(user, lobby, await ix.seen(timeout=WAIT))
                    for user, lobby, ix in burst + late]
         code = await bot.exit_code()
     except BaseException:

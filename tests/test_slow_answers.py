@@ -88,7 +88,7 @@ async def test_a_move_waiting_for_a_locked_database_is_acknowledged_then_answere
         match = await cityscape_building(fake, bot, ann, bob)
         table = fake.message(str(match.table_message_id))
         opened = await (await fake.click(ann, table, _height_button(table, 3))
-                        ).response(timeout=5)
+                        ).seen(timeout=5)
         screen = opened.message
         assert screen is not None
         lot = _lot_button(screen, "B2")

@@ -25,7 +25,7 @@ async def test_a_click_failing_while_the_bot_stops_says_try_again(
     fake = fake_discord
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
-                 .response(timeout=5)).message
+                 .seen(timeout=5)).message
         assert lobby is not None
 
         async def stopped_meanwhile(*args: Any, **kwargs: Any) -> Any:
@@ -33,12 +33,12 @@ async def test_a_click_failing_while_the_bot_stops_says_try_again(
             raise StorageError("The database is closed.")
 
         bot.runtime.join = stopped_meanwhile  # type: ignore[method-assign]
-        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).seen(timeout=5)
         assert answer.ephemeral and (answer.data or {}).get("content") == RESTARTING
 
         bot.draining = False  # (back in business for the next check)
         bot.runtime.end = stopped_meanwhile  # type: ignore[method-assign]
-        answer = await (await fake.slash(ann, fake.channel_id, "game", ["end"])).response(timeout=5)
+        answer = await (await fake.slash(ann, fake.channel_id, "game", ["end"])).seen(timeout=5)
         assert answer.ephemeral and (answer.data or {}).get("content") == RESTARTING
 
         # Not stopping: a failure is still owned up to as ours.
@@ -47,7 +47,7 @@ async def test_a_click_failing_while_the_bot_stops_says_try_again(
             raise StorageError("disk I/O error")
 
         bot.runtime.join = broken  # type: ignore[method-assign]
-        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).response(timeout=5)
+        answer = await (await fake.click(bob, lobby, button_id(lobby, "Join"))).seen(timeout=5)
         assert "Something went wrong" in str((answer.data or {}).get("content"))
 
 
@@ -63,7 +63,7 @@ async def test_a_click_arriving_as_the_bot_stops_gets_its_answer_whole(
 
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         lobby = (await (await fake.slash(ann, fake.channel_id, "cityscape", ["new"], {}))
-                 .response(timeout=5)).message
+                 .seen(timeout=5)).message
         assert lobby is not None
         closing, answering = bot.storage.close, bot._turn_away
 
@@ -80,6 +80,6 @@ async def test_a_click_arriving_as_the_bot_stops_gets_its_answer_whole(
         bot._turn_away = answer_over_a_slow_network  # type: ignore[method-assign]
         bot.storage.close = close_as_a_click_comes_in  # type: ignore[method-assign]
         await asyncio.wait_for(bot.close(), 10)
-        answer = await clicks[0].response(timeout=5)
+        answer = await clicks[0].seen(timeout=5)
     assert answer.ephemeral and (answer.data or {}).get("content") == RESTARTING
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

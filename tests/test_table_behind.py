@@ -22,6 +22,9 @@ from tests.test_discord_faults import _on_turn, building
 pytestmark = pytest.mark.usefixtures("backend")
 
 TABLE_EDITS = r"/channels/\d+/messages/\d+$"
+# A table edit through a click on it (bot/ui/tablehooks.py): refused as an expired token
+# is, the bot goes to the channel at once.
+THROUGH_CLICKS = r"/webhooks/\d+/[^/]+/messages/@original$"
 
 
 async def _edit_refused(fake: FakeDiscord, refused: Fault, message_id: int | str) -> None:
@@ -44,6 +47,7 @@ async def test_a_height_button_on_a_table_behind_opens_the_picker_on_the_board_a
         version = bot.runtime.get(match_id).version  # type: ignore[union-attr]
         # Discord refuses every table edit from now on: the table stays on this board.
         refused = fake.fail("PATCH", TABLE_EDITS, 503, times=None)
+        fake.fail("PATCH", THROUGH_CLICKS, 404, 10015, times=None)
         prefix = f"ch:cs:{match_id}:v{version}:"
         picker = (await answer(await fake.click(first, table,
                                                 button_id(table, prefix=f"{prefix}h2")))).message
@@ -78,6 +82,7 @@ async def test_a_stale_click_on_the_table_brings_the_table_up_to_date_and_change
         table = table_of(fake, bot, match_id)
         old = bot.runtime.get(match_id).version  # type: ignore[union-attr]
         refused = fake.fail("PATCH", TABLE_EDITS, 503, times=None)
+        fake.fail("PATCH", THROUGH_CLICKS, 404, 10015, times=None)
         await play_turn(fake, bot, match_id, users)
         await _edit_refused(fake, refused, table.id)
         match = bot.runtime.get(match_id)

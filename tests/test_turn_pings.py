@@ -5,6 +5,7 @@ runs out; nothing else notifies anyone (a spectator's /game status included)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,9 @@ from bot.app import CityhallBot
 from bot.core.records import Match
 from bot.games.cityscape import ENGINE, GAME
 from fakediscord import FakeDiscord
+from fakediscord.limits import Fault
 from tests import whole_games
-from tests.harness import cityhall_bot, settle, started_table
+from tests.harness import button_id, cityhall_bot, settle, started_table
 from tests.test_discord_cityscape import answer, build, set_goals
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
@@ -243,23 +245,39 @@ async def test_a_players_move_pings_the_next_through_their_click_outside_the_glo
             assert await next_turn(fake, bot, users, match) == [("POST", "click"),
                                                                 ("DELETE", "click")]
 
-        # The click's token no longer works (Discord forgets it after 15 minutes).
-        refused = fake.fail("POST", r"^/webhooks/\d+/[^/]+$", 404, 10015, times=None)
-        assert await next_turn(fake, bot, users, match) == [("POST", "channel"),
-                                                            ("DELETE", "click")]
-        assert refused.hits  # Discord said no to the follow-up, and the player was told
+        # The move's click token no longer works (Discord forgets it after 15 minutes):
+        # refused from the move on (the picker it came from opened as a follow-up before).
+        refusing: list[Fault] = []
+
+        def refuse() -> None:
+            refusing.append(fake.fail("POST", r"^/webhooks/\d+/[^/]+$", 404, 10015,
+                                      times=None))
+
+        assert await next_turn(fake, bot, users, match, picker_open=refuse) == [
+            ("POST", "channel"), ("DELETE", "click")]
+        assert refusing[0].hits  # Discord said no to the follow-up, and the player was told
 
 
 async def next_turn(fake: FakeDiscord, bot: CityhallBot, users: dict[str, dict],
-                    match: Match) -> list[tuple[str, str]]:
-    """The player due builds; once the next one is pinged (exactly them, one ping on
-    screen), the ping requests this took (``ping_requests``)."""
-    assert match.state is not None
+                    match: Match, picker_open: Callable[[], None] | None = None,
+                    ) -> list[tuple[str, str]]:
+    """The player due builds (``picker_open`` is called between opening the picker and
+    building); once the next one is pinged (exactly them, one ping on screen), the ping
+    requests this took (``ping_requests``)."""
+    assert match.state is not None and match.table_message_id is not None
     pinged = len(notifications(fake))
     before = len(ping_requests(fake))
     player = ENGINE.to_act(match.state)[0]
     action = GAME.computer.normal(match.state, player)
-    await build(fake, bot, users[player], match.id, action["height"], action["lot"])
+    table = fake.message(match.table_message_id)
+    prefix = f"ch:cs:{match.id}:v{match.version}:"
+    picker = (await answer(await fake.click(users[player], table, button_id(
+        table, prefix=f"{prefix}h{action['height']}")))).message
+    assert picker is not None and picker.ephemeral
+    if picker_open is not None:
+        picker_open()
+    await answer(await fake.click(users[player], picker, button_id(
+        picker, prefix=f"{prefix}b{action['height']}{action['lot']}")))
     await settle(bot, match.id)
     await wait_for_pings(fake, pinged + 1)
     await fake.wait_until(lambda: len(ping_requests(fake)) >= before + 2 or None, 10.0,

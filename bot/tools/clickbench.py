@@ -59,12 +59,12 @@ async def _two_player_table(remote: FakeInThread, bot: CityhallBot, game: str,
     """Ann opens a lobby with /<game> new, Bob joins, Ann starts: the running match."""
     fake = remote.fake
     ix = await remote.call(fake.slash, ann, fake.channel_id, game, ["new"], options)
-    lobby = (await remote.call(ix.response, 5)).message
+    lobby = (await remote.call(ix.seen, 5)).message
     assert lobby is not None
     join = await remote.call(fake.click, bob, lobby, button_id(lobby, "Join"))
-    await remote.call(join.response, 5)
+    await remote.call(join.seen, 5)
     start = await remote.call(fake.click, ann, lobby, button_id(lobby, "Start"))
-    await remote.call(start.response, 5)
+    await remote.call(start.seen, 5)
     match = bot.runtime.in_channel(int(fake.channel_id))
     assert match is not None
     return match
@@ -196,7 +196,7 @@ async def _benchmark_game(remote: FakeInThread, bot: CityhallBot, game: str, ann
         else:
             began = time.perf_counter()
             ix = await click()
-            await remote.call(ix.response, 5)
+            await remote.call(ix.seen, 5)
             times.append((time.perf_counter() - began) * 1000)
         await settle(bot, match.id)
     if bot.runtime.get(match.id) is not None:
@@ -211,7 +211,7 @@ async def _cityscape_click(remote: FakeInThread, match: Match, player: str, user
     prefix = f"ch:cs:{match.id}:v{match.version}:"
     height = await remote.call(fake.click, user, table, button_id(
         table, prefix=f"{prefix}h{action['height']}"))
-    picker = (await remote.call(height.response, 5)).message
+    picker = (await remote.call(height.seen, 5)).message
     assert picker is not None
     lot = button_id(picker, prefix=f"{prefix}b{action['height']}{action['lot']}")
     return lambda: remote.call(fake.click, user, picker, lot)
@@ -234,15 +234,15 @@ async def _bigcity_click(remote: FakeInThread, match: Match, player: str, user: 
     message: FakeMessage | None = table  # a draw is clicked on the table
     if action["type"] == "build":
         opened = await remote.call(fake.click, user, table, button_id(table, prefix=f"{base}:cb"))
-        message = (await remote.call(opened.response, 5)).message
+        message = (await remote.call(opened.seen, 5)).message
         assert message is not None
         builds = [i for i, a in enumerate(legal) if a["type"] == "build"]
         page = builds.index(index) // 25
         for p in range(1, page + 1):
             turned = await remote.call(fake.click, user, message, f"{base}:cb:p{p}")
-            await remote.call(turned.response, 5)
+            await remote.call(turned.seen, 5)
         picked = await remote.call(fake.select, user, message, f"{base}:lb:p{page}", [str(index)])
-        await remote.call(picked.response, 5)
+        await remote.call(picked.seen, 5)
     return lambda: remote.call(fake.click, user, message, f"{base}:a{index}")
 
 
@@ -262,7 +262,7 @@ async def _bigcityz_click(remote: FakeInThread, match: Match, player: str, user:
     if action["type"] != "place":
         return None
     opened = await remote.call(fake.click, user, table, button_id(table, "Place"))
-    chooser = (await remote.call(opened.response, 5)).message
+    chooser = (await remote.call(opened.seen, 5)).message
     assert chooser is not None
     index = [la.action for la in ENGINE.legal(state, player)].index(action)
     return lambda: remote.call(fake.select, user, chooser,

@@ -74,8 +74,9 @@ class Click:
     changed: bool = False
     # answered with a short private text only: refused, unless the table then changed
     told_only: bool = False
-    # acknowledged first for being slow (a deferral, bot/ui/deferral.py), answered later
-    # by a follow-up or an edit through the interaction: ``latency_ms`` is that answer's
+    # acknowledged first (a deferred update: a private answer to a click on the table,
+    # bot/ui/tablehooks.py, or a slow click, bot/ui/deferral.py), answered by a follow-up
+    # or an edit through the interaction: ``latency_ms`` and the reply are that answer's
     deferred: bool = False
 
     @property
@@ -165,16 +166,18 @@ class Players:
         except AssertionError:
             click = Click(kind, ix.created, None, False)
         else:
+            followed = await _answer_after_deferral(ix) if callback.type in DEFERRALS else None
+            deferred = followed is not None
+            answered_at = callback.at if followed is None else followed
+            if deferred:
+                # What the player sees is what followed (a private picker after a click on
+                # the table, or a slow click's answer), and when.
+                callback = ix.followed_by or callback
             data = callback.data or {}
             text = str(data.get("content") or "")
             ok = not any(word in text for word in ERROR_WORDS)
-            click = Click(kind, ix.created, (callback.at - ix.created) * 1000, ok, data,
-                          callback.message)
-            if callback.type in DEFERRALS:
-                answered_at = await _answer_after_deferral(ix)
-                if answered_at is not None:
-                    click.deferred = True
-                    click.latency_ms = (answered_at - ix.created) * 1000
+            click = Click(kind, ix.created, (answered_at - ix.created) * 1000, ok, data,
+                          callback.message, deferred=deferred)
             reply = callback.message
             # (A click that only shows something is never refused for answering in words:
             # its picture may follow, bot/ui/later.py.)

@@ -184,8 +184,9 @@ def click_figures(report: Report, scenario: str, clicks: list[Click], *, p95_tar
     report.add(scenario, "unanswered", stats["unanswered"], "", "0", stats["unanswered"] == 0)
     report.add(scenario, "answered 'something went wrong'", stats["errors"])
     if stats["deferred"]:
-        # Acknowledged in time for being slow, answered later: timed to that answer above.
-        report.add(scenario, "acknowledged first, answered later (slow)", stats["deferred"])
+        # A deferred update, then the answer (a private picker after a click on the table,
+        # or a slow click's answer): timed to that answer above.
+        report.add(scenario, "answered after a deferred update", stats["deferred"])
     pictures = _pictures(clicks)
     stats.update(pictures)
     if pictures["moves"]:

@@ -27,6 +27,8 @@ import discord
 
 from bot.core.i18n import Words
 
+from .tablehooks import TABLE_CLICK
+
 _ = Words("bot")
 _l = _.lazy
 
@@ -95,6 +97,13 @@ class Answer:
 
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         async with self._lock:
+            if (not self.deferred and kwargs.get("ephemeral")
+                    and TABLE_CLICK in self._interaction().extras and not self._real.is_done()):
+                # A private answer to a click on a table: the click updates the table
+                # (deferred, nothing changes yet), so that the table's next edits can go
+                # through it (bot/ui/tablehooks.py); the private answer follows.
+                await self._real.defer()
+                self.deferred = True
             if not self.deferred:
                 return await self._real.send_message(content, **kwargs)
             self._answered = True

@@ -26,6 +26,7 @@ from bot.render.pool import Priority
 from .deferral import answering_in_time
 from .expiry import too_late
 from .replies import oops, storage_fault, tell
+from .tablehooks import clicked_table
 from .uploads import Upload
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ async def running(interaction: discord.Interaction, match_id: int) -> Match | No
     if match.status == LOBBY or match.state is None:
         await tell(interaction, _("The game has not started yet."))
         return None
+    clicked_table(interaction, match.id, match.table_message_id)
     return match
 
 
@@ -159,5 +161,7 @@ async def _guarded(interaction: discord.Interaction,
             await oops(interaction)
     finally:
         bot = cityhall(interaction)
+        # A click on a table answered by updating it: the table's next edits go through it.
+        bot.tables.hooks.note(interaction)
         for outcome in interaction.extras.pop(_COMMITTED, []):
             bot.publish(outcome, interaction)

@@ -38,6 +38,7 @@ from .pacing import ChannelPacing
 from .payload import Drawn, TablePayload
 from .pings import deadline_text
 from .replies import NO_MENTIONS
+from .tablehooks import TableHooks, edit_original
 
 _ = Words("bot")
 _l = _.lazy
@@ -83,6 +84,8 @@ class Tables:
     RETRY_DELAYS = (1.0, 4.0, 15.0)
     SHOWN_KEPT = 4096  # finished matches whose shown version is remembered (tests, bench)
     NEWS_KEPT = 3  # folded notices a table shows, the newest last
+    # Seconds an edit through a click on the table may take before the channel is tried.
+    THROUGH_CLICK_PATIENCE = 4.0
     # Matches whose latest news pictures (a Big Cityz reveal, 40-90 KB of PNG) stay beside
     # their board: the most recently told. A match pushed out shows its board alone from its
     # next refresh, as after a restart; ten thousand running matches keep no more than these.
@@ -111,6 +114,9 @@ class Tables:
         self._finals: dict[int, tuple[TablePayload, int]] = {}
         self._animating: set[int] = set()
         self._animations: set[asyncio.Task[None]] = set()
+        # Each match's latest click on its table, whose webhook edits the table outside
+        # Discord's global limit (bot/ui/tablehooks.py).
+        self.hooks = TableHooks()
 
     def frame(self, match: Match) -> tuple[int, str, str] | None:
         if match.status == LOBBY:
@@ -248,6 +254,7 @@ class Tables:
             # finished: nothing more to publish
             self._frames.pop(match_id, None)
             self._news.pop(match_id, None)
+            self.hooks.forget(match_id)
             self._news_pictures.pop(match_id, None)
 
     async def _publish(self, match_id: int) -> None:
@@ -310,13 +317,31 @@ class Tables:
         message_id = match.table_message_id if live is None else live.table_message_id
         if message_id is None:
             return
-        message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
-            message_id)
-        await message.edit(**payload.edit_kwargs())
+        await self._send_edit(match, message_id, payload)
         if frame is not None:
             self._frames[match.id] = frame
         self._keep_final(match, payload, message_id)
         self.mark_shown(match, match.version)
+
+    async def _send_edit(self, match: Match, message_id: int, payload: TablePayload) -> None:
+        """Edit the table message: through the latest click on it while its token is valid
+        (outside Discord's global limit), else, or when Discord refuses that, through the
+        channel."""
+        webhook = self.hooks.get(match.id, message_id)
+        if webhook is not None:
+            try:
+                # discord.py's webhook requests try a 5xx again after 1, 3, 5… s: the
+                # channel is tried instead before the table falls that far behind.
+                async with asyncio.timeout(self.THROUGH_CLICK_PATIENCE):
+                    await edit_original(webhook, **payload.edit_kwargs())
+                return
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+                self.hooks.forget(match.id)
+                log.info("Table of match %s not edited through a click (%s); through the "
+                         "channel instead.", match.id, exc)
+        message = self.bot.get_partial_messageable(match.channel_id).get_partial_message(
+            message_id)
+        await message.edit(**payload.edit_kwargs())
 
     async def catch_up(self, interaction: discord.Interaction, match: Match) -> bool:
         """When a click on a table message that is behind (a frame skipped under load, or a

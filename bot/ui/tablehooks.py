@@ -1,0 +1,98 @@
+"""A table edited through a click on it, outside Discord's global limit.
+
+Discord allows a bot 50 requests a second in all, and on a busy server the tables' edits
+alone came near that (issue 25: 39 a second at 80 clicks a second, each picture then waiting
+seconds for its turn). Requests through an interaction's webhook are not counted against
+that limit. A click on a table's button answered by updating the table
+message (a deferred update, type 6, or an update, type 7) lets the bot edit that message
+through the click's webhook (``PATCH …/messages/@original``) for the token's 15 minutes.
+
+So a click on the table that opens a private picker, or says a private word, is answered by
+a deferred update followed by a private follow-up (``bot/ui/deferral.py``: the same path a
+slow click takes), and ``TableHooks`` remembers, for each match, the latest such click on its
+table message. ``Tables._edit`` edits through it while it is valid, and through the channel
+otherwise (after a restart, after a quiet quarter of an hour, or when Discord refuses).
+The tokens are credentials for 15 minutes: kept in memory only, one per match.
+"""
+
+from __future__ import annotations
+
+import time
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from .pings import TOKEN_MARGIN
+
+# The answers after which @original is the message clicked (the table).
+UPDATES = (discord.InteractionResponseType.deferred_message_update,
+           discord.InteractionResponseType.message_update)
+TABLE_CLICK = "cityhall_table_click"  # interaction.extras: the match whose table was clicked
+
+
+def clicked_table(interaction: discord.Interaction, match_id: int,
+                  table_message_id: int | None) -> bool:
+    """Whether ``interaction`` is a click on the match's table message; if so it is marked,
+    so that a private answer to it goes out as a deferred update and a follow-up."""
+    message = interaction.message
+    if (message is None or table_message_id is None or message.id != table_message_id
+            or interaction.type is not discord.InteractionType.component):
+        return False
+    interaction.extras[TABLE_CLICK] = match_id
+    return True
+
+
+class TableHooks:
+    """Each match's latest click on its table answered by updating it: (the table message's
+    id, the click's webhook, when its token stops being used, epoch seconds)."""
+
+    def __init__(self) -> None:
+        self._hooks: dict[int, tuple[int, discord.Webhook, float]] = {}
+
+    def __len__(self) -> int:
+        return len(self._hooks)
+
+    def note(self, interaction: discord.Interaction) -> None:
+        """Remember ``interaction`` for its match's table edits if it was a click on the
+        table (``clicked_table``) answered by updating the table."""
+        match_id = interaction.extras.get(TABLE_CLICK)
+        message = interaction.message
+        if match_id is None or message is None or interaction.response.type not in UPDATES:
+            return
+        expires = interaction.expires_at.timestamp() - TOKEN_MARGIN
+        if expires > time.time():
+            self._hooks[match_id] = (message.id, interaction.followup, expires)
+
+    def get(self, match_id: int, message_id: int) -> discord.Webhook | None:
+        """The webhook to edit ``message_id`` (the match's table) through, if one is valid."""
+        hook = self._hooks.get(match_id)
+        if hook is None:
+            return None
+        table_id, webhook, expires = hook
+        if table_id != message_id or expires <= time.time():
+            del self._hooks[match_id]
+            return None
+        return webhook
+
+    def forget(self, match_id: int) -> None:
+        self._hooks.pop(match_id, None)
+
+
+async def edit_original(webhook: discord.Webhook, **fields: object) -> None:
+    """Edit the message a click was on through the click's webhook (Discord's "edit original
+    interaction response"), as ``Interaction.edit_original_response`` does, with the token
+    alone (the interaction itself is not kept: bot/ui/leftovers.py frees it).
+    ``fields``: content, embed, attachments, view, allowed_mentions."""
+    assert webhook.token is not None
+    with handle_message_parameters(
+        content=fields.get("content", discord.utils.MISSING),  # type: ignore[arg-type]
+        attachments=fields.get("attachments", discord.utils.MISSING),  # type: ignore[arg-type]
+        embed=fields.get("embed", discord.utils.MISSING),  # type: ignore[arg-type]
+        view=fields.get("view", discord.utils.MISSING),  # type: ignore[arg-type]
+        allowed_mentions=fields.get("allowed_mentions"),  # type: ignore[arg-type]
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            webhook.id, webhook.token, session=webhook.session, proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files)

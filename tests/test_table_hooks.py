@@ -1,0 +1,89 @@
+"""A table is edited through the click on it, outside Discord's global limit (issue 25;
+bot/ui/tablehooks.py): a click on the table that opens a private picker is answered by a
+deferred update and the picker follows privately; the table's next edits go through that
+click's webhook while its token is valid, and through the channel when Discord refuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.games.cityscape import ENGINE, GAME
+from fakediscord import FakeDiscord
+from tests.harness import button_id, cityhall_bot, settle
+from tests.test_discord_cityscape import build
+from tests.test_turn_pings import building
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+DEFERRED_UPDATE = 6
+
+
+def table_edits(fake: FakeDiscord, table_id: str) -> list[str]:
+    """How each accepted edit of the table message with a new picture went: "click" (the
+    interaction webhook's @original) or "channel"."""
+    found = []
+    for record in fake.requests:
+        if record.method != "PATCH" or record.status >= 400 or not record.files:
+            continue
+        if record.path.startswith("/webhooks/") and record.path.endswith("/@original"):
+            found.append("click")
+        elif record.path.startswith("/channels/") and record.path.endswith(f"/{table_id}"):
+            found.append("channel")
+    return found
+
+
+async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_tables_edits(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, users = await building(fake, bot)
+        assert match.state is not None and match.table_message_id is not None
+        table = fake.message(match.table_message_id)
+        player = ENGINE.to_act(match.state)[0]
+        action = GAME.computer.normal(match.state, player)
+
+        # The height button: acknowledged as an update of the table (nothing changes on
+        # it), the picker follows, seen by the player alone.
+        prefix = f"ch:cs:{match.id}:v{match.version}:"
+        click = await fake.click(users[player], table,
+                                 button_id(table, prefix=f"{prefix}h{action['height']}"))
+        assert (await click.response(timeout=5)).type == DEFERRED_UPDATE
+        picker = (await click.seen(timeout=5)).message
+        assert picker is not None and picker.ephemeral
+        assert any(True for _ in picker.iter_components())
+
+        before = len(table_edits(fake, table.id))
+        version = match.version
+        await (await fake.click(users[player], picker, button_id(
+            picker, prefix=f"{prefix}b{action['height']}{action['lot']}"))).seen(timeout=5)
+        await settle(bot, match.id)
+        now = bot.runtime.get(match.id)
+        assert now is not None and now.version == version + 1
+        # The table shows the move, drawn anew, edited through the height button's click.
+        assert f":v{now.version}:h" in str(fake.message(table.id).components)
+        assert table_edits(fake, table.id)[before:] == ["click"]
+
+
+async def test_when_discord_refuses_the_click_the_table_goes_through_the_channel(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, users = await building(fake, bot)
+        assert match.state is not None and match.table_message_id is not None
+        table_id = str(match.table_message_id)
+        # The click's token no longer works (Discord forgets it after 15 minutes).
+        refused = fake.fail("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 404, 10015,
+                            times=None)
+        before, version = len(table_edits(fake, table_id)), match.version
+        player = ENGINE.to_act(match.state)[0]
+        action = GAME.computer.normal(match.state, player)
+        await build(fake, bot, users[player], match.id, action["height"], action["lot"])
+        await settle(bot, match.id)
+        assert refused.hits
+        assert table_edits(fake, table_id)[before:] == ["channel"]
+        now = bot.runtime.get(match.id)
+        assert now is not None and now.version == version + 1
+        assert f":v{now.version}:h" in str(fake.message(table_id).components)
+        assert not fake.failed_interactions
