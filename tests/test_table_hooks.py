@@ -5,11 +5,14 @@ click's webhook while its token is valid, and through the channel when Discord r
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.games.cityscape import ENGINE, GAME
+from bot.ui.tablehooks import CROWD_WAIT
 from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import build
@@ -18,6 +21,7 @@ from tests.test_turn_pings import building
 pytestmark = pytest.mark.usefixtures("backend")
 
 DEFERRED_UPDATE = 6
+CHANNEL_MESSAGE = 4
 
 
 def table_edits(fake: FakeDiscord, table_id: str) -> list[str]:
@@ -44,6 +48,8 @@ async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_t
         player = ENGINE.to_act(match.state)[0]
         action = GAME.computer.normal(match.state, player)
 
+        # No click carries this table (as after a restart, or a quiet quarter of an hour).
+        bot.tables.hooks.forget(match.id)
         # The height button: acknowledged as an update of the table (nothing changes on
         # it), the picker follows, seen by the player alone.
         prefix = f"ch:cs:{match.id}:v{match.version}:"
@@ -64,6 +70,25 @@ async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_t
         # The table shows the move, drawn anew, edited through the height button's click.
         assert f":v{now.version}:h" in str(fake.message(table.id).components)
         assert table_edits(fake, table.id)[before:] == ["click"]
+
+        # That click carries the table's edits for ten minutes and more: the next player's
+        # picker opens in one request, as a private answer, and their move is shown
+        # through the first click still.
+        assert now.state is not None
+        player = ENGINE.to_act(now.state)[0]
+        action = GAME.computer.normal(now.state, player)
+        prefix = f"ch:cs:{match.id}:v{now.version}:"
+        click = await fake.click(users[player], fake.message(table.id),
+                                 button_id(table, prefix=f"{prefix}h{action['height']}"))
+        opened = await click.response(timeout=5)
+        assert opened.type == CHANNEL_MESSAGE and opened.ephemeral
+        assert opened.message is not None
+        await (await fake.click(users[player], opened.message, button_id(
+            opened.message, prefix=f"{prefix}b{action['height']}{action['lot']}"))
+               ).seen(timeout=5)
+        await settle(bot, match.id)
+        assert now.version == version + 2
+        assert table_edits(fake, table.id)[before:] == ["click", "click"]
 
 
 async def test_when_discord_refuses_the_click_the_table_goes_through_the_channel(
@@ -87,3 +112,35 @@ async def test_when_discord_refuses_the_click_the_table_goes_through_the_channel
         assert now is not None and now.version == version + 1
         assert f":v{now.version}:h" in str(fake.message(table_id).components)
         assert not fake.failed_interactions
+
+
+async def test_a_click_that_waited_in_a_crowd_is_answered_in_one_request(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """After a restart every table lacks a click to carry it, and the first clicks come as
+    a crowd: one that waited its turn gets its picker in one request (not a deferred update
+    and a follow-up, twice the work while the crowd waits)."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, users = await building(fake, bot)
+        assert match.state is not None and match.table_message_id is not None
+        bot.tables.hooks.forget(match.id)
+        table = fake.message(match.table_message_id)
+        player = ENGINE.to_act(match.state)[0]
+        action = GAME.computer.normal(match.state, player)
+        parsers = bot._connection.parsers
+        gate = parsers["INTERACTION_CREATE"]
+
+        def crowded(data: Any) -> None:
+            gate(data)
+            time.sleep(CROWD_WAIT + 0.2)  # the loop is busy with the rest of the crowd
+
+        parsers["INTERACTION_CREATE"] = crowded
+        try:
+            prefix = f"ch:cs:{match.id}:v{match.version}:"
+            click = await fake.click(users[player], table,
+                                     button_id(table, prefix=f"{prefix}h{action['height']}"))
+            opened = await click.response(timeout=5)
+        finally:
+            parsers["INTERACTION_CREATE"] = gate
+        assert opened.type == CHANNEL_MESSAGE and opened.ephemeral
+        assert len(bot.tables.hooks) == 0

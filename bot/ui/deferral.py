@@ -27,7 +27,7 @@ import discord
 
 from bot.core.i18n import Words
 
-from .tablehooks import TABLE_CLICK
+from .tablehooks import CARRY_TABLE
 
 _ = Words("bot")
 _l = _.lazy
@@ -56,7 +56,8 @@ def arrived(interaction: discord.Interaction, at: float) -> None:
     interaction.extras[_ARRIVED] = at
 
 
-def _waited(interaction: discord.Interaction) -> float:
+def waited(interaction: discord.Interaction) -> float:
+    """Seconds since the click reached the bot (0.0 where that was not noted)."""
     at = interaction.extras.get(_ARRIVED)
     return 0.0 if at is None else max(0.0, time.perf_counter() - at)
 
@@ -98,7 +99,7 @@ class Answer:
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         async with self._lock:
             if (not self.deferred and kwargs.get("ephemeral")
-                    and TABLE_CLICK in self._interaction().extras and not self._real.is_done()):
+                    and CARRY_TABLE in self._interaction().extras and not self._real.is_done()):
                 # A private answer to a click on a table: the click updates the table
                 # (deferred, nothing changes yet), so that the table's next edits can go
                 # through it (bot/ui/tablehooks.py); the private answer follows.
@@ -151,7 +152,7 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
     interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
 
     async def watch() -> None:
-        await asyncio.sleep(max(0.0, DEFER_AFTER - _waited(interaction)))
+        await asyncio.sleep(max(0.0, DEFER_AFTER - waited(interaction)))
         try:
             await answer.defer_if_unanswered()
             storage = getattr(interaction.client, "storage", None)

@@ -23,10 +23,10 @@ from bot.core.records import LOBBY, Match
 from bot.core.runtime import Outcome, Refusal, StaleBoard
 from bot.render.pool import Priority
 
-from .deferral import answering_in_time
+from .deferral import answering_in_time, waited
 from .expiry import too_late
 from .replies import oops, storage_fault, tell
-from .tablehooks import clicked_table
+from .tablehooks import CROWD_WAIT, clicked_table
 from .uploads import Upload
 
 if TYPE_CHECKING:
@@ -58,7 +58,9 @@ async def running(interaction: discord.Interaction, match_id: int) -> Match | No
     if match.status == LOBBY or match.state is None:
         await tell(interaction, _("The game has not started yet."))
         return None
-    clicked_table(interaction, match.id, match.table_message_id)
+    clicked_table(interaction, match.id, match.table_message_id,
+                  carry=(bot.tables.hooks.wants(match.id, match.table_message_id)
+                         and waited(interaction) < CROWD_WAIT))
     return match
 
 

@@ -7,12 +7,16 @@ that limit. A click on a table's button answered by updating the table
 message (a deferred update, type 6, or an update, type 7) lets the bot edit that message
 through the click's webhook (``PATCH …/messages/@original``) for the token's 15 minutes.
 
-So a click on the table that opens a private picker, or says a private word, is answered by
-a deferred update followed by a private follow-up (``bot/ui/deferral.py``: the same path a
-slow click takes), and ``TableHooks`` remembers, for each match, the latest such click on its
-table message. ``Tables._edit`` edits through it while it is valid, and through the channel
-otherwise (after a restart, after a quiet quarter of an hour, or when Discord refuses).
-The tokens are credentials for 15 minutes: kept in memory only, one per match.
+So when a table has no click with more than ``RENEW_BEFORE`` of its token left, a click on
+it that opens a private picker, or says a private word, is answered by a deferred update
+followed by a private follow-up (``bot/ui/deferral.py``: the same path a slow click takes),
+and ``TableHooks`` remembers it. Other clicks are answered as always, in one request: one
+token carries every edit of its table for ten minutes or more. A click that waited its turn
+in a crowd (a restart's first clicks) is not made to take two requests either: its answer
+comes first, and the table goes through the channel until a later click. ``Tables._edit``
+edits through the remembered click while it is valid, and through the channel otherwise
+(after a restart, after a quiet quarter of an hour, or when Discord refuses). The tokens
+are credentials for 15 minutes: kept in memory only, one per match.
 """
 
 from __future__ import annotations
@@ -29,17 +33,27 @@ from .pings import TOKEN_MARGIN
 UPDATES = (discord.InteractionResponseType.deferred_message_update,
            discord.InteractionResponseType.message_update)
 TABLE_CLICK = "cityhall_table_click"  # interaction.extras: the match whose table was clicked
+# interaction.extras: a private answer to this click goes out as a deferred update and a
+# follow-up, so that the click can carry the table's edits
+CARRY_TABLE = "cityhall_carry_table"
+# A table's click is renewed when its token has less than this left (of 15 minutes).
+RENEW_BEFORE = 300.0
+# A click that waited longer than this for its turn is in a crowd: answered in one request.
+CROWD_WAIT = 0.25
 
 
 def clicked_table(interaction: discord.Interaction, match_id: int,
-                  table_message_id: int | None) -> bool:
-    """Whether ``interaction`` is a click on the match's table message; if so it is marked,
-    so that a private answer to it goes out as a deferred update and a follow-up."""
+                  table_message_id: int | None, *, carry: bool) -> bool:
+    """Whether ``interaction`` is a click on the match's table message; if so it is marked
+    (``TableHooks.note`` remembers it if it was answered by updating the table), and with
+    ``carry`` a private answer to it goes out as a deferred update and a follow-up."""
     message = interaction.message
     if (message is None or table_message_id is None or message.id != table_message_id
             or interaction.type is not discord.InteractionType.component):
         return False
     interaction.extras[TABLE_CLICK] = match_id
+    if carry:
+        interaction.extras[CARRY_TABLE] = True
     return True
 
 
@@ -63,6 +77,13 @@ class TableHooks:
         expires = interaction.expires_at.timestamp() - TOKEN_MARGIN
         if expires > time.time():
             self._hooks[match_id] = (message.id, interaction.followup, expires)
+
+    def wants(self, match_id: int, message_id: int | None) -> bool:
+        """Whether the match's table (``message_id``) needs a new click to carry its edits:
+        none, or one with less than ``RENEW_BEFORE`` left."""
+        hook = self._hooks.get(match_id)
+        return (hook is None or hook[0] != message_id
+                or hook[2] - time.time() < RENEW_BEFORE)
 
     def get(self, match_id: int, message_id: int) -> discord.Webhook | None:
         """The webhook to edit ``message_id`` (the match's table) through, if one is valid."""
