@@ -25,6 +25,7 @@ from bot.render.pool import (
     RenderPool,
     Superseded,
     WorkerDied,
+    default_workers,
 )
 from bot.render.worker import WORKER_NICE
 
@@ -399,3 +400,10 @@ def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+
+
+def test_the_bot_keeps_a_core_for_its_event_loop() -> None:
+    """One worker per core but one, at least one (a 2-core VPS draws in one worker, its other
+    core answering clicks)."""
+    assert [default_workers(cores) for cores in (1, 2, 4, 8)] == [1, 1, 3, 7]
+    assert RenderPool().workers == default_workers()

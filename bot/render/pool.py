@@ -271,10 +271,21 @@ class _Process:
         await self.proc.wait()
 
 
+def default_workers(cores: int | None = None) -> int:
+    """Render workers for a machine of ``cores`` (this one's by default): one per core but
+    one, and at least one: the bot's event loop keeps a core of its own. On 2 cores under
+    the mixed load test one worker instead of two held all processes at 280 MB instead of
+    431 MB, with pictures as quick at 35 clicks a second and quicker in the soak, but later
+    at 100 clicks a second (issue 25, docs/performance.md, 30 Nov 06:30)."""
+    count = (os.cpu_count() or 1) if cores is None else cores
+    return max(1, count - 1)
+
+
 class RenderPool:
     """Worker processes drawing game pictures; see the module docstring.
 
-    ``workers``: processes (None: ``os.cpu_count()``; 0: one thread in this process).
+    ``workers``: processes (None: one per core but one, at least one: ``default_workers``;
+    0: one thread in this process).
     ``max_jobs``: a worker is replaced after this many jobs (None: never).
     ``timeout``: seconds a job may run before its worker is killed (None: no limit).
     ``retries``: how often a job whose worker died is run again.
@@ -289,7 +300,7 @@ class RenderPool:
                  timeout: float | None = 60.0, retries: int = 1,
                  modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
                  thinker: tuple[str, str] | None = None) -> None:
-        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        self.workers = default_workers() if workers is None else workers
         if self.workers < 0:
             raise ValueError("workers must be 0 or more")
         self.max_jobs = max_jobs
