@@ -144,3 +144,18 @@ async def test_a_click_that_waited_in_a_crowd_is_answered_in_one_request(
             parsers["INTERACTION_CREATE"] = gate
         assert opened.type == CHANNEL_MESSAGE and opened.ephemeral
         assert len(bot.tables.hooks) == 0
+
+
+async def test_start_carries_the_tables_first_edits(fake_discord: FakeDiscord,
+                                                    tmp_path: Path) -> None:
+    """Start turns the lobby into the table by updating it: that click carries the table's
+    edits from then on, so no later click has to be answered in two requests for it (and a
+    server's freshly started games do not queue their pictures under the global limit)."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, _users = await building(fake, bot)  # Start, then both players' goals
+        edits = table_edits(fake, str(match.table_message_id))
+        assert edits and set(edits) == {"click"}
+        deferred = [ix for ix in fake.interactions.values()
+                    if ix.callback is not None and ix.callback.type == DEFERRED_UPDATE]
+        assert deferred == []

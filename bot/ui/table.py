@@ -214,6 +214,9 @@ class Tables:
         await interaction.response.edit_message(**payload.edit_kwargs())
         if interaction.message is not None:
             await self.bot.runtime.set_table_message(match.id, interaction.message.id)
+            # Start updated the lobby into the table: its picture and the first moves are
+            # shown through this click (bot/ui/tablehooks.py).
+            self.hooks.carry(match.id, interaction)
             if payload.png is None and match.channel_id not in self.no_pictures:
                 self.bot.background(self.refresh(match.id))  # brings the picture
             else:

@@ -71,8 +71,15 @@ class TableHooks:
         """Remember ``interaction`` for its match's table edits if it was a click on the
         table (``clicked_table``) answered by updating the table."""
         match_id = interaction.extras.get(TABLE_CLICK)
+        if match_id is not None:
+            self.carry(match_id, interaction)
+
+    def carry(self, match_id: int, interaction: discord.Interaction) -> None:
+        """Remember ``interaction``, a click on the match's table message (Start, on the
+        lobby that became the table), for the table's edits if it was answered by updating
+        that message."""
         message = interaction.message
-        if match_id is None or message is None or interaction.response.type not in UPDATES:
+        if message is None or interaction.response.type not in UPDATES:
             return
         expires = interaction.expires_at.timestamp() - TOKEN_MARGIN
         if expires > time.time():
