@@ -6,13 +6,17 @@ click's webhook while its token is valid, and through the channel when Discord r
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.games.cityscape import ENGINE, GAME
-from bot.ui.tablehooks import CROWD_WAIT
+from bot.ui.pings import TOKEN_MARGIN
+from bot.ui.tablehooks import CROWD_WAIT, TableHooks
 from fakediscord import FakeDiscord
 from tests.harness import button_id, cityhall_bot, settle
 from tests.test_discord_cityscape import build
@@ -159,3 +163,28 @@ async def test_start_carries_the_tables_first_edits(fake_discord: FakeDiscord,
         deferred = [ix for ix in fake.interactions.values()
                     if ix.callback is not None and ix.callback.type == DEFERRED_UPDATE]
         assert deferred == []
+
+
+def test_runs_out_of_clicks_are_let_go_of() -> None:
+    """A match that ends without another edit of its table leaves no click behind for
+    long: the expired ones are dropped as new ones are noted."""
+    hooks = TableHooks()
+    hooks.carry(1, _Click(message_id=11, expires_in=TOKEN_MARGIN - 1))  # type: ignore[arg-type]
+    assert len(hooks) == 0  # too close to its end to be used at all
+    hooks.carry(1, _Click(message_id=11, expires_in=TOKEN_MARGIN + 0.2))  # type: ignore[arg-type]
+    assert len(hooks) == 1
+    time.sleep(0.3)  # match 1 ends; its click runs out
+    hooks.carry(2, _Click(message_id=22, expires_in=900))  # type: ignore[arg-type]
+    assert len(hooks) == 1 and hooks.get(2, 22) is not None
+
+
+class _Click:
+    """The parts of a discord.Interaction TableHooks reads: a click on a message answered
+    by a deferred update, whose token runs out ``expires_in`` seconds from now."""
+
+    def __init__(self, message_id: int, expires_in: float) -> None:
+        self.message = SimpleNamespace(id=message_id)
+        self.response = SimpleNamespace(
+            type=discord.InteractionResponseType.deferred_message_update)
+        self.expires_at = datetime.fromtimestamp(time.time() + expires_in, tz=UTC)
+        self.followup = object()

@@ -22,6 +22,7 @@ are credentials for 15 minutes: kept in memory only, one per match.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 
 import discord
 from discord.http import handle_message_parameters
@@ -62,7 +63,9 @@ class TableHooks:
     id, the click's webhook, when its token stops being used, epoch seconds)."""
 
     def __init__(self) -> None:
-        self._hooks: dict[int, tuple[int, discord.Webhook, float]] = {}
+        # In the order they run out (each one noted goes to the end): the expired ones,
+        # of matches that ended without another edit, are dropped from the front.
+        self._hooks: OrderedDict[int, tuple[int, discord.Webhook, float]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._hooks)
@@ -81,9 +84,13 @@ class TableHooks:
         message = interaction.message
         if message is None or interaction.response.type not in UPDATES:
             return
+        now = time.time()
         expires = interaction.expires_at.timestamp() - TOKEN_MARGIN
-        if expires > time.time():
+        if expires > now:
             self._hooks[match_id] = (message.id, interaction.followup, expires)
+            self._hooks.move_to_end(match_id)
+        while self._hooks and next(iter(self._hooks.values()))[2] <= now:
+            self._hooks.popitem(last=False)
 
     def wants(self, match_id: int, message_id: int | None) -> bool:
         """Whether the match's table (``message_id``) needs a new click to carry its edits:
