@@ -34,8 +34,12 @@ _l = _.lazy
 
 log = logging.getLogger(__name__)
 
-# Half of Discord's 3 s: time enough for the deferral itself to arrive on a slow network.
-DEFER_AFTER = 1.5
+# A second of Discord's 3 s left for the deferral itself to arrive. Counted from the click's
+# arrival (``arrived``). 1.5 s was tried: in a restart's crowd it deferred a quarter of the
+# first clicks, each then answered by a follow-up, and the extra requests made the crowd
+# slower (READY -> every match answered 2.77-3.15 s in four runs, the slowest click within
+# 0.15 s of Discord's limit) than at 2 s (2.24-2.71 s, slowest 2.46 s); docs/performance.md.
+DEFER_AFTER = 2.0
 # Said when the click is slow because the database server is out of reach.
 # (The English, which tests look for; said with ``_()`` in the clicker's language.)
 DATABASE_BACK_SOON = _l("The database is back in a moment: your click goes through as soon "
