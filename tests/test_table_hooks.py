@@ -14,6 +14,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.core.records import Match
 from bot.games.cityscape import ENGINE, GAME
 from bot.ui.pings import TOKEN_MARGIN
 from bot.ui.tablehooks import CROWD_WAIT, TableHooks
@@ -42,6 +43,13 @@ def table_edits(fake: FakeDiscord, table_id: str) -> list[str]:
     return found
 
 
+def due_move(match: Match) -> tuple[str, dict[str, Any]]:
+    """The player due in ``match`` and the move a computer player would make for them."""
+    assert match.state is not None
+    player = ENGINE.to_act(match.state)[0]
+    return player, GAME.computer.normal(match.state, player)
+
+
 async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_tables_edits(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -49,8 +57,7 @@ async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_t
         match, users = await building(fake, bot)
         assert match.state is not None and match.table_message_id is not None
         table = fake.message(match.table_message_id)
-        player = ENGINE.to_act(match.state)[0]
-        action = GAME.computer.normal(match.state, player)
+        player, action = due_move(match)
 
         # No click carries this table (as after a restart, or a quiet quarter of an hour).
         bot.tables.hooks.forget(match.id)
@@ -79,8 +86,7 @@ async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_t
         # picker opens in one request, as a private answer, and their move is shown
         # through the first click still.
         assert now.state is not None
-        player = ENGINE.to_act(now.state)[0]
-        action = GAME.computer.normal(now.state, player)
+        player, action = due_move(now)
         prefix = f"ch:cs:{match.id}:v{now.version}:"
         click = await fake.click(users[player], fake.message(table.id),
                                  button_id(table, prefix=f"{prefix}h{action['height']}"))
@@ -106,8 +112,7 @@ async def test_when_discord_refuses_the_click_the_table_goes_through_the_channel
         refused = fake.fail("PATCH", r"^/webhooks/\d+/[^/]+/messages/@original$", 404, 10015,
                             times=None)
         before, version = len(table_edits(fake, table_id)), match.version
-        player = ENGINE.to_act(match.state)[0]
-        action = GAME.computer.normal(match.state, player)
+        player, action = due_move(match)
         await build(fake, bot, users[player], match.id, action["height"], action["lot"])
         await settle(bot, match.id)
         assert refused.hits
@@ -129,8 +134,7 @@ async def test_a_click_that_waited_in_a_crowd_is_answered_in_one_request(
         assert match.state is not None and match.table_message_id is not None
         bot.tables.hooks.forget(match.id)
         table = fake.message(match.table_message_id)
-        player = ENGINE.to_act(match.state)[0]
-        action = GAME.computer.normal(match.state, player)
+        player, action = due_move(match)
         parsers = bot._connection.parsers
         gate = parsers["INTERACTION_CREATE"]
 
