@@ -369,7 +369,7 @@ class CityhallBot(commands.Bot):
     def publish(self, outcome: Outcome, via: discord.Interaction | None = None) -> None:
         """Tell the channel about a committed move, whatever happened to the click's answer
         (``via``: the click, whose webhook the next turn's ping may go through)."""
-        self.background(self.after_move(outcome, via))
+        self.background(self.after_move(outcome, via, by_player=True))
 
     async def channel_lost(self, match: Match, exc: discord.HTTPException) -> None:
         """The channel is gone or out of reach: end the match as abandoned (nothing on
@@ -428,14 +428,17 @@ class CityhallBot(commands.Bot):
         """Say everything inside in the server's language: for the channel, not the clicker."""
         return speaking(self.public_language(guild_id))
 
-    async def after_move(self, outcome: Outcome, via: discord.Interaction | None = None) -> None:
-        """Tell the channel about an accepted move and plan what happens next."""
+    async def after_move(self, outcome: Outcome, via: discord.Interaction | None = None, *,
+                         by_player: bool = False) -> None:
+        """Tell the channel about an accepted move and plan what happens next
+        (``by_player``: a player's click made it, not a computer player or a timeout)."""
         with self.speaking_to(outcome.match.guild_id):
-            await self._after_move(outcome, via)
+            await self._after_move(outcome, via, by_player)
 
-    async def _after_move(self, outcome: Outcome, via: discord.Interaction | None) -> None:
+    async def _after_move(self, outcome: Outcome, via: discord.Interaction | None,
+                          by_player: bool = False) -> None:
         try:
-            await self._tell_channel(outcome)
+            await self._tell_channel(outcome, by_player)
             # After the table, so the player pinged finds the board that is theirs to play.
             await self.pings.update(outcome.match.id, via)
         finally:
@@ -446,10 +449,11 @@ class CityhallBot(commands.Bot):
             # The final standings are out; the game in a few seconds follows, if drawn.
             self.tables.animate(outcome.match)
 
-    async def _tell_channel(self, outcome: Outcome) -> None:
+    async def _tell_channel(self, outcome: Outcome, by_player: bool = False) -> None:
         match = outcome.match
         adapter = self.adapters[match.game]
         notices = []
+        news_pictures = False
         for notice in adapter.notices(match, outcome):
             if notice.fold:
                 # One move's news: a line of the table's text, not a message of its own; its
@@ -458,6 +462,7 @@ class CityhallBot(commands.Bot):
                     if notice.pictures and match.channel_id not in self.tables.no_pictures \
                     else []
                 self.tables.add_news(match.id, notice.text, pictures)
+                news_pictures = news_pictures or bool(pictures)
             else:
                 notices.append(notice)
         channel = self.get_partial_messageable(match.channel_id)
@@ -483,8 +488,23 @@ class CityhallBot(commands.Bot):
         if notices and match.status == ACTIVE:
             # Notices pushed the table up the channel: bring it back to the bottom.
             await self.tables.repost(match)
-        else:
-            await self.tables.refresh(match.id)
+            return
+        if by_player and not notices and not news_pictures and self._computer_answers_at_once(match):
+            # The board after this move would be replaced at once: the computer players due
+            # move first, and the table is drawn once, with their moves and this one's news
+            # (docs/channel.md). A move with a picture of its own (a Big Cityz reveal) is
+            # shown before, so that picture is seen.
+            await self.driver.moved_first(match.id, self.COMPUTERS_FIRST_PATIENCE)
+        await self.tables.refresh(match.id)
+
+    # Seconds a player's board waits for the computer players answering it at once (a hard
+    # one thinks up to CPU_HARD_SECONDS, 0.9 s); then it is shown as it is.
+    COMPUTERS_FIRST_PATIENCE = 2.0
+
+    def _computer_answers_at_once(self, match: Match) -> bool:
+        """A computer player is due now and this server lets it move without a pause."""
+        return (match.status == ACTIVE and not self.driver.pause(match.guild_id)
+                and self.runtime.computers_due(match))
 
     async def _draw_notice(self, match: Match, notice: Notice) -> list[Drawn]:
         drawn = []

@@ -68,6 +68,19 @@ class Driver:
             if deadline is not None:
                 self.timers.set(match.id, deadline)
 
+    def pause(self, guild_id: int) -> float:
+        """Seconds a computer player waits before its move in this server (/settings)."""
+        return self.cpu_delay if self.cpu_delay_for is None else self.cpu_delay_for(guild_id)
+
+    async def moved_first(self, match_id: int, patience: float) -> None:
+        """Let the computer players due now in this match move, and wait (at most
+        ``patience`` seconds) until they have and the channel was told: for a caller that
+        would otherwise show a board they are about to replace."""
+        self.kick(match_id)
+        task = self._tasks.get(match_id)
+        if task is not None and task is not asyncio.current_task():
+            await asyncio.wait({task}, timeout=patience)
+
     async def idle(self, match_id: int, timeout: float = 10.0) -> None:
         """Wait until the match has nothing left to do right now (tests, bench)."""
         loop = asyncio.get_running_loop()
@@ -108,8 +121,7 @@ class Driver:
                 return
             if self.runtime.computers_due(match):
                 self.timers.cancel(match_id)
-                pause = self.cpu_delay if self.cpu_delay_for is None \
-                    else self.cpu_delay_for(match.guild_id)
+                pause = self.pause(match.guild_id)
                 if pause:
                     await asyncio.sleep(pause)
                 try:

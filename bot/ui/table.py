@@ -299,6 +299,8 @@ class Tables:
 
     async def _edit(self, match: Match) -> None:
         assert match.table_message_id is not None
+        if self._up_to_date(match):
+            return  # shown already (by the refresh of a move after it): no turn in the pacing
         await self.pacing.wait("edit", match.channel_id)
         # What is saved by now is what goes out: frames the channel could not show in time
         # were skipped while waiting.
@@ -325,6 +327,14 @@ class Tables:
             self._frames[match.id] = frame
         self._keep_final(match, payload, message_id)
         self.mark_shown(match, match.version)
+
+    def _up_to_date(self, match: Match) -> bool:
+        """The table message shows ``match`` as it is (its text only built when the
+        version and status already agree)."""
+        shown = self._frames.get(match.id)
+        if shown is None or shown[:2] != (match.version, match.status):
+            return False
+        return self.frame(match) == shown
 
     async def _send_edit(self, match: Match, message_id: int, payload: TablePayload) -> None:
         """Edit the table message: through the latest click on it while its token is valid

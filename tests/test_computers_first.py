@@ -1,0 +1,90 @@
+"""A player's move that a computer player answers at once is drawn once (issue 25): where a
+server lets computer players move without a pause (/settings, CPU_DELAY 0), the board
+after the person's move would be replaced a moment later, so the computers move first and
+the table is drawn once, with both moves; with a pause, players see each board in turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.app import CityhallBot
+from bot.core.records import Match
+from bot.games.bigcity import GAME
+from fakediscord import FakeDiscord
+from tests import harness
+from tests.harness import cityhall_bot, members, settle, started_table
+from tests.test_table_hooks import table_edits
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+async def ann_due(bot: CityhallBot, match_id: int, ann: str) -> Match:
+    """The match once Ann is due (computers and their pictures settled)."""
+    await settle(bot, match_id)
+    match = bot.runtime.get(match_id)
+    assert match is not None and match.state is not None
+    assert GAME.engine.to_act(match.state) == [ann]
+    return match
+
+
+async def ann_moves_until_the_computer_is_due(fake: FakeDiscord, bot: CityhallBot,
+                                              match_id: int, ann: str,
+                                              table_id: str) -> tuple[int, int]:
+    """Ann plays as the click path publishes (``publish``: table, computers, pings) until
+    her move leaves the computer player due (in Big City, the draw that ends her turn): the
+    version that move made, and how many pictures the table had been edited with before
+    it."""
+    while True:
+        match = await ann_due(bot, match_id, ann)
+        assert match.state is not None
+        before = len(table_edits(fake, table_id))
+        action = GAME.computer.normal(match.state, ann)
+        outcome = await bot.runtime.act(match_id, ann, action)
+        bot.publish(outcome)
+        if bot.runtime.computers_due(outcome.match):
+            return outcome.match.version, before
+
+
+@pytest.mark.one_database("the table's publishing, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_a_move_a_computer_answers_at_once_is_drawn_once_with_both_moves(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.0) as bot:
+        (ann,) = await members(fake, "Ann")
+        match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
+        player = str(ann["id"])
+        for _turn in range(3):  # a placement in the setup, then whole turns of two moves
+            hers, before = await ann_moves_until_the_computer_is_due(
+                fake, bot, match.id, player, table.id)
+            now = await ann_due(bot, match.id, player)
+
+            # The computer moved after her, and the table shows where it left the game...
+            computer_moves = now.version - hers
+            assert computer_moves >= 1
+            assert bot.tables.shown[match.id] == now.version
+            # ... with a picture for each of its moves, the first showing hers too: none
+            # for her move alone, which the computer's answer replaced at once.
+            assert len(table_edits(fake, table.id)[before:]) == computer_moves
+
+
+@pytest.mark.one_database("the table's publishing, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_with_a_pause_for_computer_players_each_board_is_shown_in_turn(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.05) as bot:
+        (ann,) = await members(fake, "Ann")
+        match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
+        player = str(ann["id"])
+        for _turn in range(3):
+            hers, before = await ann_moves_until_the_computer_is_due(
+                fake, bot, match.id, player, table.id)
+            now = await ann_due(bot, match.id, player)
+
+            computer_moves = now.version - hers
+            assert computer_moves >= 1
+            # Her board first, so that the table can be followed, then the computer's.
+            assert len(table_edits(fake, table.id)[before:]) == computer_moves + 1
