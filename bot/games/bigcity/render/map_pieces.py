@@ -177,8 +177,10 @@ def _ring(c: Canvas, cells: set[Cell], frame: Frame, inset: float) -> None:
 # The last two layers are kept as drawn (2.6-3.5 MB each), older ones deflated (~80 KB:
 # bot/render/cache.py), so under real traffic, dozens of matches taking turns, a match's
 # layer is still here on its next move (a hit costs ~4 ms; drawing it from the bare map
-# ~6 ms more, and the bare map itself ~30 ms when it too has gone).
-_CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 3 * MB,
+# ~6 ms more, and the bare map itself ~30 ms when it too has gone). 8 MB deflated holds
+# ~100 matches' layers: with 3 MB (~37) a mixed run of 50 Big City channels drew a
+# table in 22.4 ms on average, with 8 MB in 19.5 (docs/pictures-cost.md).
+_CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 8 * MB,
                                                        hot_bytes=7 * MB)
 
 PieceKey = tuple[tuple[Piece, int], ...]
