@@ -38,7 +38,7 @@ from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
 from bot.ui.deferral import arrived
-from bot.ui.expiry import LateTally, expired
+from bot.ui.expiry import ANSWER_WITHIN_S, LateTally, age_s, expired
 from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
 from bot.ui.lobby import GameCommands
@@ -437,6 +437,8 @@ class CityhallBot(commands.Bot):
 
     async def _after_move(self, outcome: Outcome, via: discord.Interaction | None,
                           by_player: bool = False) -> None:
+        if by_player and via is not None:
+            self.pings.remember_click(outcome.match, via)
         try:
             await self._tell_channel(outcome, by_player)
             # After the table, so the player pinged finds the board that is theirs to play.
@@ -592,7 +594,11 @@ class CityhallBot(commands.Bot):
                 self._turning_away.add(answer)
                 answer.add_done_callback(self._turning_away.discard)
                 return
-            arrivals.append((data, kind, time.perf_counter()))
+            # Discord's 3 s began when it made the interaction (its id says when): a click
+            # that waited in the gateway's buffer behind a busy loop is older than its arrival
+            # here, and its acknowledgement is due that much sooner (bot/ui/deferral.py).
+            age = min(max(0.0, age_s(data)), ANSWER_WITHIN_S)
+            arrivals.append((data, kind, time.perf_counter() - age))
             if pump is None or pump.done():
                 pump = asyncio.get_running_loop().create_task(route_in_turn(),
                                                               name="cityhall-interactions")

@@ -158,6 +158,44 @@ async def test_a_click_that_waited_in_a_crowd_is_acknowledged_counting_its_wait(
     assert not fake.failed_interactions
 
 
+async def test_a_click_held_before_it_reached_the_bot_is_acknowledged_by_discords_clock(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
+    """A click can wait before the bot sees it at all: the gateway's messages are read one
+    at a time, and behind a busy loop they wait in the socket's buffer. Discord's 3 s run
+    from when it made the click (its id says when), so the acknowledgement is due
+    ``DEFER_AFTER`` after that. Counted from its reading, it would come at HELD +
+    DEFER_AFTER, past Discord's limit."""
+    held_s = 1.4
+    fake = fake_discord
+    db = tmp_path / "db.sqlite3"
+    async with cityhall_bot(fake, db) as bot:
+        lobby = await new_lobby(fake, ann, "cityscape", {})
+        parsers = bot._connection.parsers
+        gate = parsers["INTERACTION_CREATE"]
+
+        def read_late(data: Any) -> None:
+            time.sleep(held_s)  # the loop was busy while the click sat in the buffer
+            gate(data)
+
+        other = _WritesLocked(db)
+        await other.take()
+        try:
+            parsers["INTERACTION_CREATE"] = read_late
+            began = time.monotonic()
+            click = await fake.click(bob, lobby, button_id(lobby, "Join"))
+            acknowledged = await click.response(timeout=5)
+            waited = time.monotonic() - began
+            parsers["INTERACTION_CREATE"] = gate
+            assert acknowledged.type == DEFERRED_UPDATE, acknowledged.data
+            assert DEFER_AFTER <= waited < held_s + DEFER_AFTER - 0.2, waited
+        finally:
+            parsers["INTERACTION_CREATE"] = gate
+            await other.release()
+        await fake.wait_until(lambda: "Bob" in _text(fake.message(lobby.id)), 12,
+                              "the lobby to show Bob")
+    assert not fake.failed_interactions
+
+
 async def test_the_load_test_times_a_deferred_click_to_its_real_answer(
         fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
     """The load test (bot/tools/players.py) must not count an acknowledgement as the answer:

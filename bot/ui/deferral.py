@@ -34,8 +34,8 @@ _l = _.lazy
 
 log = logging.getLogger(__name__)
 
-# A second of Discord's 3 s left for the deferral itself to arrive. Counted from the click's
-# arrival (``arrived``). 1.5 s was tried: in a restart's crowd it deferred a quarter of the
+# A second of Discord's 3 s left for the deferral itself to arrive. Counted from when Discord
+# made the click (``arrived``). 1.5 s was tried: in a restart's crowd it deferred a quarter of the
 # first clicks, each then answered by a follow-up, and the extra requests made the crowd
 # slower (READY -> every match answered 2.77-3.15 s in four runs, the slowest click within
 # 0.15 s of Discord's limit) than at 2 s (2.24-2.71 s, slowest 2.46 s); docs/performance.md.
@@ -54,9 +54,10 @@ _ARRIVED = "cityhall_arrived"  # interaction.extras: time.perf_counter() when it
 
 
 def arrived(interaction: discord.Interaction, at: float) -> None:
-    """Note when the click reached the bot (``time.perf_counter()``), before it waited its
-    turn to be routed: Discord's 3 s started before the handler did. In a crowd (a restart,
-    a burst) a click can wait a second in the queue; its deferral is due that much sooner."""
+    """Note when Discord made the click (``time.perf_counter()`` less its age by its id,
+    else when it reached the bot), before it waited its turn to be routed: Discord's 3 s
+    started before the handler did. In a crowd (a restart, a burst) a click can wait a
+    second in the gateway's buffer and the queue; its deferral is due that much sooner."""
     interaction.extras[_ARRIVED] = at
 
 

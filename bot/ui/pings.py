@@ -262,6 +262,12 @@ class TurnPings:
                 return
             await self._replace(match, sent, message_id)
 
+    def remember_click(self, match: Match, via: discord.Interaction) -> None:
+        """Keep ``via`` for this match's next pings before they are worked out: the computer
+        players answering a move at once are told before the move's own ping update, and
+        their pings then go through this click too (outside Discord's global limit)."""
+        self._webhook(match, via)
+
     def _webhook(self, match: Match, via: discord.Interaction | None = None,
                  ) -> tuple[discord.Webhook, float] | None:
         """The webhook of ``via``, else of the match's latest click, for a ping to go
