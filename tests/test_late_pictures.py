@@ -12,11 +12,20 @@ import pytest
 
 from bot.app import CityhallBot
 from bot.games.cities import ENGINE
+from bot.tools.players import Players as LoadPlayers
+from bot.tools.players import Recorder, Table
 from bot.ui import later
 from bot.ui.later import DRAWING
 from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot, settle
-from tests.test_discord_cities import Players, _button, answer, open_lobby, text_of
+from tests.test_discord_cities import (
+    Players,
+    _button,
+    answer,
+    computer_move,
+    open_lobby,
+    text_of,
+)
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -146,3 +155,31 @@ async def test_start_is_answered_at_once_and_the_table_picture_follows(
         assert match is not None
         await settle(bot, match.id)
         assert bot.tables.shown[match.id] == match.version
+
+
+async def test_the_load_test_counts_a_move_told_in_words_as_no_refusal(
+        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bot/tools/players.py: a move answered in words with its picture still to come (a
+    Cities start tile chosen while the workers are busy, as after a restart) is a move
+    accepted, not a click refused with a private word."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
+        ann = await fake.add_member("Ann")
+        bob = await fake.add_member("Bob")
+        await open_lobby(fake, ann, {"city": "New York City"}, [bob], 0)
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None and match.state is not None
+        assert match.state["phase"] == "start_tiles"
+        slow = SlowPictures(bot, monkeypatch, "render_neighbourhood")
+        player, _action, _legal, index = computer_move(match.state)
+        user = ann if player == str(ann["id"]) else bob
+        message = fake.message(match.table_message_id)  # type: ignore[arg-type]
+        table = Table(guild_id=str(fake.guild_id), channel_id=str(fake.channel_id), host=ann,
+                      guest=bob, game="cities", message=message, stage="playing")
+        players = LoadPlayers(fake, Recorder())
+        click = await players.send("restore", fake.click(
+            user, message, f"ch:ct:{match.id}:v{match.version}:a{index}"), table)
+        assert click is not None and click.ok and click.data is not None
+        assert DRAWING in str(click.data.get("content")), click.data
+        assert not click.refused
+        slow.release.set()

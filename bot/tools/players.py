@@ -27,6 +27,7 @@ from itertools import zip_longest
 from typing import Any
 
 from bot.games import GAMES
+from bot.ui.later import DRAWING
 
 try:
     from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
@@ -55,6 +56,9 @@ TURN = re.compile(r"<@(\d+)>, it's your turn")
 MENTION = re.compile(r"<@(\d+)>")
 ERROR_WORDS = ("went wrong",)
 STALE = "belongs to an earlier board"  # an outdated button: refused, the board shown
+# A private answer whose picture follows (bot/ui/later.py): an accepted move told in words
+# first (a Cities start tile chosen), not a refusal.
+PICTURE_FOLLOWS = DRAWING
 
 
 @dataclass
@@ -184,6 +188,7 @@ class Players:
             click.told_only = (watch_table and callback.type == 4 and reply is not None
                                and reply.ephemeral
                                and not reply.components
+                               and PICTURE_FOLLOWS not in text
                                and (not reply.attachments or STALE in text))
         if table is not None:
             click.game = table.game
