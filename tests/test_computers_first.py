@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.app import CityhallBot
@@ -88,3 +89,44 @@ async def test_with_a_pause_for_computer_players_each_board_is_shown_in_turn(
             assert computer_moves >= 1
             # Her board first, so that the table can be followed, then the computer's.
             assert len(table_edits(fake, table.id)[before:]) == computer_moves + 1
+
+
+@pytest.mark.one_database("the pings' route, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_the_computers_pings_go_through_the_click_they_answered(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Their moves are told before the click's own ping update, so the click is kept for
+    them first: Ann's next ping is a follow-up of her click (outside Discord's global
+    limit), not of an older click's."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.0) as bot:
+        (ann,) = await members(fake, "Ann")
+        match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
+        player = str(ann["id"])
+        clicks: list[discord.Interaction] = []
+
+        async def keep(interaction: discord.Interaction) -> None:
+            clicks.append(interaction)
+
+        bot.add_listener(keep, "on_interaction")
+        while True:
+            now = await ann_due(bot, match.id, player)
+            assert now.state is not None
+            # Her click on the table (a look at her hand), answered: its webhook is valid.
+            hand = next(str(c["custom_id"]) for c in fake.message(table.id).iter_components()
+                        if str(c.get("custom_id", "")).endswith(":hand"))
+            await (await fake.click(ann, fake.message(table.id), hand)).seen(timeout=5)
+            click = clicks[-1]
+            outcome = await bot.runtime.act(match.id, player,
+                                            GAME.computer.normal(now.state, player))
+            if not bot.runtime.computers_due(outcome.match):
+                bot.publish(outcome, click)
+                continue
+            sent = len(fake.requests)
+            bot.publish(outcome, click)
+            break
+        await ann_due(bot, match.id, player)
+        pings = [r.path for r in fake.requests[sent:]
+                 if r.method == "POST" and r.status < 400 and "/webhooks/" in r.path
+                 and not r.path.endswith("/messages/@original")]
+        assert pings and all(click.token in path for path in pings), pings
