@@ -50,10 +50,16 @@ async def ann_moves_until_the_computer_is_due(fake: FakeDiscord, bot: CityhallBo
 
 @pytest.mark.one_database("the table's publishing, not storage")
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+@pytest.mark.parametrize(("cpu_delay", "her_own_picture"), [(0.0, 0), (0.05, 1)],
+                         ids=["answered at once", "with a pause"])
 async def test_a_move_a_computer_answers_at_once_is_drawn_once_with_both_moves(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, cpu_delay: float,
+        her_own_picture: int) -> None:
+    """At once: a picture for each computer move, the first showing hers too, none for her
+    move alone, which the computer's answer replaced at once. With a pause: her board first,
+    so that the table can be followed, then the computer's."""
     fake = fake_discord
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.0) as bot:
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=cpu_delay) as bot:
         (ann,) = await members(fake, "Ann")
         match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
         player = str(ann["id"])
@@ -66,29 +72,8 @@ async def test_a_move_a_computer_answers_at_once_is_drawn_once_with_both_moves(
             computer_moves = now.version - hers
             assert computer_moves >= 1
             assert bot.tables.shown[match.id] == now.version
-            # ... with a picture for each of its moves, the first showing hers too: none
-            # for her move alone, which the computer's answer replaced at once.
-            assert len(table_edits(fake, table.id)[before:]) == computer_moves
-
-
-@pytest.mark.one_database("the table's publishing, not storage")
-@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
-async def test_with_a_pause_for_computer_players_each_board_is_shown_in_turn(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    fake = fake_discord
-    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.05) as bot:
-        (ann,) = await members(fake, "Ann")
-        match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
-        player = str(ann["id"])
-        for _turn in range(3):
-            hers, before = await ann_moves_until_the_computer_is_due(
-                fake, bot, match.id, player, table.id)
-            now = await ann_due(bot, match.id, player)
-
-            computer_moves = now.version - hers
-            assert computer_moves >= 1
-            # Her board first, so that the table can be followed, then the computer's.
-            assert len(table_edits(fake, table.id)[before:]) == computer_moves + 1
+            # ... in as many pictures as said above.
+            assert len(table_edits(fake, table.id)[before:]) == computer_moves + her_own_picture
 
 
 @pytest.mark.one_database("the pings' route, not storage")
