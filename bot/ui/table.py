@@ -220,7 +220,9 @@ class Tables:
             if payload.png is None and match.channel_id not in self.no_pictures:
                 self.bot.background(self.refresh(match.id))  # brings the picture
             else:
-                self.shown[match.id] = match.version
+                # Saved too: else every table last changed by Start (a game nobody has
+                # moved in yet) looked behind after a restart and was drawn and sent again.
+                self.mark_shown(match, match.version)
         self.bot.driver.kick(match.id)
         self.bot.background(self.bot.pings.update(match.id, interaction))  # who plays first
 
