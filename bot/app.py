@@ -138,6 +138,8 @@ class CityhallBot(commands.Bot):
         # Handled interactions, until their reference cycles can be cut (bot/ui/leftovers.py).
         self.leftovers = Leftovers()
         self.drawing_tables: InFlight[bytes] = InFlight()
+        # Matches whose table skipped a computer move another answered at once (_tell_channel).
+        self._held_tables: set[int] = set()
         self._routed: discord.Interaction | None = None
         self.draining = False
         self._frozen_guilds = False
@@ -197,7 +199,8 @@ class CityhallBot(commands.Bot):
                                              self.settings.cpu_hard_seconds or None),
                                shards=self.settings.shards)
         self.driver = Driver(self.runtime, self.after_move, cpu_delay=self.settings.cpu_delay,
-                             cpu_delay_for=self.servers.cpu_delay)
+                             cpu_delay_for=self.servers.cpu_delay,
+                             on_settled=self._computers_settled)
         self.metrics.watch(self)
         if self.settings.metrics_port is not None:
             try:
@@ -497,7 +500,22 @@ class CityhallBot(commands.Bot):
             # (docs/channel.md). A move with a picture of its own (a Big Cityz reveal) is
             # shown before, so that picture is seen.
             await self.driver.moved_first(match.id, self.COMPUTERS_FIRST_PATIENCE)
+        elif (not by_player and not notices and not news_pictures
+              and self.driver.continuing(match.id) and self._computer_answers_at_once(match)):
+            # Computer players moving one after another without a pause: only the board
+            # after the last is seen, so it alone is drawn (its refresh shows this move's
+            # news too). If the next move fails, _computers_settled shows this one.
+            self._held_tables.add(match.id)
+            return
+        self._held_tables.discard(match.id)
         await self.tables.refresh(match.id)
+
+    def _computers_settled(self, match_id: int) -> None:
+        """The driver is done with this match for now: a table held for a computer move
+        that did not come after all is shown."""
+        if match_id in self._held_tables:
+            self._held_tables.discard(match_id)
+            self.background(self.tables.refresh(match_id))
 
     # Seconds a player's board waits for the computer players answering it at once (a hard
     # one thinks up to CPU_HARD_SECONDS, 0.9 s); then it is shown as it is.

@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import CityhallBot
 from bot.core.records import Match
+from bot.core.runtime import Outcome
 from bot.games.bigcity import GAME
 from fakediscord import FakeDiscord
 from tests import harness
@@ -50,30 +51,73 @@ async def ann_moves_until_the_computer_is_due(fake: FakeDiscord, bot: CityhallBo
 
 @pytest.mark.one_database("the table's publishing, not storage")
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
-@pytest.mark.parametrize(("cpu_delay", "her_own_picture"), [(0.0, 0), (0.05, 1)],
-                         ids=["answered at once", "with a pause"])
+@pytest.mark.parametrize("cpu_delay", [0.0, 0.05], ids=["answered at once", "with a pause"])
 async def test_a_move_a_computer_answers_at_once_is_drawn_once_with_both_moves(
-        fake_discord: FakeDiscord, tmp_path: Path, cpu_delay: float,
-        her_own_picture: int) -> None:
-    """At once: a picture for each computer move, the first showing hers too, none for her
-    move alone, which the computer's answer replaced at once. With a pause: her board first,
-    so that the table can be followed, then the computer's."""
+        fake_discord: FakeDiscord, tmp_path: Path, cpu_delay: float) -> None:
+    """At once: one picture, showing her move and the moves of both computer players after
+    it, none for the boards the next move replaced at once. With a pause: her board first,
+    so that the table can be followed, then each of the computers'."""
     fake = fake_discord
     async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=cpu_delay) as bot:
         (ann,) = await members(fake, "Ann")
-        match, table = await started_table(fake, bot, "bigcity", ann, computers=1)
+        match, table = await started_table(fake, bot, "bigcity", ann, computers=2)
         player = str(ann["id"])
-        for _turn in range(3):  # a placement in the setup, then whole turns of two moves
+        chains: list[int] = []
+        for _turn in range(3):  # a placement in the setup, then whole turns
             hers, before = await ann_moves_until_the_computer_is_due(
                 fake, bot, match.id, player, table.id)
             now = await ann_due(bot, match.id, player)
 
-            # The computer moved after her, and the table shows where it left the game...
+            # The computers moved after her, and the table shows where they left the game...
             computer_moves = now.version - hers
             assert computer_moves >= 1
             assert bot.tables.shown[match.id] == now.version
             # ... in as many pictures as said above.
-            assert len(table_edits(fake, table.id)[before:]) == computer_moves + her_own_picture
+            pictures = len(table_edits(fake, table.id)[before:])
+            assert pictures == (1 if cpu_delay == 0 else computer_moves + 1)
+            chains.append(computer_moves)
+        assert max(chains) >= 2  # two computer players: several boards replaced at once
+
+
+@pytest.mark.one_database("the table's publishing, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_a_board_held_for_the_next_computer_move_is_shown_when_that_move_fails(
+        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Computer players moving on their own (after a restart, or a turn that ran out): the
+    first one's board waits for the second's move, which fails (a bug in a game). The table
+    still shows the first computer's move, not the board from before it."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3", cpu_delay=0.0) as bot:
+        (ann,) = await members(fake, "Ann")
+        match, _table = await started_table(fake, bot, "bigcity", ann, computers=2)
+        player = str(ann["id"])
+        step = bot.runtime.step_computer
+        moved: list[int] = []
+
+        async def first_only(match_id: int) -> Outcome | None:
+            if moved:
+                raise RuntimeError("a bug in the computer player")
+            outcome = await step(match_id)
+            assert outcome is not None
+            moved.append(outcome.match.version)
+            return outcome
+
+        while True:  # Ann's moves, saved but not told, until the computers are due
+            now = await ann_due(bot, match.id, player)
+            assert now.state is not None
+            outcome = await bot.runtime.act(match.id, player,
+                                            GAME.computer.normal(now.state, player))
+            bot.runtime.delivered(match.id)
+            if bot.runtime.computers_due(outcome.match):
+                break
+        bot.runtime.step_computer = first_only  # type: ignore[method-assign]
+        bot.driver.kick(match.id)
+        await fake.wait_until(lambda: bool(moved) and bot.tables.shown.get(match.id)
+                              == moved[0], 5, "the first computer's board shown")
+        live = bot.runtime.get(match.id)
+        assert live is not None and live.version == moved[0]
+        assert bot.runtime.computers_due(live)  # the second computer's move never came
+        assert "A computer move failed" in caplog.text
 
 
 @pytest.mark.one_database("the pings' route, not storage")

@@ -32,9 +32,12 @@ OnOutcome = Callable[[Outcome], Awaitable[None]]
 
 class Driver:
     def __init__(self, runtime: Runtime, on_outcome: OnOutcome, *, cpu_delay: float = 1.0,
-                 cpu_delay_for: Callable[[int], float] | None = None) -> None:
+                 cpu_delay_for: Callable[[int], float] | None = None,
+                 on_settled: Callable[[int], None] | None = None) -> None:
         self.runtime = runtime
         self.on_outcome = on_outcome
+        # Told when a match's task ends (its computer moves done, or one failed).
+        self.on_settled = on_settled
         self.cpu_delay = cpu_delay
         # Per server (/settings), read before every computer move so a change applies at once.
         self.cpu_delay_for = cpu_delay_for
@@ -81,6 +84,12 @@ class Driver:
         if task is not None and task is not asyncio.current_task():
             await asyncio.wait({task}, timeout=patience)
 
+    def continuing(self, match_id: int) -> bool:
+        """Whether the caller runs in this match's own task, which looks for the next due
+        computer move as soon as the caller returns (``on_outcome`` of a computer move)."""
+        task = self._tasks.get(match_id)
+        return task is not None and task is asyncio.current_task()
+
     async def idle(self, match_id: int, timeout: float = 10.0) -> None:
         """Wait until the match has nothing left to do right now (tests, bench)."""
         loop = asyncio.get_running_loop()
@@ -111,6 +120,8 @@ class Driver:
             # No await since the last check, so no kick can slip in between.
             self._tasks.pop(match_id, None)
             self._again.discard(match_id)
+            if self.on_settled is not None and not self._closed:
+                self.on_settled(match_id)
 
     async def _work(self, match_id: int) -> None:
         while True:
