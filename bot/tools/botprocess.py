@@ -158,14 +158,26 @@ class BotProcess:
                 "longest_cpu_ms": longest[2] if longest is not None and len(longest) > 2
                 else None}
 
+    # A settled bot and its render workers use less than this share of a core: an idle
+    # bot with 10,000 matches uses ~1 %, a worker drawing a backlog a whole core.
+    QUIET_CPU = 0.15
+
     async def settle(self, quiet_ms: float = 50.0, timeout: float = 120.0) -> float | None:
-        """Wait until the bot's loop has been quiet for two whole seconds, so one phase's
-        backlog is not charged to the next; the seconds waited, None if it never was."""
+        """Wait until the bot's loop has been quiet for two whole seconds and the bot and
+        its render workers used under ``QUIET_CPU`` of a core over them, so one phase's
+        backlog (pictures still to draw and send) is not charged to the next; the seconds
+        waited, None if it never was."""
         began = time.monotonic()
+        cpu: list[tuple[float, float]] = []  # (time.monotonic(), CPU seconds of the tree)
         while time.monotonic() - began < timeout:
+            now = time.monotonic()
+            cpu.append((now, procs.tree_cpu_seconds(self.pid)))
+            window = [c for c in cpu if now - c[0] <= 2.2]
+            spent = window[-1][1] - window[0][1]
+            idle = now - window[0][0] >= 1.9 and spent < self.QUIET_CPU * (now - window[0][0])
             data = self.loop_stats() or {}
             rows = [r for r in data.get("seconds", []) if r[0] > self.started_wall]
-            if len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
+            if idle and len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
                     and time.time() - rows[-1][0] < 1.5:
                 return time.monotonic() - began
             await asyncio.sleep(0.5)
@@ -248,13 +260,13 @@ class Bots:
     def stall_since_start(self, end_wall: float) -> dict[str, Any]:
         return worst([p.stall_between(p.started_wall, end_wall) for p in self.processes])
 
-    async def settle(self) -> float | None:
-        """Until every process's loop is quiet; None if one never was."""
+    async def settle(self, timeout: float = 120.0) -> float | None:
+        """Until every process and its workers are quiet; None if one never was."""
         if len(self.processes) == 1:
-            return await self.processes[0].settle()
+            return await self.processes[0].settle(timeout=timeout)
         began = time.monotonic()
         for p in self.processes:
-            if await p.settle() is None:
+            if await p.settle(timeout=timeout) is None:
                 return None
         return time.monotonic() - began
 

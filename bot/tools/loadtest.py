@@ -186,12 +186,15 @@ async def _run(config: Config, report: Report, work: Path, database: LoadDatabas
             report, "setup", city, setup_began, time.monotonic())}
         settled: dict[str, float | None] = report.details.setdefault("settle_s", {})
 
+        # Each phase starts on a quiet bot: an earlier backlog is not its cost. The setup of
+        # many matches leaves a picture of each to draw (~16 ms of a worker each).
+        patience = max(120.0, 0.03 * len(tables))
+
         async def calm(after: str) -> None:
-            # each phase starts on a quiet bot: an earlier backlog is not its cost
-            waited = await bot.settle()
+            waited = await bot.settle(timeout=patience)
             settled[after] = waited
-            report.add(after, "until the bot's loop was quiet again (— : not in 120 s)",
-                       waited, "s", "", None if waited is not None else False)
+            report.add(after, f"until the bot and its workers were quiet again (— : not in "
+                       f"{patience:.0f} s)", waited, "s", "", None if waited is not None else False)
 
         await calm("setup")
         rss = bot.rss()
