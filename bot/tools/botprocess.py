@@ -168,13 +168,13 @@ class BotProcess:
         backlog (pictures still to draw and send) is not charged to the next; the seconds
         waited, None if it never was."""
         began = time.monotonic()
-        cpu: list[tuple[float, float]] = []  # (time.monotonic(), CPU seconds of the tree)
+        # The last ~2 s of (time.monotonic(), CPU seconds of the bot and its workers).
+        cpu: list[tuple[float, float]] = []
         while time.monotonic() - began < timeout:
             now = time.monotonic()
-            cpu.append((now, procs.tree_cpu_seconds(self.pid)))
-            window = [c for c in cpu if now - c[0] <= 2.2]
-            spent = window[-1][1] - window[0][1]
-            idle = now - window[0][0] >= 1.9 and spent < self.QUIET_CPU * (now - window[0][0])
+            cpu = [c for c in cpu if now - c[0] <= 2.2] + [(now, procs.tree_cpu_seconds(self.pid))]
+            spent = cpu[-1][1] - cpu[0][1]
+            idle = now - cpu[0][0] >= 1.9 and spent < self.QUIET_CPU * (now - cpu[0][0])
             data = self.loop_stats() or {}
             rows = [r for r in data.get("seconds", []) if r[0] > self.started_wall]
             if idle and len(rows) >= 2 and all(r[1] < quiet_ms for r in rows[-2:]) \
