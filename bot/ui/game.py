@@ -264,6 +264,12 @@ class GameAdapter(Generic[ViewT]):
         """Channel messages for this move (besides the table, which always refreshes)."""
         return []
 
+    def turn_in_progress(self, match: Match) -> bool:
+        """The player due is part way through a turn of several moves (a Cities player
+        placing what they took): the table's words and buttons follow each move, its
+        picture waits for the turn's end (docs/channel.md). False by default."""
+        return False
+
     def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
         """What the computer player did for someone whose time ran out ("built a 3-high
         block on B2"), or None when it is not worth a line."""

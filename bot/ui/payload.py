@@ -34,6 +34,9 @@ class TablePayload:
     description: str = ""  # the picture's alt text
     # pictures shown beside the board (the latest news's: a Big Cityz reveal)
     extras: list[Drawn] = field(default_factory=list)
+    # An edit that changes the words and buttons only: the message keeps its pictures
+    # (a turn in progress, docs/channel.md).
+    keeps_pictures: bool = False
 
     def file(self) -> discord.File | None:
         if self.png is None:
@@ -63,10 +66,13 @@ class TablePayload:
         return kwargs
 
     def edit_kwargs(self) -> dict:
-        return {
+        kwargs = {
             "content": self.content,
             "embed": self.embed,
             "attachments": self.files(),
             "view": self.view,
             "allowed_mentions": NO_MENTIONS,
         }
+        if self.keeps_pictures:
+            del kwargs["attachments"]  # left out, Discord keeps what the message has
+        return kwargs

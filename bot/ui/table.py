@@ -105,6 +105,10 @@ class Tables:
         # on the table already brought it up to date (the version alone is not enough: a
         # match ends or is abandoned without a move).
         self._frames: dict[int, tuple[int, str, str]] = {}
+        # Running matches whose table message carries its board picture now (of some
+        # version): only those may keep it while a turn is in progress (``_edit``). Not
+        # known after a restart, so the first refresh then draws.
+        self._pictured: set[int] = set()
         # Each running match's latest folded notices (one move's news, shown as lines of
         # the table). In memory only: after a restart a table starts without them.
         self._news: dict[int, deque[str]] = {}
@@ -146,13 +150,16 @@ class Tables:
             self.bot.background(self.bot.storage.mark_shown(match.id, version))
 
     async def payload(self, match: Match, *, picture: bool = True,
-                      interactive: bool = False) -> TablePayload:
+                      interactive: bool = False, keep_pictures: bool = False) -> TablePayload:
         """The table (or lobby) message as the channel sees it: in the server's language,
-        its picture included, whoever's click asked for it."""
+        its picture included, whoever's click asked for it (``keep_pictures``: an edit of
+        the words and buttons that leaves the message's pictures as they are)."""
         with self.bot.speaking_to(match.guild_id):
-            return await self._payload(match, picture, interactive)
+            return await self._payload(match, picture and not keep_pictures, interactive,
+                                       keep_pictures)
 
-    async def _payload(self, match: Match, picture: bool, interactive: bool) -> TablePayload:
+    async def _payload(self, match: Match, picture: bool, interactive: bool,
+                       keep_pictures: bool = False) -> TablePayload:
         if match.status == LOBBY:
             return lobby_payload(self.bot, match)
         adapter = self.bot.adapters[match.game]
@@ -173,7 +180,7 @@ class Tables:
         description = self.description(match) if png is not None else ""
         extras = self._news_pictures.get(match.id, []) if png is not None else []
         return TablePayload(self.content(match), png, view, description=description,
-                            extras=extras)
+                            extras=extras, keeps_pictures=keep_pictures)
 
     async def answer_payload(self, match: Match) -> TablePayload:
         """The table as the answer to a click on it (Start, a click on an outdated board):
@@ -212,6 +219,7 @@ class Tables:
             return
         payload = await self.answer_payload(match)
         await interaction.response.edit_message(**payload.edit_kwargs())
+        self._note_pictures(match.id, payload)
         if interaction.message is not None:
             await self.bot.runtime.set_table_message(match.id, interaction.message.id)
             # Start updated the lobby into the table: its picture and the first moves are
@@ -258,6 +266,7 @@ class Tables:
         if self.bot.runtime.get(match_id) is None and not self._locks.locked(match_id):
             # finished: nothing more to publish
             self._frames.pop(match_id, None)
+            self._pictured.discard(match_id)
             self._news.pop(match_id, None)
             self.hooks.forget(match_id)
             self._news_pictures.pop(match_id, None)
@@ -315,7 +324,9 @@ class Tables:
         frame = self.frame(match)
         if frame is not None and self._frames.get(match.id) == frame:
             return  # a click on the table brought it up to date meanwhile
-        payload = await self.payload(match)
+        # A turn in progress (a Cities player placing what they took) changes the words and
+        # buttons at once; its board is drawn when the turn ends (docs/channel.md).
+        payload = await self.payload(match, keep_pictures=self._words_only(match))
         if frame is not None and self._frames.get(match.id) == frame:
             return
         # The table may have moved while this was drawn: the board goes to the message that
@@ -325,10 +336,26 @@ class Tables:
         if message_id is None:
             return
         await self._send_edit(match, message_id, payload)
+        self._note_pictures(match.id, payload)
         if frame is not None:
             self._frames[match.id] = frame
         self._keep_final(match, payload, message_id)
         self.mark_shown(match, match.version)
+
+    def _words_only(self, match: Match) -> bool:
+        """Edit the table's words and buttons only: a turn is in progress and the message
+        shows a board already (its picture before the turn)."""
+        return (match.id in self._pictured and match.status == ACTIVE
+                and self.bot.adapters[match.game].turn_in_progress(match))
+
+    def _note_pictures(self, match_id: int, payload: TablePayload) -> None:
+        """Remember whether the table message now carries a board picture."""
+        if payload.keeps_pictures:
+            return
+        if payload.png is not None:
+            self._pictured.add(match_id)
+        else:
+            self._pictured.discard(match_id)
 
     def _up_to_date(self, match: Match) -> bool:
         """The table message shows ``match`` as it is (its text only built when the
@@ -378,6 +405,7 @@ class Tables:
             log.info("Could not bring the table of match %s up to date through a click: %s",
                      match.id, exc)
             return False
+        self._note_pictures(latest.id, payload)
         if payload.png is None and match.channel_id not in self.no_pictures:
             # Answered in words and buttons; the picture follows with a refresh.
             self.bot.background(self.refresh(latest.id))
@@ -421,6 +449,7 @@ class Tables:
             await self.retire(live)
             await self.bot.runtime.set_table_message(match.id, message_id)
             self._frames.pop(match.id, None)
+            self._pictured.discard(match.id)  # posted by its command: draw the next one
             self.mark_shown(live, version)
         if live.version != version and live.status not in STOPPED:
             await self.refresh(match.id)  # a move landed while the new table was posted
@@ -457,6 +486,7 @@ class Tables:
         await self.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
         match.table_message_id = message.id
+        self._note_pictures(match.id, payload)
         self.mark_shown(match, version)
         return message
 
