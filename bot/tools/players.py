@@ -196,9 +196,12 @@ class Players:
             watch.click = click
             watch.settle()
             reply = click.message
-            if (not click.changed and reply is not None and reply.ephemeral
+            if (reply is not None and reply.ephemeral
                     and any(True for _ in reply.iter_components())):
-                # a private picker still open: the move is the click that closes it
+                # A private picker still open: the move is the click that closes it, even
+                # when this click changed the table's words already (a Cities take: its
+                # board is drawn when the turn ends, docs/channel.md).
+                click.changed = False
                 table.watches.remove(watch)
         self.recorder.clicks.append(click)
         return click
@@ -575,8 +578,8 @@ class Player(Cityscape):
                 table.picker_used = set()
                 table.picker_clicks = 0
             table.picker, table.picker_user = reply, user
-            if fresh and table.watching is not None and not table.watching.changed_at:
-                # opening a picker is not a move
+            if fresh and table.watching is not None:
+                # opening a picker is not a move (``send``)
                 if table.watching in table.watches:
                     table.watches.remove(table.watching)
                 table.watching = None
