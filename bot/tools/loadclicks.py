@@ -178,7 +178,26 @@ def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
         report.add(scenario, f"  CPU per move: {words}",
                    f"{cpu * 1000 / moves:.1f} ms ({count:.0f} jobs, "
                    f"{cpu * 1000 / count:.1f} ms each)")
-    stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds}
+    # Tables by game: how many a game's move draws (a Cities turn is several of the
+    # bot's moves) and what each costs.
+    tables: dict[str, list[float]] = {}
+    for job, (count, cpu) in after.items():
+        parts = job.split(".")
+        if parts[-1] != "render_table" or parts[:2] != ["bot", "games"]:
+            continue
+        was = before.get(job, [0, 0.0])
+        table = tables.setdefault(parts[2], [0, 0.0])
+        table[0] += count - was[0]
+        table[1] += cpu - was[1]
+    per_game = stats.get("per_game") or {}
+    for game, (count, cpu) in sorted(tables.items()):
+        game_moves = (per_game.get(game) or {}).get("moves") or 0
+        if count <= 0 or not game_moves:
+            continue
+        report.add(scenario, f"    {game}: table pictures a move",
+                   f"{count / game_moves:.2f} ({count:.0f} for {game_moves} moves, "
+                   f"{cpu * 1000 / count:.1f} ms each)")
+    stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds, "tables_by_game": tables}
 
 
 def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
