@@ -37,7 +37,6 @@ from bot.render.pool import Priority, RenderPool, RenderPoolError
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
-from bot.ui.crowd import ClickCrowd
 from bot.ui.deferral import arrived
 from bot.ui.expiry import ANSWER_WITHIN_S, LateTally, age_s, expired
 from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
@@ -142,9 +141,6 @@ class CityhallBot(commands.Bot):
         # Matches whose table skipped a computer move another answered at once (_tell_channel).
         self._held_tables: set[int] = set()
         self._routed: discord.Interaction | None = None
-        # Clicks received and not yet handled: late private pictures wait for a crowd of
-        # them to pass (bot/ui/crowd.py).
-        self.crowd = ClickCrowd()
         self.draining = False
         self._frozen_guilds = False
         self._drained = False
@@ -559,15 +555,14 @@ class CityhallBot(commands.Bot):
         arrivals: deque[tuple[Any, str, float]] = deque()
         pump: asyncio.Task[None] | None = None
 
-        def admit(data: Any, kind: str, began: float) -> bool:
-            """Route one click; True when its handlers run on (they let go of the crowd)."""
+        def admit(data: Any, kind: str, began: float) -> None:
             if expired(data):
                 # Discord has told the player "This interaction failed" already, and any
                 # answer would be refused: doing the work would only make every later click
                 # late too (a backlog feeding itself).
                 self.metrics.expired.inc()
                 self._expired_note.note()
-                return False
+                return
             trim_click(data)
             self._routed = None
             self.note_languages(data)
@@ -587,27 +582,20 @@ class CityhallBot(commands.Bot):
                 latency = self.metrics.interaction_seconds.labels(kind)
 
                 def done(_: object) -> None:
-                    self.crowd.release()
                     latency.observe(time.perf_counter() - began)
                     if interaction is not None:
                         self.leftovers.add(interaction)
 
                 handled.add_done_callback(done)
                 self._track(handled)
-                return True
-            return False
 
         async def route_in_turn() -> None:
             while arrivals:
                 data, kind, began = arrivals.popleft()
-                running = False
                 try:
-                    running = admit(data, kind, began)
+                    admit(data, kind, began)
                 except Exception:
                     log.exception("Could not route an interaction.")
-                finally:
-                    if not running:
-                        self.crowd.release()
                 await asyncio.sleep(0)  # the loop's other work goes between two clicks
 
         def gate(data: Any) -> None:
@@ -629,7 +617,6 @@ class CityhallBot(commands.Bot):
             # here, and its acknowledgement is due that much sooner (bot/ui/deferral.py).
             age = min(max(0.0, age_s(data)), ANSWER_WITHIN_S)
             arrivals.append((data, kind, time.perf_counter() - age))
-            self.crowd.hold()
             if pump is None or pump.done():
                 pump = asyncio.get_running_loop().create_task(route_in_turn(),
                                                               name="cityhall-interactions")

@@ -183,31 +183,3 @@ async def test_the_load_test_counts_a_move_told_in_words_as_no_refusal(
         assert DRAWING in str(click.data.get("content")), click.data
         assert not click.refused
         slow.release.set()
-
-
-async def test_a_late_picture_waits_for_a_crowd_of_clicks_to_be_answered(
-        fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Clicks first: while more clicks are in the bot's hands than a busy server has at any
-    moment (a restart's first clicks, a burst), a late picture's upload waits; it goes in
-    as soon as they are answered (bot/ui/crowd.py)."""
-    fake = fake_discord
-    async with cityhall_bot(fake, tmp_path / "cityhall.sqlite3") as bot:
-        match_id, ann = await cities_game(fake, bot)
-        slow = SlowPictures(bot, monkeypatch, "render_neighbourhood")
-        table = fake.message(bot.runtime.get(match_id).table_message_id)  # type: ignore[union-attr,arg-type]
-        mine = await answer(await fake.click(ann, table, f"ch:ct:{match_id}:hood"))
-        message = mine.message
-        assert DRAWING in text_of(mine) and message is not None and not message.attachments
-
-        # A crowd arrives (held as the interaction gate holds clicks it has not answered).
-        crowd = bot.crowd.QUIET_AT + 5
-        for _ in range(crowd):
-            bot.crowd.hold()
-        slow.release.set()
-        await asyncio.sleep(0.5)
-        assert not message.attachments  # drawn, but the crowd's answers go first
-        for _ in range(crowd):
-            bot.crowd.release()
-        await fake.wait_until(lambda: bool(message.attachments), 5, "the late picture")
-        assert [a.filename for a in message.attachments] == ["neighbourhood.png"]
-        assert bot.crowd.in_hand == 0

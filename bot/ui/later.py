@@ -143,12 +143,7 @@ async def _answer(interaction: discord.Interaction, content: str, view: discord.
 
 async def _picture_follows(interaction: discord.Interaction, match_id: int, token: int,
                            content: str, drawing: asyncio.Future[list[discord.File]]) -> None:
-    from .play import cityhall
-
     files = await drawing
-    # Clicks first: in a crowd (a restart's first clicks, a burst) the picture's upload
-    # waits until they are answered, at most a few seconds (bot/ui/crowd.py).
-    await cityhall(interaction).crowd.passed()
     if not SCREENS.is_newest(match_id, interaction.user.id, token):
         return  # the player has moved on; this picture belongs to a screen no longer shown
     try:
