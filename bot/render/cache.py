@@ -11,9 +11,9 @@ Sizes are estimates of what the entry keeps alive: Pillow stores one byte per pi
 is counted at what loading and using one costs (measured: ~300 KB); other values at
 ``sys.getsizeof`` of them and their items.
 
-Budgets (next to each cache) add up to ~79 MB (30 Nov, after issue 25's mixed runs: the
+Budgets (next to each cache) add up to ~83 MB (30 Nov, after issue 25's mixed runs: the
 deflated tiers and text masks grew 11.5 MB, a second Big City map as drawn, never hit,
-went); they cost redrawing more often than unbounded caches would. The environment variable
+went; Big Cityz' tiles gained deflated tiers, +4.5 MB); they cost redrawing more often than unbounded caches would. The environment variable
 ``CITYHALL_RENDER_CACHE_SCALE`` (default 1) multiplies every budget: 2 doubles them.
 
 ``ByteLRU`` is the cache, ``byte_cache`` the decorator (a bounded ``functools.lru_cache``:
