@@ -2,7 +2,8 @@
 item, then places what they took, one move each. While the turn is in progress the table's
 words and buttons follow every move at once ("Ann took …", "Ann is placing …", Place…) and
 the message keeps the board it had; the board is drawn once the turn is over. A table
-message whose picture the bot does not know (after a restart) is drawn in full.
+message whose picture the bot does not know (after a restart) is drawn in full. Big City's
+draw back to a full hand, a card a click, is such a turn too once its first card is drawn.
 
 Played through the fake Discord with clicks only (``Players`` of test_discord_cities)."""
 
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.app import CityhallBot
+from bot.games.bigcity import GAME as BIGCITY
+from bot.games.bigcity.views import drawing_under_way
 from bot.games.cities import ENGINE
 from bot.games.cities.views import placing
 from fakediscord import FakeDiscord
@@ -132,3 +135,38 @@ async def test_after_a_restart_a_turn_in_progress_draws_its_board(
         await settle(bot, match_id)
         assert pending_player(bot, match_id) == mover  # still in progress…
         assert board_of(fake, bot, match_id)[1] != picture  # …and drawn
+
+
+@pytest.mark.one_database("the table's publishing, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_a_big_city_draw_step_shows_the_action_then_the_end_of_the_turn(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
+    """Big City's draw back to a full hand is a click a card: the board after the turn's
+    action (a building) is drawn; the draws after the first card go on in words; the turn's
+    end is drawn."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        match, _ = await harness.started_table(fake, bot, "bigcity", ann, joiners=(bob,))
+        draws_in_words = 0
+        for _move in range(400):
+            await settle(bot, match.id)
+            live = bot.runtime.get(match.id)
+            if live is None or live.state is None or draws_in_words >= 3:
+                break
+            player = BIGCITY.engine.to_act(live.state)[0]
+            table_id, picture, pictures_sent = board_of(fake, bot, match.id)
+            outcome = await bot.runtime.act(
+                match.id, player, BIGCITY.computer.normal(live.state, player))
+            bot.publish(outcome)
+            await settle(bot, match.id)
+            after = bot.runtime.get(match.id)
+            assert after is not None and after.state is not None
+            if drawing_under_way(after.state):
+                draws_in_words += 1
+                table = fake.message(table_id)
+                assert "more card" in table.content, table.content
+                assert board_of(fake, bot, match.id) == (table_id, picture, pictures_sent)
+            elif board_of(fake, bot, match.id)[0] == table_id:
+                # an action, a first card of several, the turn's end: a new board
+                assert board_of(fake, bot, match.id)[2] == pictures_sent + 1
+        assert draws_in_words >= 3

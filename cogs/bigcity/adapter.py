@@ -7,10 +7,17 @@ from typing import Any
 import discord
 
 from bot.core.i18n import Words
-from bot.core.records import Match
+from bot.core.records import ACTIVE, Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity.content import SPECIAL_CARDS
-from bot.games.bigcity.views import BigCityView, as_json, events, move_of, table
+from bot.games.bigcity.views import (
+    BigCityView,
+    as_json,
+    drawing_under_way,
+    events,
+    move_of,
+    table,
+)
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
 from bot.ui.items import wrap
 from bot.ui.words import join_words, mention, name
@@ -106,6 +113,13 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
         if last and last["type"] not in ("build", "special"):
             lines.append(_("Last move: {move}.", move=last_move(match, last)))
         return "\n".join(lines)
+
+    def turn_in_progress(self, match: Match) -> bool:
+        # "Draw back to a full hand" one card a click: the board after the turn's action
+        # (a building, its points) is drawn, then the draw goes on in words ("draws 1 more
+        # card") until it ends the turn, which is drawn.
+        return (match.status == ACTIVE and match.state is not None
+                and drawing_under_way(match.state))
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)

@@ -501,3 +501,9 @@ def drawing(action: JSON) -> DrawMove:
     move = move_of(action)
     assert move["type"] == "draw", move
     return move
+
+
+def drawing_under_way(state: JSON) -> bool:
+    """A draw step in which a card is drawn already: the turn's action is on the board, the
+    rest of the draw changes only the stacks' counts and the drawer's hand."""
+    return state.get("step") == "draw" and any(state["turn"]["drawn"].values())
