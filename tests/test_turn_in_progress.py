@@ -3,7 +3,7 @@ item, then places what they took, one move each. While the turn is in progress t
 words and buttons follow every move at once ("Ann took …", "Ann is placing …", Place…) and
 the message keeps the board it had; the board is drawn once the turn is over. A table
 message whose picture the bot does not know (after a restart) is drawn in full. Big City's
-draw back to a full hand, a card a click, is such a turn too once its first card is drawn.
+action and the draw back to a full hand after it, a card a click, are such a turn too.
 
 Played through the fake Discord with clicks only (``Players`` of test_discord_cities)."""
 
@@ -139,11 +139,11 @@ async def test_after_a_restart_a_turn_in_progress_draws_its_board(
 
 @pytest.mark.one_database("the table's publishing, not storage")
 @pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
-async def test_a_big_city_draw_step_shows_the_action_then_the_end_of_the_turn(
+async def test_a_big_city_turn_with_a_draw_step_is_drawn_when_its_last_card_ends_it(
         fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
-    """Big City's draw back to a full hand is a click a card: the board after the turn's
-    action (a building) is drawn; the draws after the first card go on in words; the turn's
-    end is drawn."""
+    """Big City's turn is an action (a building) and then, if cards were spent, a draw back
+    to a full hand, a click a card: the action and the draws are words at once, the board
+    is drawn when the last card ends the turn."""
     fake = fake_discord
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         match, _ = await harness.started_table(fake, bot, "bigcity", ann, joiners=(bob,))
@@ -167,6 +167,6 @@ async def test_a_big_city_draw_step_shows_the_action_then_the_end_of_the_turn(
                 assert "more card" in table.content, table.content
                 assert board_of(fake, bot, match.id) == (table_id, picture, pictures_sent)
             elif board_of(fake, bot, match.id)[0] == table_id:
-                # an action, a first card of several, the turn's end: a new board
+                # a turn's end (or an action that draws nothing): a new board
                 assert board_of(fake, bot, match.id)[2] == pictures_sent + 1
         assert draws_in_words >= 3

@@ -115,9 +115,9 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
         return "\n".join(lines)
 
     def turn_in_progress(self, match: Match) -> bool:
-        # "Draw back to a full hand" one card a click: the board after the turn's action
-        # (a building, its points) is drawn, then the draw goes on in words ("draws 1 more
-        # card") until it ends the turn, which is drawn.
+        # The action, then "draw back to a full hand", a card a click: one turn. Its news
+        # ("Ann built a bank on 41: 5 points.") and the draw ("draws 1 more card") are
+        # words at once; the board is drawn when the last card ends the turn.
         return (match.status == ACTIVE and match.state is not None
                 and drawing_under_way(match.state))
 

@@ -504,6 +504,6 @@ def drawing(action: JSON) -> DrawMove:
 
 
 def drawing_under_way(state: JSON) -> bool:
-    """A draw step in which a card is drawn already: the turn's action is on the board, the
-    rest of the draw changes only the stacks' counts and the drawer's hand."""
-    return state.get("step") == "draw" and any(state["turn"]["drawn"].values())
+    """A draw step: the turn's action is made and its player draws back to a full hand, a
+    card a move; the last card ends the turn."""
+    return state.get("step") == "draw"
