@@ -266,8 +266,10 @@ class GameAdapter(Generic[ViewT]):
 
     def turn_in_progress(self, match: Match) -> bool:
         """The player due is part way through a turn of several moves (a Cities player
-        placing what they took): the table's words and buttons follow each move, its
-        picture waits for the turn's end (docs/channel.md). False by default."""
+        placing what they took, a Big City player drawing back to a full hand): the table's
+        words and buttons follow each move, its picture waits for the turn's end
+        (docs/channel.md). Asked of running matches only (``Tables._words_only``). False
+        by default."""
         return False
 
     def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.core.i18n import Words
-from bot.core.records import ACTIVE, Match
+from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.bigcity.content import SPECIAL_CARDS
 from bot.games.bigcity.views import (
@@ -118,8 +118,7 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
         # The action, then "draw back to a full hand", a card a click: one turn. Its news
         # ("Ann built a bank on 41: 5 points.") and the draw ("draws 1 more card") are
         # words at once; the board is drawn when the last card ends the turn.
-        return (match.status == ACTIVE and match.state is not None
-                and drawing_under_way(match.state))
+        return match.state is not None and drawing_under_way(match.state)
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.core.i18n import Words
-from bot.core.records import ACTIVE, Match
+from bot.core.records import Match
 from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
@@ -108,8 +108,8 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
         # "Each turn, the active player takes an item (or group of items) from the board"
         # and places it: the take's news line and "is placing…" say it in words; the
         # board is drawn once everything taken is used.
-        return (match.status == ACTIVE and match.state is not None
-                and phase_of(match.state) == "play" and placing(match.state) is not None)
+        return (match.state is not None and phase_of(match.state) == "play"
+                and placing(match.state) is not None)
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)
