@@ -140,8 +140,8 @@ def test_layers_pushed_out_of_the_recent_tier_come_back_pixel_for_pixel() -> Non
     drawn = {name: layer(i, "P" if name == "p" else "RGB") for i, name in enumerate("abcp")}
     for name, image in drawn.items():
         lru.put_image(name, image.copy())
-    assert "a" not in lru.hot and "a" in lru, "the oldest went to the deflated tier"
-    assert lru.bytes < one, "deflated: a fraction of the pixels' bytes"
+    assert "a" not in lru.hot and "a" in lru, "the oldest went to the compressed tier"
+    assert lru.bytes < one, "compressed: a fraction of the pixels' bytes"
     for name, image in drawn.items():
         back = lru.get_image(name)
         assert back is not None and back.mode == image.mode and back.size == image.size
@@ -151,3 +151,22 @@ def test_layers_pushed_out_of_the_recent_tier_come_back_pixel_for_pixel() -> Non
         assert again is not None and again.tobytes() == image.tobytes()
     lru.discard("p")
     assert lru.get_image("p") is None and "p" not in lru.hot
+
+
+def test_packed_layers_hold_only_their_compressed_bytes() -> None:
+    """A worker keeps ~100 layers packed; each must cost its compressed size, not the
+    3-4 MB buffer the compressor sized for the worst case (which zstandard's bytes keep
+    unless copied: 20 Big City map layers held 72 MB instead of a few KB)."""
+    import tracemalloc
+
+    layer = Image.new("RGB", (1200, 1000), (243, 240, 232))  # 3.6 MB of pixels
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = [cache.pack(layer) for _ in range(20)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert all(cache.unpack(p).tobytes() == layer.tobytes() for p in kept[:2])
+    assert sum(p.nbytes for p in kept) < 100_000
+    assert held < 1_000_000, f"20 packed layers hold {held / 1e6:.1f} MB"

@@ -212,6 +212,49 @@ def test_encode_png_accepts_other_modes() -> None:
         assert _png(kit.encode_png(image)).size == (30, 20)
 
 
+def test_a_table_png_decodes_to_the_pictures_own_pixels_and_palette() -> None:
+    """The fast writer (ISA-L, bot/render/png.py) and Pillow's own give the same picture:
+    every palette index and palette colour, for a real table of each game."""
+    from bot.games import GAMES, renderer
+    from bot.render import png
+
+    assert png.available(), "isal is a dependency: pictures should not fall back to Pillow"
+    for name, game in GAMES.items():
+        state = game.engine.new(["ann", "Bob 田中", "cy"], {}, 5)
+        for _ in range(6):  # a few moves, so the board has pieces on it
+            player = game.engine.to_act(state)[0]
+            state, _events = game.engine.apply(state, player,
+                                               game.computer.normal(state, player))
+        with kit.capturing() as kept:
+            renderer(name).render_table(game.engine.view(state, None))
+        picture = kept[-1]
+        written = png.paletted_png(picture)
+        assert written is not None
+        decoded = Image.open(io.BytesIO(written))
+        decoded.verify()  # chunk lengths, CRCs and IEND
+        decoded = _png(written)
+        assert decoded.mode == "P" and decoded.size == picture.size, name
+        assert decoded.tobytes() == picture.tobytes(), name
+        assert decoded.getpalette() == picture.getpalette(), name
+        by_pillow = io.BytesIO()
+        picture.save(by_pillow, format="PNG", compress_level=2)
+        assert _png(by_pillow.getvalue()).convert("RGB").tobytes() == \
+            decoded.convert("RGB").tobytes(), name
+        assert len(written) < 1.1 * len(by_pillow.getvalue()), name
+
+
+def test_without_isal_pictures_are_written_by_pillow(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.render import png
+
+    c = kit.Canvas.new(200, 40)
+    c.text((10, 20), "Cityhall", 24, anchor="lm")
+    fast = _png(kit.encode_png(c.image))
+    monkeypatch.setattr(png, "_isal_zlib", None)
+    assert not png.available() and png.paletted_png(c.image.quantize()) is None
+    slow = _png(kit.encode_png(c.image))
+    assert slow.tobytes() == fast.tobytes() and slow.getpalette() == fast.getpalette()
+
+
 def test_die_faces_differ() -> None:
     faces = []
     for value in range(1, 7):

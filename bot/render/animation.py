@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib
 import io
 import struct
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from bot.core.engine import JSON
 from bot.core.replaying import board, steps
 
 from . import kit
+from .cache import compress, decompress
 
 MAX_FRAMES = 24  # about 2 s of a worker's CPU for the longest games (docs)
 # Discord takes 8 MiB of attachments per message (a server without boosts), the table
@@ -118,22 +118,23 @@ def scaled(picture: Image.Image, width: int) -> Image.Image:
 
 
 # A frame travels from the worker that draws it to the one that makes the GIF as its RGB
-# pixels deflated at level 1 behind this tag (~3 ms; a PNG took ~25 ms to write).
-_FRAME_TAG = b"CHFRAME1"
+# pixels compressed (``cache.compress``) behind this tag (well under 1 ms; a PNG took
+# ~25 ms to write, zlib ~3 ms). Frames live only between two jobs of one process's life.
+_FRAME_TAG = b"CHFRAME2"
 _FRAME_SIZE = struct.Struct(">II")
 
 
 def _frame_bytes(picture: Image.Image) -> bytes:
     rgb = picture if picture.mode == "RGB" else picture.convert("RGB")
     return (_FRAME_TAG + _FRAME_SIZE.pack(*rgb.size)
-            + zlib.compress(rgb.tobytes(), 1))
+            + compress(rgb.tobytes()))
 
 
 def _frame_image(data: bytes) -> Image.Image:
     """A frame from :func:`frames` (or a PNG) as RGB."""
     if data.startswith(_FRAME_TAG):
         size = _FRAME_SIZE.unpack_from(data, len(_FRAME_TAG))
-        pixels = zlib.decompress(data[len(_FRAME_TAG) + _FRAME_SIZE.size:])
+        pixels = decompress(data[len(_FRAME_TAG) + _FRAME_SIZE.size:])
         return Image.frombytes("RGB", size, pixels)
     with Image.open(io.BytesIO(data)) as image:
         return image.convert("RGB")

@@ -12,8 +12,9 @@ is counted at what loading and using one costs (measured: ~300 KB); other values
 ``sys.getsizeof`` of them and their items.
 
 Budgets (next to each cache) add up to ~83 MB (30 Nov, after issue 25's mixed runs: the
-deflated tiers and text masks grew 11.5 MB, a second Big City map as drawn, never hit,
-went; Big Cityz' tiles gained deflated tiers, +4.5 MB); they cost redrawing more often than unbounded caches would. The environment variable
+compressed tiers and text masks grew 11.5 MB, a second Big City map as drawn, never hit,
+went; Big Cityz' tiles gained compressed tiers, +4.5 MB); they cost redrawing more often
+than unbounded caches would. The environment variable
 ``CITYHALL_RENDER_CACHE_SCALE`` (default 1) multiplies every budget: 2 doubles them.
 
 ``ByteLRU`` is the cache, ``byte_cache`` the decorator (a bounded ``functools.lru_cache``:
@@ -28,12 +29,12 @@ import functools
 import os
 import sys
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast
 
+import zstandard
 from PIL import Image, ImageFont
 
 K = TypeVar("K", bound=Hashable)
@@ -237,14 +238,44 @@ def byte_cache(max_bytes: int, name: str | None = None,
 # is 3-4 MB as RGB, so a budget of a few MB keeps only the last two or three matches, and
 # under real traffic (dozens of matches taking turns) every move missed and redrew it
 # (~20-30 ms). So such layers are kept in two tiers: the most recent as they are (a hit
-# costs a copy, ~0.5 ms), and those pushed out of that budget deflated at level 1, the
-# same pixels in 50-100 KB (~100 matches in a few MB; a hit costs ~4 ms to inflate;
-# packing costs ~8 ms, paid only for a layer that goes cold).
+# costs a copy, ~0.5 ms), and those pushed out of that budget compressed with Zstandard at
+# level 1, the same pixels in 5-40 KB (~100 matches in a few MB; a hit costs ~0.2 ms to
+# expand, packing ~0.4 ms, paid only for a layer that goes cold). zlib at level 1 took
+# six times as long both ways for 2.5 times the bytes (docs/pictures-cost.md).
+
+_ZSTD_LEVEL = 1
+_codecs = threading.local()  # a zstd context is reusable but not shareable between threads
+
+
+def _compressor() -> zstandard.ZstdCompressor:
+    codec: zstandard.ZstdCompressor | None = getattr(_codecs, "compressor", None)
+    if codec is None:
+        codec = _codecs.compressor = zstandard.ZstdCompressor(level=_ZSTD_LEVEL)
+    return codec
+
+
+def _decompressor() -> zstandard.ZstdDecompressor:
+    codec: zstandard.ZstdDecompressor | None = getattr(_codecs, "decompressor", None)
+    if codec is None:
+        codec = _codecs.decompressor = zstandard.ZstdDecompressor()
+    return codec
+
+
+def compress(data: bytes) -> bytes:
+    """``data`` compressed fast (Zstandard, level 1), for ``decompress``."""
+    # Copied: the bytes zstandard returns keep the buffer it allocated for the worst case,
+    # the size of ``data`` (3-4 MB for a map layer), while saying they are ~20 KB long: a
+    # hundred kept layers held 300 MB.
+    return bytes(memoryview(_compressor().compress(data)))
+
+
+def decompress(data: bytes) -> bytes:
+    return _decompressor().decompress(data)
 
 
 @dataclass(frozen=True)
 class Packed:
-    """An image's pixels, deflated: ``unpack`` gives back exactly the same image."""
+    """An image's pixels, compressed: ``unpack`` gives back exactly the same image."""
 
     mode: str
     size: tuple[int, int]
@@ -258,12 +289,12 @@ class Packed:
 
 def pack(image: Image.Image) -> Packed:
     palette = bytes(image.getpalette() or b"") if image.mode == "P" else None
-    return Packed(image.mode, image.size, zlib.compress(image.tobytes(), 1), palette)
+    return Packed(image.mode, image.size, compress(image.tobytes()), palette)
 
 
 def unpack(packed: Packed) -> Image.Image:
     """A new image (the caller may draw on it) with the packed pixels."""
-    image = Image.frombytes(packed.mode, packed.size, zlib.decompress(packed.data))
+    image = Image.frombytes(packed.mode, packed.size, decompress(packed.data))
     if packed.palette is not None:
         image.putpalette(packed.palette)
     return image
@@ -275,7 +306,7 @@ def _packed_size(value: Any) -> int:
 
 class PackedLRU(ByteLRU[K, Packed]):
     """Images in two tiers: the recent ones as they are, in ``hot_bytes`` (the ``.hot``
-    cache), and those it pushes out deflated, in ``max_bytes``. ``get_image`` and
+    cache), and those it pushes out compressed, in ``max_bytes``. ``get_image`` and
     ``peek_image`` always give a new image the caller may draw on."""
 
     def __init__(self, name: str, max_bytes: int, hot_bytes: int) -> None:
@@ -320,7 +351,7 @@ class PackedLRU(ByteLRU[K, Packed]):
 def packed_cache(max_bytes: int, hot_bytes: int, name: str | None = None
                  ) -> Callable[[Callable[P, Image.Image]], CachedFunction[P, Image.Image]]:
     """``byte_cache`` for a function that draws an image, kept in two tiers
-    (``PackedLRU``: ``hot_bytes`` as drawn, ``max_bytes`` deflated): every call returns a
+    (``PackedLRU``: ``hot_bytes`` as drawn, ``max_bytes`` compressed): every call returns a
     new image, which the caller may draw on without copying it."""
 
     def decorate(function: Callable[P, Image.Image]) -> CachedFunction[P, Image.Image]:

@@ -73,8 +73,8 @@ def _small_number_size(frame: Frame) -> int:
 
 
 # The last city shape is kept as drawn (2.6-4 MB: the next player's preview of the same
-# match pastes it), older ones deflated (~70 KB each), so the shapes of the ~40 matches
-# last drawn stay: a hit costs 0.5-4 ms, a miss ~30 ms (bot/render/cache.py). A second
+# match pastes it), older ones compressed (~25 KB each), so the shapes of the ~100
+# matches last drawn stay: a hit costs ~0.5 ms, a miss ~30 ms (bot/render/cache.py). A second
 # shape as drawn was never hit under mixed traffic (another match's table comes between).
 @packed_cache(3 * MB, hot_bytes=9 * MB // 2)
 def _map_base(tiles: tuple[Tile, ...], frame: Frame, map_h: int) -> Image.Image:

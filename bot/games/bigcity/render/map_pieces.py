@@ -174,12 +174,12 @@ def _ring(c: Canvas, cells: set[Cell], frame: Frame, inset: float) -> None:
 # The city with its pieces, per city shape and list of pieces. Pieces are only ever added,
 # so a new picture usually finds the previous one here and draws just the newest piece;
 # that previous layer is then dropped, so the budget holds one layer per recent match.
-# The last two layers are kept as drawn (2.6-3.5 MB each), older ones deflated (~80 KB:
+# The last two layers are kept as drawn (2.6-3.5 MB each), older ones compressed (~35 KB:
 # bot/render/cache.py), so under real traffic, dozens of matches taking turns, a match's
-# layer is still here on its next move (a hit costs ~4 ms; drawing it from the bare map
-# ~6 ms more, and the bare map itself ~30 ms when it too has gone). 8 MB deflated holds
-# ~100 matches' layers: with 3 MB (~37) a mixed run of 50 Big City channels drew a
-# table in 22.4 ms on average, with 8 MB in 19.5 (docs/pictures-cost.md).
+# layer is still here on its next move (a hit costs ~0.5 ms; drawing it from the bare map
+# ~6 ms more, and the bare map itself ~30 ms when it too has gone). 8 MB compressed holds
+# ~200 matches' layers: with 3 MB deflated (~37) a mixed run of 50 Big City channels drew
+# a table in 22.4 ms on average, with 8 MB in 19.5 (docs/pictures-cost.md).
 _CITY_CACHE: PackedLRU[tuple[Any, ...]] = PackedLRU(f"{__name__}._CITY_CACHE", 8 * MB,
                                                        hot_bytes=7 * MB)
 

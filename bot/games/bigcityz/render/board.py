@@ -76,7 +76,7 @@ def _line_y(i: int) -> float:
 
 
 # Boards as drawn (~130 KB each, a table shows four) for the next picture of the same
-# match, and those pushed out deflated (~10 KB): under a busy server's interleaved matches
+# match, and those pushed out compressed (~9 KB): under a busy server's interleaved matches
 # the 3 MB as drawn held 20 boards and hit 11 %, each miss redrawn (~1.4 ms).
 @packed_cache(4 * MB, hot_bytes=3 * MB // 2)
 def _board_tile(slot: int, statement: str, text: str, symbol: str,

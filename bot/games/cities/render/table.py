@@ -398,10 +398,10 @@ def _row(canvas: Canvas, view: View, row: str, slots: list[dict[str, Any]], y: i
 
 
 # A row's slots hardly change from one move to the next (a worker empties one), so each
-# is drawn once per content and kept (a table's worth as drawn, older ones deflated to
-# ~10 KB each: bot/render/cache.py) for the next moves of the matches last drawn. Drawing
-# one costs 0.5-1.5 ms, a hit ~0.1 ms. 6 MB deflated keeps ~40 matches' rows: with 2.5 MB
-# a mixed run of 50 Cities channels drew a table in 21.8 ms on average, with 6 MB in 17.0.
+# is drawn once per content and kept (a table's worth as drawn, older ones compressed to
+# ~5 KB each: bot/render/cache.py) for the next moves of the matches last drawn. Drawing
+# one costs 0.5-1.5 ms, a hit ~0.1 ms. 6 MB compressed keeps ~60 matches' rows: with 2.5 MB
+# deflated a mixed run of 50 Cities channels drew a table in 21.8 ms on average, with 6 MB in 17.0.
 @packed_cache(6 * MB, hot_bytes=7 * MB // 2)
 def _slot_tile(row: str, i: int, slot_json: str, dx: int, dy: int, w: int, h: int,
                players: tuple[str, ...], language: str) -> Image.Image:

@@ -52,10 +52,10 @@ def _table_base(sides: tuple[str, ...], language: str, lines: int = 1) -> Canvas
     return Canvas(_table_base_image(sides, language, lines))
 
 
-# One base is kept as drawn (~4.5 MB), the others deflated (~40 KB: bot/render/cache.py),
+# One base is kept as drawn (~4.5 MB), the others compressed (~15 KB: bot/render/cache.py),
 # so every number of sides, caption lines and language stays: only one used to be kept,
 # and the caption's lines change from move to move, so most moves drew it again (~6 ms;
-# a deflated hit ~3 ms).
+# a compressed hit ~0.5 ms).
 @packed_cache(1 * MB, hot_bytes=5 * MB)
 def _table_base_image(sides: tuple[str, ...], language: str, lines: int) -> Image.Image:
     right_h = BODY + 40 + len(sides) * (SIDE_PANEL_H + 12)
