@@ -230,8 +230,7 @@ def test_a_table_png_decodes_to_the_pictures_own_pixels_and_palette() -> None:
         picture = kept[-1]
         written = png.paletted_png(picture)
         assert written is not None
-        decoded = Image.open(io.BytesIO(written))
-        decoded.verify()  # chunk lengths, CRCs and IEND
+        Image.open(io.BytesIO(written)).verify()  # chunk lengths, CRCs and IEND
         decoded = _png(written)
         assert decoded.mode == "P" and decoded.size == picture.size, name
         assert decoded.tobytes() == picture.tobytes(), name
