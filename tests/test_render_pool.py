@@ -51,14 +51,6 @@ def hold(folder: str, tag: str) -> bytes:
     return record(folder, tag)
 
 
-def hold_on(folder: str, tag: str, release: str) -> bytes:
-    """``hold``, released by the file ``release`` instead."""
-    (Path(folder) / f"{tag}.started").write_text(str(os.getpid()))
-    while not (Path(folder) / release).exists():
-        time.sleep(0.005)
-    return record(folder, tag)
-
-
 # -- helpers -------------------------------------------------------------------------------
 
 
@@ -291,56 +283,6 @@ async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderP
     (tmp_path / "release").touch()
     assert await asyncio.gather(busy, kept) == [b"first", b"kept"]
     assert _order(tmp_path) == ["first", "kept"]
-
-
-async def _backlog_behind_second(pool: RenderPool, tmp_path: Path,
-                                 ) -> tuple[asyncio.Task[Any], asyncio.Task[Any], list[Any]]:
-    """"first" held with nothing queued, then "second" (held until ``release2``) and three
-    pictures queued behind it; "first" released: the worker draws "second" with "r0"
-    already sent behind it."""
-    folder = str(tmp_path)
-    busy = await _held(pool, tmp_path)
-    assert pool.in_flight() == 1  # nothing was queued when "first" went: nothing ahead
-    second = asyncio.create_task(pool.render("testjobs", "hold_on", folder, "second",
-                                             "release2"))
-    rest = [asyncio.create_task(pool.render("testjobs", "record", folder, f"r{i}"))
-            for i in range(3)]
-    await _until(lambda: pool.queued() == 4)
-    (tmp_path / "release").touch()
-    await _started(tmp_path, "second")
-    await _until(lambda: pool.queued() == 2)
-    return busy, second, rest
-
-
-async def test_under_a_backlog_the_worker_is_sent_the_next_picture_while_it_draws(
-        single: RenderPool, tmp_path: Path) -> None:
-    # With pictures queued up, the worker need not wait for the event loop between two of
-    # them: the next is in its pipe. That one has left the queue, so a player's picture
-    # asked for now comes after it (one picture later than it would have), then the rest.
-    folder = str(tmp_path)
-    busy, second, rest = await _backlog_behind_second(single, tmp_path)
-    assert single.in_flight() == 2 and single.queued() == 2
-    urgent = asyncio.create_task(single.render("testjobs", "record", folder, "preview",
-                                               priority=Priority.INTERACTIVE))
-    await _until(lambda: single.queued(Priority.INTERACTIVE) == 1)
-    (tmp_path / "release2").touch()
-    assert await asyncio.gather(busy, second, urgent, *rest) == [
-        b"first", b"second", b"preview", b"r0", b"r1", b"r2"]
-    assert _order(tmp_path) == ["first", "second", "r0", "preview", "r1", "r2"]
-    assert single.in_flight() == 0 and single.stats.done == 6
-
-
-async def test_a_picture_sent_behind_a_worker_that_dies_is_drawn_by_the_next(
-        tmp_path: Path) -> None:
-    async with render_pool(1, modules=JOBS, retries=0) as pool:
-        busy, second, rest = await _backlog_behind_second(pool, tmp_path)
-        os.kill(int((tmp_path / "second.started").read_text()), signal.SIGKILL)
-        with pytest.raises(WorkerDied):
-            await second  # no retries: the job that was running fails
-        # "r0", sent but never started, was not an attempt: it is drawn after all.
-        assert await asyncio.gather(busy, *rest) == [b"first", b"r0", b"r1", b"r2"]
-        assert pool.stats.worker_deaths == 1 and pool.in_flight() == 0
-    assert _order(tmp_path) == ["first", "r0", "r1", "r2"]
 
 
 # -- crashes and shutdown ------------------------------------------------------------------

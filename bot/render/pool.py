@@ -38,12 +38,6 @@ Scheduling:
   The older caller gets :class:`Superseded` raised, not the newer picture: its caller
   (a table refresh) would pair the picture with its own, older, text and buttons, and
   the newer caller is going to publish anyway. A job already running is never replaced.
-- Under a backlog (``PREFETCH_BACKLOG`` pictures queued), a worker drawing a picture is
-  sent the next one behind it, so it starts without waiting for this loop to read the
-  reply and pick (the loop, busy with clicks, left the one worker idle ~15 % of the time
-  at 100 clicks a second). That job has left the queue: a newer keyed job no longer
-  replaces it and an interactive one no longer overtakes it (one picture's wait at most).
-  Nothing is sent behind thinking or later work.
 - A caller that is cancelled while its job waits takes the job out of the queue.
 - THINKING jobs (a hard computer player's move, up to a second each) run after every
   picture, and LOW jobs (animations, seconds each) after them; together they run on at
@@ -119,9 +113,6 @@ class Priority(enum.IntEnum):
 
 # What runs on the workers that pictures leave over: at most ``thinking_slots`` at once.
 _SPARE = (Priority.THINKING, Priority.LOW)
-_PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
-# Pictures queued from which a worker drawing one is sent the next (``_send_ahead``).
-PREFETCH_BACKLOG = 3
 
 
 class Superseded(RenderPoolError):
@@ -251,24 +242,12 @@ class _Process:
                   ) -> tuple[bool, Any, str, float, float]:
         """(ok, value or exception, traceback text, seconds the call took in the worker,
         its CPU seconds); raises _WorkerGone or TimeoutError."""
-        job_id = await self.send(module, function, args, language)
-        return await self.reply(job_id, timeout)
-
-    async def send(self, module: str, function: str, args: tuple[Any, ...],
-                   language: str = ENGLISH) -> int:
-        """Hand the worker a job (it starts when those sent before it are done); its id."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
         message = pickle.dumps(("job", job_id, module, function, args, language), _PICKLE)
         await self._write(message)
         self.jobs += 1
-        return job_id
-
-    async def reply(self, job_id: int, timeout: float | None,
-                    ) -> tuple[bool, Any, str, float, float]:
-        """The reply to the oldest job sent and not yet answered, which must be ``job_id``
-        (a worker answers its jobs in the order they came)."""
         reply = await asyncio.wait_for(self._receive(), timeout)
         tag, reply_id = reply[0], reply[1]
         if reply_id != job_id:
@@ -337,8 +316,6 @@ class RenderPool:
         self._slots: list[asyncio.Task[None]] = []
         self._procs: dict[int, _Process] = {}  # slot -> its live worker
         self._running: dict[int, _Job] = {}  # slot -> the job it draws now
-        # slot -> (the picture sent to its worker behind the running one, its job id)
-        self._ahead: dict[int, tuple[_Job, int]] = {}
         self._executor: ThreadPoolExecutor | None = None
         self._started = False
         self._closing = False
@@ -398,8 +375,6 @@ class RenderPool:
             if not job.future.done():
                 job.future.set_exception(PoolClosed("the render pool closed"))
             del self._running[slot]
-        for slot in list(self._ahead):
-            self._drop_ahead(slot, PoolClosed("the render pool closed"))
         procs, self._procs = list(self._procs.values()), {}
         await asyncio.gather(*(p.kill() for p in procs), return_exceptions=True)
         if self._executor is not None:
@@ -492,7 +467,7 @@ class RenderPool:
         return sum(1 for q in queues for job in q if not job.future.done())
 
     def in_flight(self) -> int:
-        return len(self._running) + len(self._ahead)
+        return len(self._running)
 
     def expected_wait(self, priority: Priority = Priority.INTERACTIVE) -> float:
         """Seconds a job of ``priority`` submitted now would likely wait for its picture:
@@ -528,22 +503,6 @@ class RenderPool:
                 if job.key is not None and self._keyed.get(job.key) is job:
                     del self._keyed[job.key]
                 if not job.future.done():  # done here: its caller was cancelled
-                    return job
-        return None
-
-    def _take_picture(self) -> _Job | None:
-        """The next picture (never thinking or later work) when a backlog is queued: what
-        a worker is sent behind the one it draws (``PREFETCH_BACKLOG``)."""
-        if sum(1 for p in _PICTURES for job in self._queues[p]
-               if not job.future.done()) < PREFETCH_BACKLOG:
-            return None
-        for priority in _PICTURES:
-            queue = self._queues[priority]
-            while queue:
-                job = queue.popleft()
-                if job.key is not None and self._keyed.get(job.key) is job:
-                    del self._keyed[job.key]
-                if not job.future.done():
                     return job
         return None
 
@@ -589,15 +548,12 @@ class RenderPool:
                     # Processes cannot be started here any more: keep drawing, in a thread.
                     await self._thread_slot(slot)
                     return
-            ahead = self._ahead.pop(slot, None)
-            job = ahead[0] if ahead is not None else await self._next()
+            job = await self._next()
             self._running[slot] = job
             job.attempts += 1
             try:
-                job_id = ahead[1] if ahead is not None else await worker.send(
-                    job.module, job.function, job.args, job.language)
-                await self._send_ahead(slot, worker, job)
-                ok, value, text, seconds, cpu = await worker.reply(job_id, self.timeout)
+                ok, value, text, seconds, cpu = await worker.run(
+                    job.module, job.function, job.args, self.timeout, job.language)
                 self.stats.count_cpu(f"{job.module}.{job.function}", cpu)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
@@ -610,20 +566,17 @@ class RenderPool:
                 self._finish(job, False, exc)
             except asyncio.CancelledError:
                 self._finish(job, False, PoolClosed("the render pool closed"))
-                self._drop_ahead(slot, PoolClosed("the render pool closed"))
                 raise
             except TimeoutError:
                 log.error("render job %s.%s ran over %s s; killing worker %s", job.module,
                           job.function, self.timeout, worker.pid)
                 del self._procs[slot]
                 await worker.kill()
-                self._requeue_ahead(slot)
                 self._finish(job, False, RenderTimeout(
                     f"{job.function} ran longer than {self.timeout} s"))
             except _WorkerGone as exc:
                 self.stats.worker_deaths += 1
                 del self._procs[slot]
-                self._requeue_ahead(slot)
                 code = await worker.proc.wait()
                 log.error("render worker %s died (exit %s) drawing %s.%s: %s", worker.pid,
                           code, job.module, job.function, exc)
@@ -643,40 +596,6 @@ class RenderPool:
                 del self._procs[slot]
                 self.stats.recycled += 1
                 await worker.stop()
-
-    async def _send_ahead(self, slot: int, worker: _Process, running: _Job) -> None:
-        """Under a backlog of pictures, send the worker the next one while it draws
-        ``running``, so it starts at once instead of idling while this loop reads the
-        reply and picks (~1.4 ms a picture at 100 clicks a second, when the loop is busy
-        with clicks). Never behind thinking or later work (seconds), never the job that
-        would take the worker past ``max_jobs``: a sent job is no longer replaced by a
-        newer one with its key, nor overtaken by an interactive one."""
-        if running.priority not in _PICTURES or slot in self._ahead or (
-                self.max_jobs is not None and worker.jobs + 1 >= self.max_jobs):
-            return
-        job = self._take_picture()
-        if job is None:
-            return
-        try:
-            job_id = await worker.send(job.module, job.function, job.args, job.language)
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            self._finish(job, False, exc)  # its arguments did not pickle; nothing was sent
-        except _WorkerGone:
-            self._requeue(job)  # the running job's reply reports the worker's end
-        else:
-            self._ahead[slot] = (job, job_id)
-
-    def _requeue_ahead(self, slot: int) -> None:
-        """The job sent behind a worker that died or was killed never started: it goes back
-        to the head of its queue, without counting as an attempt."""
-        ahead = self._ahead.pop(slot, None)
-        if ahead is not None and not ahead[0].future.done():
-            self._requeue(ahead[0])
-
-    def _drop_ahead(self, slot: int, error: Exception) -> None:
-        ahead = self._ahead.pop(slot, None)
-        if ahead is not None:
-            self._finish(ahead[0], False, error)
 
     async def _replace(self, slot: int) -> _Process | None:
         for attempt in range(_START_ATTEMPTS):
