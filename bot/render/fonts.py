@@ -13,6 +13,7 @@ guessing from rendered pixels: nothing is ever drawn as a font's "missing glyph"
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 import unicodedata
@@ -157,6 +158,7 @@ def supports(char: str, bold: bool = False) -> bool:
     return ord(char) in coverage(bold)
 
 
+@functools.lru_cache(maxsize=4096)  # ~110 characters a table are looked up, most again
 def face_of(char: str, bold: bool = False) -> int | None:
     """The face that draws ``char``, or None when no bundled face has it."""
     code = ord(char)

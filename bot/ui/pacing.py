@@ -104,9 +104,12 @@ class ChannelPacing:
         self.channel = Pacer(CHANNEL_LIMIT[0], CHANNEL_LIMIT[1] * scale, clock=clock)
         self.bot = Pacer(global_share(share), GLOBAL_LIMIT[1] * scale, clock=clock)
 
-    async def wait(self, route: str, channel_id: int) -> None:
+    async def wait(self, route: str, channel_id: int, *, counts_globally: bool = True) -> None:
+        """``counts_globally`` false: a request Discord leaves out of the bot's global limit
+        (an edit through a click's token), which waits for its channel's window only."""
         await self.channel.wait((route, channel_id))
-        await self.bot.wait("global")
+        if counts_globally:
+            await self.bot.wait("global")
 
 
 class RequestGate:
