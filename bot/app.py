@@ -33,7 +33,7 @@ from bot.core.storage import Storage
 from bot.core.tasks import tasks_started_by
 from bot.games import GAMES, render_pool
 from bot.metrics import Metrics
-from bot.render.pool import Priority, RenderPool, RenderPoolError
+from bot.render.pool import Priority, RenderPool, RenderPoolError, default_spare
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
@@ -174,9 +174,11 @@ class CityhallBot(commands.Bot):
             await gateway_from_api(self)
         if not hasattr(self, "storage"):
             self.storage = await Storage.open(self.settings.database)
-        # Pictures are drawn in worker processes (one per core by default), players'
-        # private pictures ahead of table refreshes.
-        self.pictures = render_pool(self.settings.render_workers)
+        # Pictures are drawn in worker processes (one per core but one by default, and the
+        # last core lent to pictures that fall behind), players' private pictures ahead of
+        # table refreshes.
+        self.pictures = render_pool(self.settings.render_workers,
+                                    spare=default_spare(self.settings.render_workers))
         try:
             await self.pictures.start()
         except RenderPoolError as exc:

@@ -18,6 +18,7 @@ import pytest
 from bot.core.engine import JSON
 from bot.core.levels import LEVELS, Budget, decide
 from bot.games import ENGINES, GAMES, render_pool, renderer
+from bot.render import pool as pool_module
 from bot.render.pool import (
     DEFAULT_JOB_S,
     PoolClosed,
@@ -25,6 +26,7 @@ from bot.render.pool import (
     RenderPool,
     Superseded,
     WorkerDied,
+    default_spare,
     default_workers,
 )
 from bot.render.worker import WORKER_NICE
@@ -49,6 +51,13 @@ def hold(folder: str, tag: str) -> bytes:
     while not release.exists():
         time.sleep(0.005)
     return record(folder, tag)
+
+
+def cache_scale() -> float:
+    """The budget scale of this worker's render caches."""
+    from bot.render import cache
+
+    return cache.SCALE
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -283,6 +292,38 @@ async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderP
     (tmp_path / "release").touch()
     assert await asyncio.gather(busy, kept) == [b"first", b"kept"]
     assert _order(tmp_path) == ["first", "kept"]
+
+
+async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On 2 cores the default is one worker; when pictures have waited too long a second is
+    # lent (with half the caches), draws them, and is stopped once none has come a while.
+    monkeypatch.setattr(pool_module, "LEND_NOT_BEFORE_S", 0.0)
+    monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.2)
+    monkeypatch.setattr(pool_module, "SPARE_IDLE_S", 1.0)
+    folder = str(tmp_path)
+    async with render_pool(1, modules=JOBS, spare=1) as pool:
+        busy = await _held(pool, tmp_path)  # the standing worker is held
+        early = asyncio.create_task(pool.render("testjobs", "record", folder, "early"))
+        await asyncio.sleep(0.1)
+        assert pool.stats.lent == 0  # a short wait lends nothing
+        await asyncio.sleep(0.2)
+        late = asyncio.create_task(pool.render("testjobs", "cache_scale"))
+        assert await asyncio.wait_for(early, 30) == b"early"
+        assert await asyncio.wait_for(late, 30) == pytest.approx(
+            cache_scale() * pool_module.SPARE_CACHE_SCALE)
+        assert not busy.done() and pool.stats.lent == 1 and len(pool.pids()) == 2
+        (tmp_path / "release").touch()
+        assert await busy == b"first"
+        await asyncio.wait_for(_until(lambda: len(pool.pids()) == 1), 10)  # given back
+        assert pool.stats.lent == 1
+    assert _order(tmp_path) == ["early", "first"]
+
+
+def test_the_core_left_to_the_bot_is_lent_only_by_default() -> None:
+    assert default_spare(None, cores=2) == 1 and default_spare(None, cores=8) == 1
+    assert default_spare(None, cores=1) == 0  # one core: nothing to lend
+    assert default_spare(1, cores=2) == 0  # RENDER_WORKERS set: the admin's number
 
 
 # -- crashes and shutdown ------------------------------------------------------------------

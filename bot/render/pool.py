@@ -80,6 +80,7 @@ import os
 import pickle
 import re
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -113,6 +114,17 @@ class Priority(enum.IntEnum):
 
 # What runs on the workers that pictures leave over: at most ``thinking_slots`` at once.
 _SPARE = (Priority.THINKING, Priority.LOW)
+_PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
+# A spare worker is lent when the oldest picture waiting has waited this long, and given
+# back after this long without a picture to draw; never in the first LEND_NOT_BEFORE_S
+# after start, when a restart's crowd of first clicks is answered (a worker's start costs
+# ~1.5 s of CPU importing, which that crowd would wait for).
+LEND_AFTER_S = 1.0
+SPARE_IDLE_S = 20.0
+LEND_NOT_BEFORE_S = 30.0
+# A lent worker keeps half the caches a standing one does (the environment variable the
+# caches read, bot/render/cache.py): it comes and goes, and memory is the VPS's limit.
+SPARE_CACHE_SCALE = 0.5
 
 
 class Superseded(RenderPoolError):
@@ -142,6 +154,7 @@ class _Job:
     attempts: int = 0
     # the language the picture's words are drawn in: the caller's (bot.core.i18n.current)
     language: str = ENGLISH
+    queued_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -154,6 +167,8 @@ class PoolStats:
     worker_deaths: int = 0
     workers_started: int = 0
     recycled: int = 0
+    # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
+    lent: int = 0
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
     worker_seconds: float = 0.0
@@ -200,11 +215,12 @@ class _Process:
         self._ids = itertools.count(1)
 
     @classmethod
-    async def start(cls, preload: Iterable[str]) -> _Process:
+    async def start(cls, preload: Iterable[str], env: Mapping[str, str] | None = None,
+                    ) -> _Process:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-c", _WORKER_CODE,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            limit=1 << 20)
+            limit=1 << 20, env=None if env is None else dict(env))
         worker = cls(proc)
         try:
             await worker._send(("init", list(sys.path), list(preload)))
@@ -264,11 +280,20 @@ class _Process:
             await asyncio.wait_for(self.proc.wait(), grace)
         except TimeoutError:
             await self.kill()
+        self._close_pipes()
 
     async def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         await self.proc.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        # Closed now rather than when collected, perhaps after the event loop has closed
+        # (a lent worker is stopped while the bot runs on).
+        transport = getattr(self.proc, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 def default_workers(cores: int | None = None) -> int:
@@ -279,6 +304,16 @@ def default_workers(cores: int | None = None) -> int:
     at 100 clicks a second (issue 25, docs/performance.md, 30 Nov 06:30)."""
     count = (os.cpu_count() or 1) if cores is None else cores
     return max(1, count - 1)
+
+
+def default_spare(workers: int | None, cores: int | None = None) -> int:
+    """Spare workers for ``RENDER_WORKERS`` (None: the default): the core the default
+    leaves to the event loop is lent to pictures that fall behind (a second worker while
+    the backlog lasts, with half the caches): at 100 clicks a second on 2 cores one worker
+    drew ~80 % of a core and pictures came up to seconds late (issue 25, performance.md).
+    None where the admin chose the number of workers, or on one core."""
+    count = (os.cpu_count() or 1) if cores is None else cores
+    return 1 if workers is None and count >= 2 else 0
 
 
 class RenderPool:
@@ -299,8 +334,9 @@ class RenderPool:
     def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,
                  timeout: float | None = 60.0, retries: int = 1,
                  modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
-                 thinker: tuple[str, str] | None = None) -> None:
+                 thinker: tuple[str, str] | None = None, spare: int = 0) -> None:
         self.workers = default_workers() if workers is None else workers
+        self.spare = spare if self.workers > 0 else 0
         if self.workers < 0:
             raise ValueError("workers must be 0 or more")
         self.max_jobs = max_jobs
@@ -318,7 +354,10 @@ class RenderPool:
         self._running: dict[int, _Job] = {}  # slot -> the job it draws now
         self._executor: ThreadPoolExecutor | None = None
         self._started = False
+        self._started_at = 0.0
         self._closing = False
+        self._lent: set[int] = set()  # slots of the spare workers lent now
+        self._next_slot = 0
 
     # -- life ------------------------------------------------------------------------------
 
@@ -333,6 +372,8 @@ class RenderPool:
         if self._started:
             return
         self._started = True
+        self._started_at = time.monotonic()
+        self._next_slot = max(1, self.workers)
         if self.workers == 0:
             self._slots.append(asyncio.create_task(self._thread_slot(0)))
             return
@@ -422,6 +463,7 @@ class RenderPool:
             if key is not None and priority is Priority.BACKGROUND:
                 self._keyed[key] = job
             self._work.set()
+            self._maybe_lend()
         return await future
 
     async def think(self, game: str, state: Any, player: str, level: str,
@@ -491,8 +533,8 @@ class RenderPool:
         """How many workers may think for computer players at once."""
         return max(1, self.workers - 1)
 
-    def _take(self) -> _Job | None:
-        for priority in Priority:
+    def _take(self, pictures_only: bool = False) -> _Job | None:
+        for priority in _PICTURES if pictures_only else Priority:
             queue = self._queues[priority]
             if priority in _SPARE and queue and sum(
                     1 for job in self._running.values()
@@ -515,6 +557,64 @@ class RenderPool:
                 return job
             self._work.clear()
             await self._work.wait()
+
+    async def _next_picture(self, idle: float) -> _Job | None:
+        """The next picture for a lent worker; None after ``idle`` seconds without one."""
+        give_back = time.monotonic() + idle
+        while True:
+            if self._closing:
+                raise asyncio.CancelledError
+            job = self._take(pictures_only=True)
+            if job is not None:
+                return job
+            left = give_back - time.monotonic()
+            if left <= 0:
+                return None
+            self._work.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._work.wait(), left)
+
+    def _backlog_s(self) -> float:
+        """How long the oldest picture still queued has waited."""
+        now, oldest = time.monotonic(), None
+        for priority in _PICTURES:
+            for job in self._queues[priority]:
+                if not job.future.done():
+                    oldest = job.queued_at if oldest is None else min(oldest, job.queued_at)
+                    break
+        return 0.0 if oldest is None else now - oldest
+
+    def _maybe_lend(self) -> None:
+        """Lend a spare worker when pictures have fallen behind (``LEND_AFTER_S``)."""
+        if (len(self._lent) >= self.spare or self._closing
+                or time.monotonic() - self._started_at < LEND_NOT_BEFORE_S
+                or self._backlog_s() < LEND_AFTER_S):
+            return
+        slot, self._next_slot = self._next_slot, self._next_slot + 1
+        self._lent.add(slot)
+        self.stats.lent += 1
+        log.info("Pictures are %.1f s behind: a spare render worker is lent.", self._backlog_s())
+        task = asyncio.create_task(self._lent_slot(slot))
+        self._slots.append(task)
+        task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
+
+    async def _lent_slot(self, slot: int) -> None:
+        """A spare worker: started now, drawing pictures (never thinking or later work)
+        until none has come for ``SPARE_IDLE_S``, then stopped (its memory given back)."""
+        try:
+            env = dict(os.environ)
+            scale = float(env.get("CITYHALL_RENDER_CACHE_SCALE", "1") or 1)
+            env["CITYHALL_RENDER_CACHE_SCALE"] = str(scale * SPARE_CACHE_SCALE)
+            try:
+                worker = await _Process.start(self.preload, env)
+            except (_WorkerGone, OSError) as exc:
+                log.warning("Could not lend a spare render worker: %s", exc)
+                return
+            self._procs[slot] = worker
+            self.stats.workers_started += 1
+            await self._process_slot(slot, lent=True)
+        finally:
+            self._lent.discard(slot)
 
     def _requeue(self, job: _Job) -> None:
         """Put a job whose worker died back at the head of its queue."""
@@ -539,16 +639,27 @@ class RenderPool:
 
     # -- slots -----------------------------------------------------------------------------
 
-    async def _process_slot(self, slot: int) -> None:
+    async def _process_slot(self, slot: int, lent: bool = False) -> None:
         while True:
             worker = self._procs.get(slot)
             if worker is None:
+                if lent:
+                    return  # a lent worker that died is not replaced: the next backlog lends
                 worker = await self._replace(slot)
                 if worker is None:
                     # Processes cannot be started here any more: keep drawing, in a thread.
                     await self._thread_slot(slot)
                     return
-            job = await self._next()
+            if lent:
+                picture = await self._next_picture(SPARE_IDLE_S)
+                if picture is None:
+                    log.info("Pictures caught up: the spare render worker is given back.")
+                    await worker.stop()  # still listed meanwhile: close() kills it if need be
+                    self._procs.pop(slot, None)
+                    return
+                job = picture
+            else:
+                job = await self._next()
             self._running[slot] = job
             job.attempts += 1
             try:
