@@ -317,7 +317,7 @@ class Tables:
         # against the global 45 a second as well, tables fell seconds behind at 100 clicks
         # a second (~50 edits a second, ~2 global requests). One that ends up going
         # through the channel is paced globally right before it is sent (RequestGate).
-        through_click = self.hooks.get(match.id, match.table_message_id) is not None
+        through_click = self.hooks.carries(match.id, match.table_message_id)
         await self.pacing.wait("edit", match.channel_id, counts_globally=not through_click)
         # What is saved by now is what goes out: frames the channel could not show in time
         # were skipped while waiting.

@@ -110,6 +110,12 @@ class TableHooks:
             return None
         return webhook
 
+    def carries(self, match_id: int, message_id: int | None) -> bool:
+        """Whether a valid click carries edits of ``message_id`` (nothing is dropped here:
+        ``get`` decides when the edit is sent)."""
+        hook = self._hooks.get(match_id)
+        return hook is not None and hook[0] == message_id and hook[2] > time.time()
+
     def forget(self, match_id: int) -> None:
         self._hooks.pop(match_id, None)
 
