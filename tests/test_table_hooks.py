@@ -50,22 +50,31 @@ def due_move(match: Match) -> tuple[str, dict[str, Any]]:
     return player, GAME.computer.normal(match.state, player)
 
 
+async def _height_clicked(fake: FakeDiscord, bot: Any) -> tuple[
+        Match, dict[str, Any], Any, str, dict[str, Any], Any]:
+    """A building Cityscape game whose table no click carries, and the due player's click
+    on the height button of the move a computer would make: (match, users, table message,
+    player, that move, the click)."""
+    match, users = await building(fake, bot)
+    assert match.state is not None and match.table_message_id is not None
+    table = fake.message(match.table_message_id)
+    player, action = due_move(match)
+    bot.tables.hooks.forget(match.id)
+    prefix = f"ch:cs:{match.id}:v{match.version}:"
+    click = await fake.click(users[player], table,
+                             button_id(table, prefix=f"{prefix}h{action['height']}"))
+    return match, users, table, player, action, click
+
+
 async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_tables_edits(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match, users = await building(fake, bot)
-        assert match.state is not None and match.table_message_id is not None
-        table = fake.message(match.table_message_id)
-        player, action = due_move(match)
-
         # No click carries this table (as after a restart, or a quiet quarter of an hour).
-        bot.tables.hooks.forget(match.id)
         # The height button: acknowledged as an update of the table (nothing changes on
         # it), the picker follows, seen by the player alone.
+        match, users, table, player, action, click = await _height_clicked(fake, bot)
         prefix = f"ch:cs:{match.id}:v{match.version}:"
-        click = await fake.click(users[player], table,
-                                 button_id(table, prefix=f"{prefix}h{action['height']}"))
         assert (await click.response(timeout=5)).type == DEFERRED_UPDATE
         picker = (await click.seen(timeout=5)).message
         assert picker is not None and picker.ephemeral
@@ -108,13 +117,8 @@ async def test_a_table_carried_by_a_click_does_not_wait_for_the_global_limit(
     # edits a second queued behind the 45 a second the bot keeps to, seconds behind.
     fake = fake_discord
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
-        match, users = await building(fake, bot)
-        assert match.state is not None and match.table_message_id is not None
-        table = fake.message(match.table_message_id)
-        player, action = due_move(match)
+        match, users, table, player, action, click = await _height_clicked(fake, bot)
         prefix = f"ch:cs:{match.id}:v{match.version}:"
-        click = await fake.click(users[player], table,
-                                 button_id(table, prefix=f"{prefix}h{action['height']}"))
         picker = (await click.seen(timeout=5)).message
         assert picker is not None
         before = len(table_edits(fake, table.id))
