@@ -172,3 +172,35 @@ def test_an_animation_over_its_budget_gets_smaller_then_none(noughts: None) -> N
     assert (narrow.width, narrow.frames) == (120, 4)
     assert animation.animate("tests.noughts.render", views, budget=1_000,
                              widths=(240, 120)) is None
+
+
+def test_an_animation_holds_a_few_frames_as_pixels_at_a_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker makes the GIF of a finished game beside everything else it holds: each
+    frame is decoded when it is mapped onto the palette and let go after, not all 24 at
+    once (~32 MB as RGB at the games' 480 px), and the GIF is the one all at once gives."""
+    import weakref
+
+    boards = [Image.new("RGB", (480, 300 + 4 * i), (20 * (i % 12), 90, 200 - 5 * i))
+              for i in range(24)]
+    frames = [animation._frame_bytes(board) for board in boards]
+    alive = most = 0
+    decode = animation._frame_image
+
+    def gone() -> None:
+        nonlocal alive
+        alive -= 1
+
+    def counted(data: bytes) -> Image.Image:
+        nonlocal alive, most
+        picture = decode(data)
+        weakref.finalize(picture, gone)
+        alive += 1
+        most = max(most, alive)
+        return picture
+
+    monkeypatch.setattr(animation, "_frame_image", counted)
+    made = animation.gif(frames)
+    assert made is not None and made.frames == 24
+    assert most <= 4
+    assert made.data == animation.encode(boards)[0]

@@ -19,10 +19,11 @@ Why GIF and these numbers: docs/rematch-and-animation.md.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,15 +161,37 @@ def gif(pngs: Sequence[bytes], budget: int = BUDGET_BYTES,
         widths: Sequence[int] = WIDTHS) -> Animation | None:
     """The frames ``pngs`` (from :func:`frames`, or PNGs) as one looping GIF within ``budget`` bytes:
     at the first of ``widths`` that fits, else with every other frame (the first and last
-    kept), and so on down to 4 frames, else None."""
-    pictures = [_frame_image(data) for data in pngs]
-    for count in _counts(len(pictures)):
-        chosen = sample(pictures, count)
+    kept), and so on down to 4 frames, else None. Each frame is decoded when it is mapped
+    onto the GIF's palette and let go after: all 24 as RGB at once were ~32 MB more at the
+    worker's peak (issue 25: the soak's memory had no margin)."""
+    for count in _counts(len(pngs)):
+        chosen = sample(pngs, count)
+        sizes = [_frame_size(data) for data in chosen]
         for width in widths:
-            data, shown = encode([scaled(picture, width) for picture in chosen])
+            loaders = [functools.partial(_scaled_frame, data, width) for data in chosen]
+            data, shown = _encode(loaders, [_scaled_size(size, width) for size in sizes])
             if len(data) <= budget:
-                return Animation(data, len(chosen), shown, min(width, chosen[0].width))
+                return Animation(data, len(chosen), shown, min(width, sizes[0][0]))
     return None
+
+
+def _scaled_frame(data: bytes, width: int) -> Image.Image:
+    return scaled(_frame_image(data), width)
+
+
+def _frame_size(data: bytes) -> tuple[int, int]:
+    if data.startswith(_FRAME_TAG):
+        width, height = _FRAME_SIZE.unpack_from(data, len(_FRAME_TAG))
+        return int(width), int(height)
+    with Image.open(io.BytesIO(data)) as image:  # reads the header only
+        return image.size
+
+
+def _scaled_size(size: tuple[int, int], width: int) -> tuple[int, int]:
+    """The size :func:`scaled` gives a picture of ``size``."""
+    if size[0] <= width:
+        return size
+    return width, max(1, round(size[1] * width / size[0]))
 
 
 def animate(pictures: str, views: Sequence[JSON], budget: int = BUDGET_BYTES,
@@ -191,9 +214,20 @@ def encode(frames: Sequence[Image.Image]) -> tuple[bytes, int]:
     are flat colours and text, which dithering would only speckle); and its length in ms.
     Frames of different heights (a board that grew) are placed at the top of the largest,
     on their own background colour (their bottom left pixel's)."""
-    width = max(f.width for f in frames)
-    height = max(f.height for f in frames)
-    samples = [frames[0], frames[len(frames) // 2], frames[-1]]
+    return _encode([functools.partial(_given, f) for f in frames], [f.size for f in frames])
+
+
+def _given(picture: Image.Image) -> Image.Image:
+    return picture
+
+
+def _encode(loaders: Sequence[Callable[[], Image.Image]],
+            sizes: Sequence[tuple[int, int]]) -> tuple[bytes, int]:
+    """:func:`encode` of the frames ``loaders`` give, each loaded when it is mapped onto the
+    palette (the palette's three once more)."""
+    width = max(w for w, _h in sizes)
+    height = max(h for _w, h in sizes)
+    samples = [loaders[0](), loaders[len(loaders) // 2](), loaders[-1]()]
     mosaic = Image.new("RGB", (width, height * len(samples)), "white")
     for row, picture in enumerate(samples):
         mosaic.paste(picture, (0, row * height))
@@ -201,8 +235,10 @@ def encode(frames: Sequence[Image.Image]) -> tuple[bytes, int]:
             mosaic.paste(_background(picture),
                          (0, row * height + picture.height, width, (row + 1) * height))
     palette = mosaic.quantize(PALETTE, method=Image.Quantize.MEDIANCUT)
+    del samples, mosaic
     reduced = []
-    for picture in frames:
+    for load in loaders:
+        picture = load()
         if picture.size != (width, height):
             canvas = Image.new("RGB", (width, height), _background(picture))
             canvas.paste(picture, (0, 0))
