@@ -555,28 +555,27 @@ class RenderPool:
         return None
 
     async def _next(self) -> _Job:
+        job = await self._next_of(pictures_only=False, idle=None)
+        assert job is not None  # no ``idle``: it waits for one
+        return job
+
+    async def _next_of(self, *, pictures_only: bool, idle: float | None) -> _Job | None:
+        """The next job (only pictures: a lent worker's); None after ``idle`` seconds
+        without one (None: waits for ever)."""
+        give_back = None if idle is None else time.monotonic() + idle
         while True:
             if self._closing:
                 raise asyncio.CancelledError
-            job = self._take()
+            job = self._take(pictures_only)
             if job is not None:
                 return job
             self._work.clear()
-            await self._work.wait()
-
-    async def _next_picture(self, idle: float) -> _Job | None:
-        """The next picture for a lent worker; None after ``idle`` seconds without one."""
-        give_back = time.monotonic() + idle
-        while True:
-            if self._closing:
-                raise asyncio.CancelledError
-            job = self._take(pictures_only=True)
-            if job is not None:
-                return job
+            if give_back is None:
+                await self._work.wait()
+                continue
             left = give_back - time.monotonic()
             if left <= 0:
                 return None
-            self._work.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._work.wait(), left)
 
@@ -599,7 +598,8 @@ class RenderPool:
         slot, self._next_slot = self._next_slot, self._next_slot + 1
         self._lent.add(slot)
         self.stats.lent += 1
-        log.info("Pictures are %.1f s behind: a spare render worker is lent.", self._backlog_s())
+        log.info("Pictures fell over %.0f s behind: a spare render worker is lent.",
+                 LEND_AFTER_S)
         task = asyncio.create_task(self._lent_slot(slot))
         self._slots.append(task)
         task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
@@ -657,7 +657,7 @@ class RenderPool:
                     await self._thread_slot(slot)
                     return
             if lent:
-                picture = await self._next_picture(SPARE_IDLE_S)
+                picture = await self._next_of(pictures_only=True, idle=SPARE_IDLE_S)
                 if picture is None:
                     log.info("Pictures caught up: the spare render worker is given back.")
                     await worker.stop()  # still listed meanwhile: close() kills it if need be
