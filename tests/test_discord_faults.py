@@ -19,6 +19,7 @@ from bot.games.cityscape import ENGINE
 from bot.ui import expiry
 from bot.ui.play import SAVED_BUT
 from bot.ui.table import NO_PICTURES
+from bot.ui.tablehooks import edit_original
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
 from tests.harness import Member, Users, button_id, by_id, cityhall_bot, settle, started_table
@@ -157,6 +158,34 @@ async def test_a_table_edit_that_fails_is_tried_again(
         match = bot.runtime.get(match_id)
         assert match is not None
         assert f":v{match.version}:h" in str(table.components)
+
+
+async def test_an_edit_given_up_in_a_click_tokens_window_leaves_the_token_working(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
+    fake = fake_discord
+    async with building(fake, tmp_path, ann, bob) as (bot, match_id, table, _users):
+        hook = bot.tables.hooks.get(match_id, int(table.id))
+        assert hook is not None
+        # Discord allows 5 calls per token in 2 s and says so when a call uses the last
+        # one. Each edit here is given up (cancelled) if it has not returned a second
+        # after Discord made it, as Tables._send_edit gives up one past its patience, and
+        # the next one is already waiting its turn on the token: discord.py slept out the
+        # rest of the window inside the call that used the last one, and a cancel there
+        # kept the token's lock from everything waiting for it, for good.
+        edit = asyncio.create_task(edit_original(hook, content="edit 0"))
+        for n in range(1, 9):
+            async with asyncio.timeout(8):  # the token still works: the edit is made
+                while table.content != f"edit {n - 1}":
+                    await asyncio.sleep(0.01)
+            following = asyncio.create_task(edit_original(hook, content=f"edit {n}"))
+            await asyncio.wait({edit}, timeout=1.0)
+            edit.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await edit
+            edit = following
+        async with asyncio.timeout(8):
+            await edit
+        assert table.content == "edit 8"
 
 
 async def test_a_deleted_channel_ends_the_game_as_abandoned(

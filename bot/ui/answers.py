@@ -8,10 +8,15 @@ the adapter discord.py sends interaction answers through gets those replies with
 message cut to its id and flags before discord.py parses them. After a restart, when
 every table's first click arrives within a second, that parse was a tenth of each
 click's time on the event loop.
+
+The same adapter keeps each interaction token's rate-limit window without holding up, or
+locking out for good, a request cancelled while it runs (``TokenWindowLock``).
 """
 
 from __future__ import annotations
 
+import asyncio
+from types import TracebackType
 from typing import Any
 
 import discord.webhook.async_ as webhook_http
@@ -42,11 +47,44 @@ class LeanAnswers(webhook_http.AsyncWebhookAdapter):
         return data
 
 
+class TokenWindowLock:
+    """Holds an interaction token's lock for the rest of Discord's window after a request
+    that used its last call, without holding up the request that did.
+
+    discord.py (``AsyncDeferredLock``) sleeps out that window inside the request, lock
+    held, and releases after the sleep without ``finally``: a request cancelled there (a
+    table edit past ``Tables.THROUGH_CLICK_PATIENCE``) kept the token's lock for good, and
+    every later request on that token (a ping's deletion, the next table edit) waited
+    forever. Here the release is scheduled instead, so nothing is awaited on the way out."""
+
+    def __init__(self, lock: asyncio.Lock) -> None:
+        self.lock = lock
+        self.delta: float | None = None
+
+    async def __aenter__(self) -> TokenWindowLock:
+        await self.lock.acquire()
+        return self
+
+    def delay_by(self, delta: float) -> None:
+        self.delta = delta
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, traceback: TracebackType | None) -> None:
+        if self.delta:
+            asyncio.get_running_loop().call_later(self.delta, self.lock.release)
+        else:
+            self.lock.release()
+
+
 def install() -> bool:
     """Send interaction answers through ``LeanAnswers`` from the current context on
-    (tasks started later inherit it). False where discord.py has no such hook."""
+    (tasks started later inherit it), their tokens' windows kept by ``TokenWindowLock``.
+    False where discord.py has no such hook."""
     context = getattr(webhook_http, "async_context", None)
     if context is None:
         return False
+    if hasattr(webhook_http, "AsyncDeferredLock"):
+        # Looked up by name in ``AsyncWebhookAdapter.request`` each time it runs.
+        webhook_http.AsyncDeferredLock = TokenWindowLock  # type: ignore[misc,assignment]
     context.set(LeanAnswers())
     return True
