@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.tools.players import Players, Recorder, Table
-from fakediscord.models import FLAG_EPHEMERAL, FakeMessage
+from fakediscord.models import FLAG_EPHEMERAL, FakeAttachment, FakeMessage
 
 BOT = {"id": "900"}
 TABLE_BUTTON = {"type": 1, "components": [
@@ -75,5 +75,51 @@ def test_a_take_answered_with_a_picker_is_not_a_move_though_the_words_changed_fi
         players._seen(table_message("Bob, it's your turn"), 1)
         assert place.changed and place.picture_ms is not None and place.picture_ms >= 10
         assert not take.changed and take.picture_ms is None
+
+    asyncio.run(play())
+
+
+def test_a_placement_that_leaves_the_turn_in_progress_is_told_in_words_and_not_waited_on(
+        ) -> None:
+    """A Cities placement with more to place: the table's words change and it keeps the
+    board it showed (no upload, its picture still on it). That click is a move without a new
+    picture, its player goes on at once, and the turn's board, when it comes, is the
+    picture of the click that ended the turn."""
+    async def play() -> None:
+        players, table = players_at_a_table()
+        board = FakeAttachment(id="700", filename="table.png", data=b"png", url="u")
+        first = await players.send("load:place", sent(Click(
+            private("Placed. Place… opens the chooser again."), lambda: None)), table)
+        assert first is not None
+        in_progress = table_message("Ann is placing the pieces they took")
+        in_progress.attachments = [board]
+        players._seen(in_progress, 0)
+        assert first.changed and first.picture_ms is None
+        assert table.watching is not None and table.watching.done(time.monotonic())
+        assert table.ready(time.monotonic())
+        last = await players.send("load:place", sent(Click(
+            private("Your turn is over."), lambda: None)), table)
+        assert last is not None and not last.changed
+        await asyncio.sleep(0.01)
+        players._seen(table_message("Bob, it's your turn"), 1)
+        assert last.changed and last.picture_ms is not None
+        assert first.picture_ms is None  # the turn's board is the last click's
+
+    asyncio.run(play())
+
+
+def test_a_change_in_words_alone_without_the_board_is_still_waited_on() -> None:
+    """A table edited to words without any picture (a move told first, its board drawn
+    after the answer) keeps its player looking for the picture."""
+    async def play() -> None:
+        players, table = players_at_a_table()
+        move = await players.send("load:lot", sent(Click(
+            private("Built."), lambda: None)), table)
+        assert move is not None
+        players._seen(table_message("Bob, it's your turn"), 0)
+        assert move.changed and move.picture_ms is None
+        assert table.watching is not None and not table.watching.done(time.monotonic())
+        players._seen(table_message("Bob, it's your turn"), 1)
+        assert move.picture_ms is not None
 
     asyncio.run(play())

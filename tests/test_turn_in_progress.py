@@ -21,7 +21,7 @@ from bot.games.cities.views import placing
 from fakediscord import FakeDiscord
 from tests import harness
 from tests.harness import Member, by_id, cityhall_bot, settle
-from tests.test_discord_cities import Players, open_lobby
+from tests.test_discord_cities import Players, computer_move, open_lobby
 from tests.test_table_hooks import table_edits
 
 pytestmark = pytest.mark.usefixtures("backend")
@@ -135,6 +135,58 @@ async def test_after_a_restart_a_turn_in_progress_draws_its_board(
         await settle(bot, match_id)
         assert pending_player(bot, match_id) == mover  # still in progress…
         assert board_of(fake, bot, match_id)[1] != picture  # …and drawn
+
+
+@pytest.mark.one_database("the table's publishing, not storage")
+@pytest.mark.fakediscord(rate_limit_scale=harness.WHOLE_GAME_WINDOWS)
+async def test_a_turn_whose_end_was_never_shown_is_drawn_when_the_next_turn_begins(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member, bob: Member) -> None:
+    """Newest state wins: when the next player's take lands while the table still waits to
+    show the move that ended the turn before, the table shows the take's state. Its words
+    say a turn is in progress, but the board on the message is from before the turn that
+    ended, so it is drawn: the player who just finished sees their turn on the board."""
+    fake = fake_discord
+    async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
+        await open_lobby(fake, ann, {"city": "New York City"}, [bob], 0)
+        match = bot.runtime.in_channel(int(fake.channel_id))
+        assert match is not None
+        match_id = match.id
+        await through_start_tiles(bot, Players(fake, by_id(ann, bob)), match_id)
+
+        async def play() -> bool:
+            """One computer-chosen move, published; whether it left a turn in progress."""
+            live = bot.runtime.get(match_id)
+            assert live is not None and live.state is not None
+            player, action, _legal, _index = computer_move(live.state)
+            bot.publish(await bot.runtime.act(match_id, player, action))
+            return pending_player(bot, match_id) is not None
+
+        for _turn in range(40):
+            while pending_player(bot, match_id) is not None:  # to the end of a turn
+                live = bot.runtime.get(match_id)
+                assert live is not None and live.state is not None
+                pending = placing(live.state)
+                assert pending is not None
+                if len(pending["items"]) == 1:
+                    break
+                await play()
+                await settle(bot, match_id)
+            if pending_player(bot, match_id) is None:
+                await play()  # a take
+                await settle(bot, match_id)
+                continue
+            _, picture, _ = board_of(fake, bot, match_id)
+            async with bot.tables._locks(match_id):  # the table is busy showing a move
+                await play()  # the turn's last placement
+                in_progress = await play()  # and the next player's take
+            await settle(bot, match_id)
+            if in_progress:
+                table = fake.message(board_of(fake, bot, match_id)[0])
+                assert "is placing" in table.content, table.content
+                assert board_of(fake, bot, match_id)[1] != picture
+                return
+            await settle(bot, match_id)
+        pytest.fail("no turn ended with a take that left the next one in progress")
 
 
 @pytest.mark.one_database("the table's publishing, not storage")

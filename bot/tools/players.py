@@ -138,6 +138,11 @@ class Players:
         if not files and not _is_table(message):
             return
         now = time.monotonic()
+        # A table whose words changed while it kept its board picture: a turn in progress
+        # (a Cities player placing what they took, a Big City draw), told in words at once,
+        # its board drawn when the turn ends (docs/channel.md). The turn is the move: its
+        # picture is timed from the click that ends it, and these clicks' players go on.
+        board_kept = not files and any(a.filename == "table.png" for a in message.attachments)
         # Every click still waiting gets this change: a move's text can come first and its
         # picture a while later (drawn after the answer), after the player clicked again.
         table.watches = [w for w in table.watches
@@ -147,7 +152,10 @@ class Players:
                 watch.changed_at = now
             if files:
                 watch.picture_at = now
+            watch.board_kept = board_kept
             watch.settle()
+        if board_kept:
+            table.watches = []
 
     async def send(self, kind: str, start: Any, table: Table | None = None, *,
                    watch_table: bool = True) -> Click | None:
@@ -202,7 +210,8 @@ class Players:
                 # when this click changed the table's words already (a Cities take: its
                 # board is drawn when the turn ends, docs/channel.md).
                 click.changed = False
-                table.watches.remove(watch)
+                if watch in table.watches:
+                    table.watches.remove(watch)
         self.recorder.clicks.append(click)
         return click
 
@@ -232,6 +241,7 @@ class Watch:
     click: Click | None = None
     changed_at: float | None = None
     picture_at: float | None = None
+    board_kept: bool = False  # the change kept the board: a turn in progress
 
     def settle(self) -> None:
         click = self.click
@@ -243,9 +253,10 @@ class Watch:
             click.picture_ms = max(0.0, (self.picture_at - click.sent) * 1000)
 
     def done(self, now: float) -> bool:
-        """Whether the player may look at the table again: its picture came, or it changed
-        a moment ago, or long enough has passed."""
-        if self.picture_at is not None:
+        """Whether the player may look at the table again: its picture came, or its words
+        changed while it kept its board (a turn in progress), or they changed a moment ago,
+        or long enough has passed."""
+        if self.picture_at is not None or self.board_kept:
             return True
         if self.changed_at is not None:  # its text changed: the picture may follow
             return now - self.changed_at > 3.0

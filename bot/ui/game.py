@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -271,6 +271,13 @@ class GameAdapter(Generic[ViewT]):
         (docs/channel.md). Asked of running matches only (``Tables._words_only``). False
         by default."""
         return False
+
+    def turn_mark(self, match: Match) -> Hashable:
+        """Which turn ``match`` is in, for a game whose turns may be in progress: the same
+        from a turn's first move to its last, different for the next turn. A table message
+        keeps its board through a turn in progress only when the board is this turn's
+        (``Tables._words_only``). None by default."""
+        return None
 
     def done_for_late_player(self, match: Match, outcome: Outcome) -> str | None:
         """What the computer player did for someone whose time ran out ("built a 3-high

@@ -19,7 +19,7 @@ import copy
 import logging
 import os
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -105,10 +105,11 @@ class Tables:
         # on the table already brought it up to date (the version alone is not enough: a
         # match ends or is abandoned without a move).
         self._frames: dict[int, tuple[int, str, str]] = {}
-        # Running matches whose table message carries its board picture now (of some
-        # version): only those may keep it while a turn is in progress (``_edit``). Not
-        # known after a restart, so the first refresh then draws.
-        self._pictured: set[int] = set()
+        # Running matches whose table message carries its board picture now, with the
+        # turn that board is of (``GameAdapter.turn_mark``): only those may keep it while
+        # that turn is in progress (``_edit``). Not known after a restart, so the first
+        # refresh then draws.
+        self._pictured: dict[int, Hashable] = {}
         # Each running match's latest folded notices (one move's news, shown as lines of
         # the table). In memory only: after a restart a table starts without them.
         self._news: dict[int, deque[str]] = {}
@@ -219,7 +220,7 @@ class Tables:
             return
         payload = await self.answer_payload(match)
         await interaction.response.edit_message(**payload.edit_kwargs())
-        self._note_pictures(match.id, payload)
+        self._note_pictures(match, payload)
         if interaction.message is not None:
             await self.bot.runtime.set_table_message(match.id, interaction.message.id)
             # Start updated the lobby into the table: its picture and the first moves are
@@ -266,7 +267,7 @@ class Tables:
         if self.bot.runtime.get(match_id) is None and not self._locks.locked(match_id):
             # finished: nothing more to publish
             self._frames.pop(match_id, None)
-            self._pictured.discard(match_id)
+            self._pictured.pop(match_id, None)
             self._news.pop(match_id, None)
             self.hooks.forget(match_id)
             self._news_pictures.pop(match_id, None)
@@ -342,7 +343,7 @@ class Tables:
         if message_id is None:
             return
         await self._send_edit(match, message_id, payload)
-        self._note_pictures(match.id, payload)
+        self._note_pictures(match, payload)
         if frame is not None:
             self._frames[match.id] = frame
         self._keep_final(match, payload, message_id)
@@ -350,18 +351,24 @@ class Tables:
 
     def _words_only(self, match: Match) -> bool:
         """Edit the table's words and buttons only: a turn is in progress and the message
-        shows a board already (its picture before the turn)."""
-        return (match.id in self._pictured and match.status == ACTIVE
-                and self.bot.adapters[match.game].turn_in_progress(match))
+        shows this turn's board already (its picture before the turn). A board of an
+        earlier turn is drawn anew: the end of the turn before may not have been shown (a
+        newer move won while it waited, docs/channel.md), and its player looks for it."""
+        if match.id not in self._pictured or match.status != ACTIVE:
+            return False
+        adapter = self.bot.adapters[match.game]
+        return (adapter.turn_in_progress(match)
+                and self._pictured[match.id] == adapter.turn_mark(match))
 
-    def _note_pictures(self, match_id: int, payload: TablePayload) -> None:
-        """Remember whether the table message now carries a board picture."""
+    def _note_pictures(self, match: Match, payload: TablePayload) -> None:
+        """Remember whether the table message now carries a board picture, and of which
+        turn (``payload`` shows ``match``)."""
         if payload.keeps_pictures:
             return
         if payload.png is not None:
-            self._pictured.add(match_id)
+            self._pictured[match.id] = self.bot.adapters[match.game].turn_mark(match)
         else:
-            self._pictured.discard(match_id)
+            self._pictured.pop(match.id, None)
 
     def _up_to_date(self, match: Match) -> bool:
         """The table message shows ``match`` as it is (its text only built when the
@@ -411,7 +418,7 @@ class Tables:
             log.info("Could not bring the table of match %s up to date through a click: %s",
                      match.id, exc)
             return False
-        self._note_pictures(latest.id, payload)
+        self._note_pictures(latest, payload)
         if payload.png is None and match.channel_id not in self.no_pictures:
             # Answered in words and buttons; the picture follows with a refresh.
             self.bot.background(self.refresh(latest.id))
@@ -455,7 +462,7 @@ class Tables:
             await self.retire(live)
             await self.bot.runtime.set_table_message(match.id, message_id)
             self._frames.pop(match.id, None)
-            self._pictured.discard(match.id)  # posted by its command: draw the next one
+            self._pictured.pop(match.id, None)  # posted by its command: draw the next one
             self.mark_shown(live, version)
         if live.version != version and live.status not in STOPPED:
             await self.refresh(match.id)  # a move landed while the new table was posted
@@ -492,7 +499,7 @@ class Tables:
         await self.retire(match)
         await self.bot.runtime.set_table_message(match.id, message.id)
         match.table_message_id = message.id
-        self._note_pictures(match.id, payload)
+        self._note_pictures(match, payload)
         self.mark_shown(match, version)
         return message
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import discord
@@ -17,6 +18,7 @@ from bot.games.bigcity.views import (
     events,
     move_of,
     table,
+    turn_number,
 )
 from bot.ui.game import GameAdapter, Notice, Picture, fit_description, plain_text
 from bot.ui.items import wrap
@@ -119,6 +121,9 @@ class BigCityAdapter(GameAdapter[BigCityView], views=table,
         # ("Ann built a bank on 41: 5 points.") and the draw ("draws 1 more card") are
         # words at once; the board is drawn when the last card ends the turn.
         return match.state is not None and drawing_under_way(match.state)
+
+    def turn_mark(self, match: Match) -> Hashable:
+        return None if match.state is None else turn_number(match.state)
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)

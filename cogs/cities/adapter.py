@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import discord
@@ -13,7 +13,16 @@ from bot.core.runtime import Outcome
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
 from bot.games.cities.data_words import city_name
-from bot.games.cities.views import CitiesView, Row, events, move_of, phase_of, placing, table
+from bot.games.cities.views import (
+    CitiesView,
+    Row,
+    events,
+    move_of,
+    phase_of,
+    placing,
+    table,
+    turn_of,
+)
 from bot.ui.game import GameAdapter, Notice, Picture
 from bot.ui.items import wrap
 from bot.ui.screens import button, named_view
@@ -110,6 +119,9 @@ class CitiesAdapter(GameAdapter[CitiesView], views=table,
         # board is drawn once everything taken is used.
         return (match.state is not None and phase_of(match.state) == "play"
                 and placing(match.state) is not None)
+
+    def turn_mark(self, match: Match) -> Hashable:
+        return None if match.state is None else turn_of(match.state)
 
     def picture_description(self, match: Match) -> str:
         view = self.table_view(match)

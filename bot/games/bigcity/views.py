@@ -503,6 +503,12 @@ def drawing(action: JSON) -> DrawMove:
     return move
 
 
+def turn_number(state: JSON) -> int:
+    """Which turn is being played, counted from the first: unchanged from its action to
+    the last card of its draw."""
+    return int(state["turn_number"])
+
+
 def drawing_under_way(state: JSON) -> bool:
     """A draw step: the turn's action is made and its player draws back to a full hand, a
     card a move; the last card ends the turn."""

@@ -501,6 +501,12 @@ def placing(state: JSON) -> Placing | None:
     return cast("Placing | None", state["pending"])
 
 
+def turn_of(state: JSON) -> tuple[int, int]:
+    """Which turn is being played: the round and the turns finished in it. Unchanged from
+    a take until everything taken is placed."""
+    return int(state["round"]), int(state["turns_this_round"])
+
+
 def has_neighbourhood(state: JSON, player: str) -> bool:
     """Whether ``player`` has chosen a starting tile, so has a neighbourhood to show."""
     return player in state["neighbourhoods"]
