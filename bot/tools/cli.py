@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, default=60.0,
                         help="seconds of each sustained phase (default 60)")
     parser.add_argument("--burst", type=int, default=200, help="clicks at one instant (0: skip)")
-    parser.add_argument("--soak", type=float, default=600.0,
-                        help="seconds of the memory soak (default 600; 0: skip)")
+    parser.add_argument("--soak", type=float, default=1200.0,
+                        help="seconds of the memory soak (default 1200: 20 minutes; 0: skip)")
     parser.add_argument("--soak-rate", type=float, default=35.0, help="clicks per second in the soak")
     parser.add_argument("--sample-every", type=float, default=5.0,
                         help="seconds between memory samples in the soak")

@@ -17,7 +17,7 @@ class Config:
     rates: list[float] = field(default_factory=lambda: [35.0, 100.0])
     duration: float = 60.0
     burst: int = 200
-    soak: float = 600.0
+    soak: float = 1200.0  # issue 25: memory flat "through a 20-minute soak"
     soak_rate: float = 35.0
     sample_every: float = 5.0
     # the first clicks after a restart come as a crowd, all within this many seconds
