@@ -28,6 +28,7 @@ from bot.render.pool import (
     WorkerDied,
     default_spare,
     default_workers,
+    resident_mb,
 )
 from bot.render.worker import WORKER_NICE
 
@@ -51,6 +52,15 @@ def hold(folder: str, tag: str) -> bytes:
     while not release.exists():
         time.sleep(0.005)
     return record(folder, tag)
+
+
+_HOARD: list[bytes] = []
+
+
+def hoard(megabytes: int) -> bytes:
+    """Keep ``megabytes`` more of this worker's memory in use (written, so resident)."""
+    _HOARD.append(b"\x01" * (megabytes << 20))
+    return str(megabytes).encode()
 
 
 def cache_scale() -> float:
@@ -369,6 +379,29 @@ async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:
             seen.update(pool.pids())
         assert len(seen) >= 3 and pool.stats.recycled >= 2
     assert _order(tmp_path) == list("abcde")
+
+
+async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: Path) -> None:
+    """What drawing leaves in a worker's heap is not bounded by its caches: a worker over
+    ``max_mb`` after a job is replaced (the VPS's memory is the limit), one under it is
+    kept, and pictures go on in the fresh worker."""
+    async with render_pool(1, modules=JOBS, max_mb=None) as pool:
+        pool.MEMORY_CHECK_EVERY = 1
+        assert await pool.render("testjobs", "hoard", 1) == b"1"
+        [first] = pool.pids()
+        fresh = resident_mb(first)
+        assert fresh is not None and fresh > 10
+        pool.max_mb = fresh + 40
+        assert await pool.render("testjobs", "hoard", 1) == b"1"
+        assert pool.pids() == [first] and pool.stats.recycled == 0
+        assert await pool.render("testjobs", "hoard", 80) == b"80"
+        async with asyncio.timeout(10):  # replaced after that job, by a fresh worker
+            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
+        assert pool.stats.recycled == pool.stats.recycled_for_memory == 1
+        assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
+        [second] = pool.pids()
+        assert (resident_mb(second) or 0) < fresh + 40
+    assert _order(tmp_path) == ["after"]
 
 
 async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:

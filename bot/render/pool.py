@@ -59,8 +59,10 @@ Failures:
   another worker (``retries``), then fails with :class:`WorkerDied`.
 - A job running longer than ``timeout`` seconds kills its worker and fails with
   :class:`RenderTimeout` (not retried: it would most likely hang again).
-- A worker is replaced after ``max_jobs`` jobs, which returns whatever heap
-  fragmentation it built up; caches are warm again after a few pictures.
+- A worker is replaced after ``max_jobs`` jobs, or sooner when its resident memory has
+  grown past ``max_mb`` (checked every ``MEMORY_CHECK_EVERY`` jobs, where /proc says it),
+  which returns whatever heap fragmentation it built up; caches are warm again after a
+  few pictures.
 - A slot whose worker cannot be started three times in a row falls back to drawing in a
   thread of this process, so pictures keep coming (logged as an error).
 
@@ -131,6 +133,21 @@ LEND_NOT_BEFORE_S = 30.0
 # A lent worker keeps half the caches a standing one does (the environment variable the
 # caches read, bot/render/cache.py): it comes and goes, and memory is the VPS's limit.
 SPARE_CACHE_SCALE = 0.5
+# A standing worker is replaced once its resident memory passes this (docs/configuration.md):
+# its caches are bounded, but what drawing leaves in the heap between them is not, and in a
+# 20-minute soak the bot and one worker reached 309 MB (30 Nov), the worker near the end of
+# its 2,000 jobs.
+WORKER_MAX_MB = 150.0
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_mb(pid: int) -> float | None:
+    """A process's resident memory in MB, from Linux's /proc; None where that is not known."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_BYTES / (1024 * 1024)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class Superseded(RenderPoolError):
@@ -173,6 +190,7 @@ class PoolStats:
     worker_deaths: int = 0
     workers_started: int = 0
     recycled: int = 0
+    recycled_for_memory: int = 0  # of those, for their memory (``max_mb``)
     # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
     lent: int = 0
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
@@ -328,6 +346,7 @@ class RenderPool:
     ``workers``: processes (None: one per core but one, at least one: ``default_workers``;
     0: one thread in this process).
     ``max_jobs``: a worker is replaced after this many jobs (None: never).
+    ``max_mb``: ... or once its resident memory is over this many MB (None: never).
     ``timeout``: seconds a job may run before its worker is killed (None: no limit).
     ``retries``: how often a job whose worker died is run again.
     ``modules``: each game's name mapped to the module of its pictures (``bot.games``
@@ -337,7 +356,11 @@ class RenderPool:
     The pool itself knows no game.
     """
 
+    # How often (in jobs) a worker's memory is read: /proc's statm, a few microseconds.
+    MEMORY_CHECK_EVERY = 8
+
     def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,
+                 max_mb: float | None = WORKER_MAX_MB,
                  timeout: float | None = 60.0, retries: int = 1,
                  modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
                  thinker: tuple[str, str] | None = None, spare: int = 0) -> None:
@@ -346,6 +369,7 @@ class RenderPool:
         if self.workers < 0:
             raise ValueError("workers must be 0 or more")
         self.max_jobs = max_jobs
+        self.max_mb = max_mb
         self.timeout = timeout
         self.retries = retries
         self.modules = dict(modules or {})
@@ -708,11 +732,24 @@ class RenderPool:
                 self._running.pop(slot, None)
                 if job.priority in _SPARE and any(self._queues[p] for p in _SPARE):
                     self._work.set()  # a job held back by the cap may go now
-            if self.max_jobs is not None and worker.jobs >= self.max_jobs \
-                    and self._procs.get(slot) is worker:
+            if self._worn(worker) and self._procs.get(slot) is worker:
                 del self._procs[slot]
                 self.stats.recycled += 1
                 await worker.stop()
+
+    def _worn(self, worker: _Process) -> bool:
+        """Whether ``worker`` is due to be replaced: its jobs, or its memory."""
+        if self.max_jobs is not None and worker.jobs >= self.max_jobs:
+            return True
+        if self.max_mb is None or worker.jobs % self.MEMORY_CHECK_EVERY:
+            return False
+        resident = resident_mb(worker.pid)
+        if resident is None or resident <= self.max_mb:
+            return False
+        self.stats.recycled_for_memory += 1
+        log.info("Render worker %s uses %.0f MB after %d jobs (over %.0f): replaced.",
+                 worker.pid, resident, worker.jobs, self.max_mb)
+        return True
 
     async def _replace(self, slot: int) -> _Process | None:
         for attempt in range(_START_ATTEMPTS):
