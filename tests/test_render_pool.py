@@ -386,7 +386,7 @@ async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: P
     ``max_mb`` after a job is replaced (the VPS's memory is the limit), one under it is
     kept, and pictures go on in the fresh worker."""
     async with render_pool(1, modules=JOBS, max_mb=None) as pool:
-        pool.MEMORY_CHECK_EVERY = 1
+        pool.MEMORY_CHECK_EVERY, pool.MEMORY_MIN_JOBS = 1, 3
         assert await pool.render("testjobs", "hoard", 1) == b"1"
         [first] = pool.pids()
         fresh = resident_mb(first)
@@ -402,6 +402,19 @@ async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: P
         [second] = pool.pids()
         assert (resident_mb(second) or 0) < fresh + 40
     assert _order(tmp_path) == ["after"]
+
+
+async def test_a_young_worker_over_the_memory_bound_is_kept(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A worker already over ``max_mb`` in its first jobs (a host where a fresh worker is
+    that big) is not replaced over and over: said once, kept to its ``max_jobs``."""
+    async with render_pool(1, modules=JOBS, max_mb=1.0) as pool:
+        pool.MEMORY_CHECK_EVERY = 1
+        for _ in range(5):
+            assert await pool.render("testjobs", "hoard", 1) == b"1"
+        assert pool.stats.recycled == 0 and len(pool.pids()) == 1
+    said = [r for r in caplog.records if "after only" in r.getMessage()]
+    assert len(said) == 1
 
 
 async def test_close_leaves_no_child_processes(tmp_path: Path) -> None:

@@ -358,6 +358,10 @@ class RenderPool:
 
     # How often (in jobs) a worker's memory is read: /proc's statm, a few microseconds.
     MEMORY_CHECK_EVERY = 8
+    # A worker is not replaced for its memory before this many jobs: where a fresh one is
+    # already over ``max_mb`` (another platform, bigger libraries), replacing it would
+    # only start workers (~1.5 s of CPU each) over and over; said once instead.
+    MEMORY_MIN_JOBS = 200
 
     def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,
                  max_mb: float | None = WORKER_MAX_MB,
@@ -370,6 +374,7 @@ class RenderPool:
             raise ValueError("workers must be 0 or more")
         self.max_jobs = max_jobs
         self.max_mb = max_mb
+        self._said_young_and_big = False
         self.timeout = timeout
         self.retries = retries
         self.modules = dict(modules or {})
@@ -745,6 +750,13 @@ class RenderPool:
             return False
         resident = resident_mb(worker.pid)
         if resident is None or resident <= self.max_mb:
+            return False
+        if worker.jobs < self.MEMORY_MIN_JOBS:
+            if not self._said_young_and_big:
+                self._said_young_and_big = True
+                log.warning("A render worker uses %.0f MB after only %d jobs, over the %.0f "
+                            "it is replaced at: it is kept to its %s jobs instead.", resident,
+                            worker.jobs, self.max_mb, self.max_jobs)
             return False
         self.stats.recycled_for_memory += 1
         log.info("Render worker %s uses %.0f MB after %d jobs (over %.0f): replaced.",
