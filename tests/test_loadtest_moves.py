@@ -117,9 +117,11 @@ def test_a_change_in_words_alone_without_the_board_is_still_waited_on() -> None:
             private("Built."), lambda: None)), table)
         assert move is not None
         players._seen(table_message("Bob, it's your turn"), 0)
-        assert move.changed and move.picture_ms is None
+        assert move.changed and move.picture_ms is None and move.changed_ms is not None
         assert table.watching is not None and not table.watching.done(time.monotonic())
+        await asyncio.sleep(0.01)
         players._seen(table_message("Bob, it's your turn"), 1)
-        assert move.picture_ms is not None
+        # the report's late pictures say both: when the words changed, when the picture came
+        assert move.picture_ms is not None and move.picture_ms >= move.changed_ms + 10
 
     asyncio.run(play())

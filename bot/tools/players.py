@@ -76,6 +76,7 @@ class Click:
     # whether the table changed at all (a move); filled in by the Watch, maybe later
     picture_ms: float | None = None
     changed: bool = False
+    changed_ms: float | None = None  # when the table first changed after it (its words)
     # answered with a short private text only: refused, unless the table then changed
     told_only: bool = False
     # acknowledged first (a deferred update: a private answer to a click on the table,
@@ -249,6 +250,8 @@ class Watch:
             return
         if self.changed_at is not None:
             click.changed = True
+            if click.changed_ms is None:
+                click.changed_ms = max(0.0, (self.changed_at - click.sent) * 1000)
         if self.picture_at is not None and click.picture_ms is None:
             click.picture_ms = max(0.0, (self.picture_at - click.sent) * 1000)
 

@@ -142,9 +142,12 @@ def per_game(report: Report, scenario: str, clicks: list[Click]) -> dict[str, An
                "p50_ms": percentile(answered, 0.50), "p95_ms": percentile(answered, 0.95),
                "within_3s": within / len(mine) if mine else None, **_pictures(mine)}
         # Which clicks' pictures came late (over Discord's 3 s), by kind: where to look.
-        late = Counter(c.kind for c in mine if c.changed and c.picture_ms is not None
-                       and c.picture_ms > DISCORD_LIMIT_S * 1000)
-        one["late_picture_kinds"] = dict(late.most_common(8))
+        slow = [c for c in mine if c.changed and c.picture_ms is not None
+                and c.picture_ms > DISCORD_LIMIT_S * 1000]
+        one["late_picture_kinds"] = dict(Counter(c.kind for c in slow).most_common(8))
+        # The first few, to say why: [kind, ms to the table's first change, ms to the picture].
+        one["late_pictures"] = [[c.kind, None if c.changed_ms is None else round(c.changed_ms),
+                                 round(c.picture_ms or 0)] for c in slow[:8]]
         out[game] = one
         report.add(scenario, f"  {game}: clicks / moves / refused",
                    f"{one['clicks']} / {one['moves']} / {one['refused']}")
