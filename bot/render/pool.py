@@ -138,16 +138,6 @@ SPARE_CACHE_SCALE = 0.5
 # 20-minute soak the bot and one worker reached 309 MB (30 Nov), the worker near the end of
 # its 2,000 jobs.
 WORKER_MAX_MB = 150.0
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def resident_mb(pid: int) -> float | None:
-    """A process's resident memory in MB, from Linux's /proc; None where that is not known."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * _PAGE_BYTES / (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 class Superseded(RenderPoolError):
@@ -356,7 +346,7 @@ class RenderPool:
     The pool itself knows no game.
     """
 
-    # How often (in jobs) a worker's memory is read: /proc's statm, a few microseconds.
+    # How often (in jobs) a worker's memory is read from /proc (``rss_kib``): microseconds.
     MEMORY_CHECK_EVERY = 8
     # A worker is not replaced for its memory before this many jobs: where a fresh one is
     # already over ``max_mb`` (another platform, bigger libraries), replacing it would
@@ -748,8 +738,8 @@ class RenderPool:
             return True
         if self.max_mb is None or worker.jobs % self.MEMORY_CHECK_EVERY:
             return False
-        resident = resident_mb(worker.pid)
-        if resident is None or resident <= self.max_mb:
+        resident = rss_kib(worker.pid) / 1024  # 0 where /proc does not say
+        if resident <= self.max_mb:
             return False
         if worker.jobs < self.MEMORY_MIN_JOBS:
             if not self._said_young_and_big:
