@@ -89,6 +89,17 @@ def bucket_hash(name: str) -> str:
     return hashlib.sha1(name.encode()).hexdigest()[:32]
 
 
+def peak_start(times: list[float], window: float) -> float | None:
+    """When the busiest interval of ``window`` s in ``times`` (sorted) begins; None if none."""
+    best, lo, at = 0, 0, None
+    for hi, t in enumerate(times):
+        while t - times[lo] >= window:
+            lo += 1
+        if hi - lo + 1 > best:
+            best, at = hi - lo + 1, times[lo]
+    return at
+
+
 def peak_count(times: list[float], window: float) -> int:
     """The most timestamps (sorted) that fall in any half-open interval of ``window`` s."""
     best, lo = 0, 0

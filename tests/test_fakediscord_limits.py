@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.core import discord_api
 from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.limits import bucket_hash
+from fakediscord.limits import bucket_hash, peak_count, peak_start
 from fakediscord.runner import running_bot
 
 
@@ -335,3 +335,12 @@ async def test_dropped_gateway_with_invalid_session_identifies_again(
     ix = await fake.slash(alice, fake.channel_id, "ping")
     assert (await ix.response(timeout=2)).type == 4
     assert fake.gateway_drops == [4009]
+
+
+def test_the_busiest_second_is_counted_and_placed() -> None:
+    # The load test reports how many requests the busiest second had and when it began,
+    # to put late pictures beside the moment the bot crowded Discord's global limit.
+    times = [0.0, 0.5, 2.0, 2.1, 2.2, 2.9, 3.5, 9.0]
+    assert peak_count(times, 1.0) == 4
+    assert peak_start(times, 1.0) == 2.0
+    assert peak_start([], 1.0) is None

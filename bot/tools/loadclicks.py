@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.tools.botprocess import Bots, stall_figures
 from bot.tools.players import Cityscape, Click, Table, shows_only
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, per_game, percentile
-from fakediscord.limits import peak_count
+from fakediscord.limits import peak_count, peak_start
 
 if TYPE_CHECKING:
     from bot.tools.loadconfig import Config
@@ -214,6 +214,7 @@ def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
     on_global = sum(1 for h in hits if h.is_global)
     seconds = max(until - since, 1e-9)
     busiest = peak_count(counted, 1.0)
+    busiest_at = peak_start(counted, 1.0)
     report.add(scenario, "requests under the global limit: mean / busiest second",
                f"{len(counted) / seconds:.1f} / {busiest} per s", "", "<= 50 per s", busiest <= 50)
     report.add(scenario, "answered 429 by Discord (global / per route)",
@@ -225,6 +226,7 @@ def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
         report.add(scenario, "the fake Discord's own longest stall", own_ms, "ms", "<= 50 ms",
                    own_ms <= 50)
     return {"global_requests": len(counted), "busiest_second": busiest,
+            "busiest_second_at_s": None if busiest_at is None else round(busiest_at - since, 1),
             "rate_limited_global": on_global, "rate_limited_route": len(hits) - on_global,
             "rate_limited_examples": [str(h) for h in hits[:5]], "fake_stall_ms": own_ms}
 

@@ -22,6 +22,7 @@ import gc
 import random
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any
@@ -51,6 +52,8 @@ OBJECTION = re.compile(r"^(.*:c\d+):(no)?veto$")
 FINAL_ID = re.compile(r"^ch:(replay|rematch):")
 # A change of the table this long after a click is no longer the click's
 WATCH_S = 10.0
+LATE_MS = 3000.0  # a picture later than Discord's 3 s is late
+CONTEXT_S = 6.0  # a late picture's context: the channel from this long before its click
 PICKER_CLICKS = 8  # clicks in one private reply before a player gives up on it
 TURN = re.compile(r"<@(\d+)>, it's your turn")
 MENTION = re.compile(r"<@(\d+)>")
@@ -83,6 +86,9 @@ class Click:
     # bot/ui/tablehooks.py, or a slow click, bot/ui/deferral.py), answered by a follow-up
     # or an edit through the interaction: ``latency_ms`` and the reply are that answer's
     deferred: bool = False
+    # A late picture's channel in the seconds around it (what else the channel was shown:
+    # [s after the click, message, pictures, is the table]), to say why it was late.
+    context: list[list[Any]] | None = None
 
     @property
     def refused(self) -> bool:
@@ -131,6 +137,8 @@ class Players:
                 and (table.message is None or int(message.id) > int(table.message.id))):
             # the table posted anew lower down: people look at the newest one
             table.message = message
+        now = time.monotonic()
+        table.log.append((now, message.id, files, _is_table(message)))
         if not table.watches:
             return
         if files and not _is_table(message) and not any(
@@ -138,7 +146,6 @@ class Players:
             return
         if not files and not _is_table(message):
             return
-        now = time.monotonic()
         # A table whose words changed while it kept its board picture: a turn in progress
         # (a Cities player placing what they took, a Big City draw), told in words at once,
         # its board drawn when the turn ends (docs/channel.md). The turn is the move: its
@@ -155,6 +162,12 @@ class Players:
                 watch.picture_at = now
             watch.board_kept = board_kept
             watch.settle()
+            late = watch.click
+            if (late is not None and late.context is None and late.picture_ms is not None
+                    and late.picture_ms > LATE_MS):
+                late.context = [[round(at - late.sent, 2), mid, n, is_table]
+                                for at, mid, n, is_table in table.log
+                                if at >= late.sent - CONTEXT_S]
         if board_kept:
             table.watches = []
 
@@ -288,6 +301,8 @@ class Table:
     answered: set[tuple[str, str]] = field(default_factory=set)  # objections given
     watching: Watch | None = None  # the last click's
     watches: list[Watch] = field(default_factory=list)  # clicks still waiting for a change
+    # what the channel was shown lately: (time.monotonic(), message id, pictures, table?)
+    log: deque[tuple[float, str, int, bool]] = field(default_factory=lambda: deque(maxlen=24))
     idle_until: float = 0.0
     busy: bool = False
     finished: int = 0  # games seen to the end in this channel

@@ -145,9 +145,14 @@ def per_game(report: Report, scenario: str, clicks: list[Click]) -> dict[str, An
         slow = [c for c in mine if c.changed and c.picture_ms is not None
                 and c.picture_ms > DISCORD_LIMIT_S * 1000]
         one["late_picture_kinds"] = dict(Counter(c.kind for c in slow).most_common(8))
-        # The first few, to say why: [kind, ms to the table's first change, ms to the picture].
+        # The first few, to say why: [kind, ms to the table's first change, ms to the picture,
+        # s into the phase it was sent, the channel]: late pictures at one moment in many
+        # channels point at the bot or the limits, one channel's again and again at its table.
+        start = min((c.sent for c in clicks), default=0.0)
         one["late_pictures"] = [[c.kind, None if c.changed_ms is None else round(c.changed_ms),
-                                 round(c.picture_ms or 0)] for c in slow[:8]]
+                                 round(c.picture_ms or 0), round(c.sent - start, 1),
+                                 c.message.channel_id if c.message is not None else None,
+                                c.context] for c in slow[:8]]
         out[game] = one
         report.add(scenario, f"  {game}: clicks / moves / refused",
                    f"{one['clicks']} / {one['moves']} / {one['refused']}")
