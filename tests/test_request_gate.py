@@ -11,7 +11,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.ui.pacing import Pacer
+from bot.ui.pacing import ChannelPacing, Pacer
 from fakediscord import FakeDiscord
 from tests.harness import cityhall_bot
 
@@ -85,3 +85,26 @@ def test_each_process_keeps_to_its_shards_share_of_the_global_limit(tmp_path: Pa
     assert alone.request_gate.bot.limit == GLOBAL_LIMIT[0]
     assert half.request_gate.bot.limit * 2 <= GLOBAL_LIMIT[0]
     assert half.tables.pacing.bot.limit == half.request_gate.bot.limit
+
+
+async def test_a_table_never_waits_behind_the_tidying() -> None:
+    # After a restart every match's next ping deletes its last one through the channel
+    # (the clicks' webhooks are gone): hundreds of deletions at once. A move's table edit
+    # asked for after them goes ahead of them, not a queue's length later.
+    pacing = ChannelPacing(scale=0.02)
+    order: list[str] = []
+
+    async def tidy(n: int) -> None:
+        await pacing.tidying("delete", 1000 + n)
+        order.append("delete")
+
+    async def table() -> None:
+        await pacing.wait("edit", 1)
+        order.append("table")
+
+    deletions = [asyncio.create_task(tidy(n)) for n in range(120)]
+    await asyncio.sleep(0)  # every deletion has asked for its time
+    await asyncio.gather(table(), *deletions)
+    # Within the tidying share's first window: 11 of 45 a second.
+    assert order.index("table") <= 11
+    assert order.count("delete") == 120

@@ -596,7 +596,12 @@ class TurnPings:
                     return  # someone deleted it already
             except (discord.HTTPException, TimeoutError, aiohttp.ClientError):
                 pass  # the token no longer works: through the channel
-        await self.bot.tables.pacing.wait("delete", channel_id)
+        # Nobody waits for it: on its own, so that the next ping of the match (its lock)
+        # never queues behind the tidying (pacing.TIDY_SHARE).
+        self.bot.background(self._delete_in_channel(channel_id, message_id))
+
+    async def _delete_in_channel(self, channel_id: int, message_id: int) -> None:
+        await self.bot.tables.pacing.tidying("delete", channel_id)
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         # Someone may have deleted it already, or the channel is gone: nothing to tidy.
         with contextlib.suppress(discord.HTTPException, TimeoutError, aiohttp.ClientError):
