@@ -132,6 +132,11 @@ class CityhallBot(commands.Bot):
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Future[Any]] = set()
+        # Clicks waiting to be routed, and whether few enough are being answered that the
+        # tables may go on (``crowd_passed``).
+        self._arrivals: deque[tuple[Any, str, float]] = deque()
+        self._calm = asyncio.Event()
+        self._calm.set()
         # "Cityhall is restarting" answers on their way: the stop lets them land before it
         # closes the HTTP session (drain's snapshot of _inflight may predate them).
         self._turning_away: set[asyncio.Task[None]] = set()
@@ -554,7 +559,7 @@ class CityhallBot(commands.Bot):
         all of them."""
         parsers = self._connection.parsers
         route = parsers["INTERACTION_CREATE"]
-        arrivals: deque[tuple[Any, str, float]] = deque()
+        arrivals = self._arrivals
         pump: asyncio.Task[None] | None = None
 
         def admit(data: Any, kind: str, began: float) -> None:
@@ -619,6 +624,7 @@ class CityhallBot(commands.Bot):
             # here, and its acknowledgement is due that much sooner (bot/ui/deferral.py).
             age = min(max(0.0, age_s(data)), ANSWER_WITHIN_S)
             arrivals.append((data, kind, time.perf_counter() - age))
+            self._crowd_changed()
             if pump is None or pump.done():
                 pump = asyncio.get_running_loop().create_task(route_in_turn(),
                                                               name="cityhall-interactions")
@@ -634,7 +640,32 @@ class CityhallBot(commands.Bot):
 
     def _track(self, task: asyncio.Future[Any]) -> None:
         self._inflight.add(task)
-        task.add_done_callback(self._inflight.discard)
+        task.add_done_callback(self._untrack)
+        self._crowd_changed()
+
+    def _untrack(self, task: asyncio.Future[Any]) -> None:
+        self._inflight.discard(task)
+        self._crowd_changed()
+
+    # Clicks being answered at once (routed or waiting to be) beyond which the tables wait:
+    # a restart's crowd, a burst. Steady play at 100 clicks a second keeps under ten.
+    CROWD = 48
+
+    def _crowd_changed(self) -> None:
+        if len(self._inflight) + len(self._arrivals) >= self.CROWD:
+            self._calm.clear()
+        else:
+            self._calm.set()
+
+    async def crowd_passed(self, patience: float) -> None:
+        """Wait (at most ``patience`` seconds) while a crowd of clicks is being answered.
+        A table picture is drawn, uploaded and paced: work the clicks' answers would wait
+        behind in a restart's crowd. The boards follow once they are answered."""
+        if self._calm.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(patience):
+                await self._calm.wait()
 
     @staticmethod
     async def _turn_away(interaction: discord.Interaction) -> None:

@@ -86,6 +86,8 @@ class Tables:
     NEWS_KEPT = 3  # folded notices a table shows, the newest last
     # Seconds an edit through a click on the table may take before the channel is tried.
     THROUGH_CLICK_PATIENCE = 4.0
+    # The longest a table waits for a crowd of clicks to be answered (CityhallBot.CROWD).
+    CROWD_PATIENCE = 2.0
     # Matches whose latest news pictures (a Big Cityz reveal, 40-90 KB of PNG) stay beside
     # their board: the most recently told. A match pushed out shows its board alone from its
     # next refresh, as after a restart; ten thousand running matches keep no more than these.
@@ -313,6 +315,8 @@ class Tables:
         assert match.table_message_id is not None
         if self._up_to_date(match):
             return  # shown already (by the refresh of a move after it): no turn in the pacing
+        # The answers to a crowd of clicks (a restart) first; newest state wins after it.
+        await self.bot.crowd_passed(self.CROWD_PATIENCE)
         # An edit through a click's token is outside the bot's global limit, as Discord
         # counts interaction requests: it waits for its channel's window only. Paced
         # against the global 45 a second as well, tables fell seconds behind at 100 clicks
