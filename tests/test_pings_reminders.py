@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import itertools
 import json
 from collections.abc import AsyncIterator
@@ -37,6 +38,32 @@ from bot.ui.pings import (
 ANN, BOB = "111111111111111111", "222222222222222222"
 CHANNEL = 5000
 START = 1_000_000.0  # the turn's clock start, on the test's clock
+
+
+class _Settled:
+    """``TurnPings`` whose calls also wait for the deletions they started."""
+
+    def __init__(self, pings: TurnPings, stage: Any) -> None:
+        object.__setattr__(self, "_pings", pings)
+        object.__setattr__(self, "_stage", stage)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._pings, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._pings, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        async def settled(*args: Any, **kwargs: Any) -> Any:
+            result = await attr(*args, **kwargs)
+            tidying = [t for t in self._stage.started
+                       if t.get_coro().__name__ == "_delete_in_channel"]
+            for task in tidying:
+                self._stage.started.remove(task)
+                await task
+            return result
+        return settled
 
 
 @dataclass
@@ -106,14 +133,17 @@ class Stage:
             storage=SimpleNamespace(set_value=self.set_value, delete_values=self.delete_values,
                                     values_with_prefix=self.values_with_prefix,
                                     get=self.get, value=self.value),
-            tables=SimpleNamespace(pacing=SimpleNamespace(wait=self.no_wait)),
+            tables=SimpleNamespace(pacing=SimpleNamespace(wait=self.no_wait,
+                                                          tidying=self.no_wait)),
             get_partial_messageable=lambda channel_id: self.channel,
             create_dm=self.create_dm,
             speaking_to=lambda guild_id: contextlib.nullcontext(),
             user_languages={},  # nobody has clicked: direct messages in the server's
             background=lambda job: self.started.append(asyncio.ensure_future(job)),
             draining=False)
-        self.pings = TurnPings(self.bot)  # type: ignore[arg-type]  # the parts it reads
+        # A replaced ping is deleted on its own (bot.background): each call here returns
+        # once that tidying is done too, as the bot's channel shows it a moment later.
+        self.pings = _Settled(TurnPings(self.bot), self)  # type: ignore[arg-type]
 
     def deadline(self, match: Match) -> float | None:
         if match.status != ACTIVE or match.turn_started_at is None:
@@ -359,7 +389,7 @@ async def test_a_restart_remembers_the_ping_on_screen(stage: Stage) -> None:
     """What the first process sent, the second takes over: the next ping replaces it."""
     await stage.pings.update(stage.match.id)
     [(ping, _, _)] = stage.channel.sent
-    again = TurnPings(stage.bot)  # type: ignore[arg-type]
+    again = _Settled(TurnPings(stage.bot), stage)  # type: ignore[arg-type]
     await again.restore({stage.match.id})
     await again.update(stage.match.id)  # the same turn: nobody pinged twice
     stage.match.turn_started_at = START + 10.0
@@ -492,7 +522,7 @@ async def test_told_only_by_direct_message_the_channel_gets_nothing_and_a_restar
     await stage.pings.choose(BOB, DIRECT)
     await stage.pings.update(stage.match.id)
     assert stage.channel.sent == [] and len(stage.dms[ANN].sent) == len(stage.dms[BOB].sent) == 1
-    again = TurnPings(stage.bot)  # type: ignore[arg-type]
+    again = _Settled(TurnPings(stage.bot), stage)  # type: ignore[arg-type]
     await again.restore({stage.match.id})
     await again.update(stage.match.id)  # the same turn after a restart: told already
     assert len(stage.dms[ANN].sent) == 1 and stage.channel.sent == []

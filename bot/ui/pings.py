@@ -432,7 +432,7 @@ class TurnPings:
                 continue
             gone.append(key)
             if sent.message_id is not None:
-                self.bot.background(self._delete(sent.channel_id, sent.message_id))
+                await self._delete(sent.channel_id, sent.message_id)  # (in the background)
         if gone:
             await self.bot.storage.delete_values(gone)
 

@@ -44,6 +44,9 @@ class City:
             self.streetcars.add(segment)
         self._outskirts: set[int] | None = None
         self._covered: set[Segment] | None = None
+        # Where a neighbourhood of each shape (columns, rows) fits: every unplaced one of a
+        # shape fits in the same places (legality.placement_options).
+        self.fits: dict[tuple[int, int], list[tuple[Cell, int]]] = {}
 
     def add_neighborhood(self, number: int, at: Cell, rotation: int) -> None:
         for prop, cell in neighborhood_layout(number, at, rotation).items():
@@ -51,6 +54,7 @@ class City:
             self.property_at[cell] = prop
         self.placed.append(number)
         self._outskirts = None
+        self.fits = {}
 
     # --- properties -------------------------------------------------------------------
 

@@ -240,6 +240,17 @@ def placement_options(city: City, number: int) -> list[tuple[Cell, int]]:
     """Every legal (at, rotation) for an unplaced neighbourhood."""
     if number in city.placed:
         return []
+    shape = neighborhood_grid(number)
+    fits = city.fits.get(shape)
+    if fits is None:
+        fits = city.fits[shape] = _fits(city, *shape)
+    return list(fits)
+
+
+def _fits(city: City, columns: int, rows: int) -> list[tuple[Cell, int]]:
+    """Every (at, rotation) where a neighbourhood of ``columns`` by ``rows`` may go. (Runs
+    on every look at the map, for each shape: ~1 ms of a Big City turn before it was made
+    set-wise.)"""
     occupied = city.property_at
     # empty cells next to the city, each with the city cells it touches
     frontier: dict[Cell, set[Cell]] = {}
@@ -247,23 +258,24 @@ def placement_options(city: City, number: int) -> list[tuple[Cell, int]]:
         for n in neighbors(cell):
             if n not in occupied:
                 frontier.setdefault(n, set()).add(cell)
-    columns, rows = neighborhood_grid(number)
     options: list[tuple[Cell, int]] = []
     for rotation in ROTATIONS:
         offsets = [rotate(k % columns, k // columns, rotation) for k in range(columns * rows)]
         # a fit needs two of its cells on the frontier, so only anchors reached twice qualify
-        hits = Counter((f[0] - dx, f[1] - dy) for f in frontier for dx, dy in offsets)
-        for (ax, ay), count in sorted(hits.items()):
-            if count < 2:
-                continue
-            cells = [(ax + dx, ay + dy) for dx, dy in offsets]
-            if not occupied.keys().isdisjoint(cells):
-                continue
+        hits = Counter([(fx - dx, fy - dy) for fx, fy in frontier for dx, dy in offsets])
+        # and none on the city
+        overlapping = {(ox - dx, oy - dy) for ox, oy in occupied for dx, dy in offsets}
+        for ax, ay in sorted([a for a, count in hits.items()
+                              if count >= 2 and a not in overlapping]):
+            # "At least two of its properties must be next to two properties of the city."
             touched: set[Cell] = set()
-            for c in cells:
-                touched |= frontier.get(c, set())
-            if len(touched) >= 2:
-                options.append(((ax, ay), rotation))
+            for dx, dy in offsets:
+                near = frontier.get((ax + dx, ay + dy))
+                if near:
+                    touched |= near
+                    if len(touched) >= 2:
+                        options.append(((ax, ay), rotation))
+                        break
     return options
 
 
