@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -143,6 +144,15 @@ def ghost_of(action: PlaceNeighborhood) -> dict[int, tuple[int, int]]:
                                int(action["at"][1])), int(action["rotation"]))
 
 
+@lru_cache(maxsize=8192)
+def _middle(number: int, x: int, y: int, rotation: int) -> tuple[float, float]:
+    """The middle of a neighbourhood placed so (a map's picker asks for every place of
+    every unplaced one on each look; the same places recur from turn to turn)."""
+    cells = list(neighborhood_layout(number, (x, y), rotation).values())
+    return (sum(c[0] + 0.5 for c in cells) / len(cells),
+            sum(c[1] + 0.5 for c in cells) / len(cells))
+
+
 def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> list[Group]:
     city = City(state)
     xs = [c[0] for c in city.property_at]
@@ -151,14 +161,13 @@ def neighborhood_groups(state: JSON, found: list[tuple[int, LegalAction]]) -> li
     width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
     sided: dict[tuple[int, int], list[tuple[float, int, int, LegalAction]]] = {}
     for i, la in found:
-        cells = list(ghost_of(placing(la.action)).values())
-        gx = sum(c[0] + 0.5 for c in cells) / len(cells)
-        gy = sum(c[1] + 0.5 for c in cells) / len(cells)
+        place = placing(la.action)
+        gx, gy = _middle(int(place["neighborhood"]), int(place["at"][0]), int(place["at"][1]),
+                         int(place["rotation"]))
         # the side the neighbourhood's middle lies toward, the city's shape evened out
         nx, ny = (gx - cx) / width, (gy - cy) / height
         side = (0 if ny < 0 else 2) if abs(ny) >= abs(nx) else (1 if nx > 0 else 3)
         along = gx if side in (0, 2) else gy
-        place = placing(la.action)
         sided.setdefault((int(place["neighborhood"]), side), []).append(
             (along, int(place["rotation"]), i, la))
     groups: list[Group] = []
