@@ -151,8 +151,8 @@ def per_game(report: Report, scenario: str, clicks: list[Click]) -> dict[str, An
         start = min((c.sent for c in clicks), default=0.0)
         one["late_pictures"] = [[c.kind, None if c.changed_ms is None else round(c.changed_ms),
                                  round(c.picture_ms or 0), round(c.sent - start, 1),
-                                 c.message.channel_id if c.message is not None else None,
-                                c.context] for c in slow[:8]]
+                                  c.message.channel_id if c.message is not None else None,
+                                 c.context] for c in slow[:8]]
         out[game] = one
         report.add(scenario, f"  {game}: clicks / moves / refused",
                    f"{one['clicks']} / {one['moves']} / {one['refused']}")
