@@ -21,7 +21,7 @@ import bot.games
 from bot.app import CityhallBot
 from bot.core.records import Match
 from bot.core.replaying import Replay
-from bot.render import animation
+from bot.render import animation, kit
 from bot.tools.fakebot import settle
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
@@ -67,6 +67,13 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
+def _drawn(render: Any, view: Any, width: int) -> Image.Image:
+    """The board as the renderer drew it, scaled to ``width`` (the frame the GIF is of)."""
+    with kit.capturing(scaled_to=width) as kept:
+        render(view)
+    return animation.scaled(kept[-1].convert("RGB"), width)
+
+
 @pytest.mark.fakediscord(rate_limit_scale=0.1)
 async def test_the_final_message_carries_the_game_move_by_move(
         fake_discord: FakeDiscord, tmp_path: Path, noughts: None) -> None:
@@ -92,8 +99,8 @@ async def test_the_final_message_carries_the_game_move_by_move(
                         await cityhall.storage.actions(match.id))
         assert replay.last == 9 and picture.n_frames == 10, "one frame a move, and the start"
         adapter = cityhall.adapters["noughts"]
-        first, last = (animation.frame(render_table(adapter.named_view(match, replay.board(i))),
-                                       picture.width) for i in (0, replay.last))
+        first, last = (_drawn(render_table, adapter.named_view(match, replay.board(i)),
+                              picture.width) for i in (0, replay.last))
         picture.seek(0)
         shown_first = picture.convert("RGB")
         picture.seek(picture.n_frames - 1)

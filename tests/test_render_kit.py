@@ -325,3 +325,20 @@ def test_text_pasted_through_a_solid_is_pillows_colour_fill_pixel_for_pixel() ->
             got = Image.new(mode, (200, 100), ground)
             kit.fill_mask(got, ink, xy, mask)  # type: ignore[arg-type]
             assert got.tobytes() == expected.tobytes(), (mode, xy)
+
+
+def test_a_capture_for_scaling_keeps_a_wide_board_as_drawn_and_a_narrow_one_mapped() -> None:
+    """The animation scales each board down and maps it onto the GIF's own palette: a board
+    wider than the frame is kept as drawn (mapping it onto the kit's palette first would
+    only cost time), one that is not scaled is kept mapped, as its PNG would be."""
+    wide, narrow = kit.Canvas.new(900, 40), kit.Canvas.new(300, 40)
+    for c in (wide, narrow):
+        c.text((10, 8), "Bartholomew 田中 · round 3", 20)
+    with kit.capturing(scaled_to=480) as kept:
+        assert wide.png() == b"" and narrow.png() == b""
+    drawn, mapped = kept
+    assert drawn.mode == "RGB" and drawn.tobytes() == wide.image.tobytes()
+    assert mapped.mode == "P" and mapped.size == narrow.image.size
+    with kit.capturing() as kept:
+        wide.png()
+    assert kept[-1].mode == "P", "without scaled_to every picture is kept as its PNG holds it"
