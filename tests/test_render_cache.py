@@ -81,7 +81,11 @@ def test_a_cached_function_is_called_once_per_arguments() -> None:
                                                 ("cities", 3), ("cityscape", 4)])
 def test_no_cache_exceeds_its_budget_while_a_whole_game_is_drawn(game: str,
                                                                  players: int) -> None:
+    """Every cache stays within its budget, and every cache the game asks keeps what it
+    draws: one whose piece alone is over its budget would keep nothing and redraw it every
+    time (Big City's pieces panel, 2 MB in a 1.5 MB budget, did)."""
     caches = _all_caches()
+    misses = {c.name: c.misses for c in caches}
     draw = renderer(game)
     pictures = 0
     for view, events in _game_views(game, seed=21, players=players):
@@ -94,6 +98,10 @@ def test_no_cache_exceeds_its_budget_while_a_whole_game_is_drawn(game: str,
             assert c.bytes <= c.max_bytes, c.name
             assert c.peak_bytes <= c.max_bytes, c.name
     assert pictures > 10
+    asked = [c for c in caches if c.misses > misses[c.name] and c.max_bytes > 0]
+    assert len(asked) > 5
+    # A packed cache's two tiers hold one entry between them (its recent tier is listed too).
+    assert [c.name for c in asked if len(c) + len(getattr(c, "hot", ())) == 0] == []
     held = sum(c.bytes for c in caches)
     assert 0 < held <= sum(c.max_bytes for c in caches)
 
@@ -170,3 +178,24 @@ def test_packed_layers_hold_only_their_compressed_bytes() -> None:
     assert all(cache.unpack(p).tobytes() == layer.tobytes() for p in kept[:2])
     assert sum(p.nbytes for p in kept) < 100_000
     assert held < 1_000_000, f"20 packed layers hold {held / 1e6:.1f} MB"
+
+
+def test_a_layer_too_big_to_keep_as_drawn_is_kept_compressed() -> None:
+    """Big Cityz' card back (4.5 MB as RGB) has no recent tier: it is kept compressed only,
+    so the next reveal expands it (~0.5 ms) instead of drawing it again (~5 ms); each call
+    gives a new image, so drawing on one never changes the next."""
+    drawn: list[int] = []
+
+    @cache.packed_cache(cache.MB, hot_bytes=0, name="test card back")
+    def back(players: int) -> Image.Image:
+        drawn.append(players)
+        return Image.new("RGB", (1200, 1250), (243, 240, 232))
+
+    first = back(4)
+    first.paste((0, 0, 0), (0, 0, 50, 50))
+    second, third = back(4), back(4)
+    assert drawn == [4], "drawn once, then expanded"
+    assert second is not third and second.getpixel((10, 10)) == (243, 240, 232)
+    assert second.tobytes() == third.tobytes()
+    info = back.cache_info()
+    assert info.entries == 1 and info.bytes < 100_000, "its compressed bytes only"

@@ -332,9 +332,13 @@ class PackedLRU(ByteLRU[K, Packed]):
         return None if packed is None else unpack(packed)
 
     def put_image(self, key: K, image: Image.Image) -> Image.Image:
-        """Keep ``image`` (the caller must not draw on it afterwards); returns it."""
+        """Keep ``image`` (the caller must not draw on it afterwards); returns it. One too
+        big for the recent tier on its own (``hot_bytes=0``: none) is kept compressed."""
         self.discard(key)
-        self.hot.put(key, image)
+        if self.hot.measure(image) + sizeof(key) + _ENTRY_OVERHEAD > self.hot.max_bytes:
+            self.put(key, pack(image))
+        else:
+            self.hot.put(key, image)
         return image
 
     def discard(self, key: K) -> None:

@@ -160,7 +160,7 @@ def _legend_tile(c: Canvas, name: str, cells: int, x: float, cy: float, unit: in
 Slot = tuple[str, float, float]  # what a count shows, and where: (key, x, centre y)
 
 
-@byte_cache(3 * MB // 2)
+@byte_cache(5 * MB // 2)  # one language's panel is 2 MB as RGB (1.5 MB kept none)
 def _panel_static(language: str) -> tuple[Image.Image, tuple[Slot, ...]]:
     """The pieces panel without its numbers (drawn once per language), and where each
     number goes.
