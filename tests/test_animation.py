@@ -129,10 +129,16 @@ async def test_a_busy_render_pool_skips_the_animation_not_the_final_message(
         # Pictures are waiting for the workers whenever the game ends.
         monkeypatch.setattr(pool, "queued", lambda priority=None: 1 if priority is None
                             else queued(priority))
-        _match, table = await played(fake, cityhall, ann)
+        match, table = await played(fake, cityhall, ann)
         await animations_done(fake, cityhall)
         assert [a.filename for a in table.attachments] == ["table.png"]
         assert "· final" in table.content and "Shared win" in table.content
+        # The final table shown once more after the animation was skipped (a refresh that
+        # came late) is not held for an animation that will not come: held, each such
+        # game's table stayed in the bot's memory until 64 later games pushed it out.
+        tables = cityhall.tables
+        tables._keep_final(match, await tables.payload(match), int(table.id))
+        assert tables._finals == {}
 
 
 async def test_an_animation_waits_for_every_picture_asked_before_it_runs() -> None:

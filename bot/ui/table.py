@@ -120,6 +120,9 @@ class Tables:
         # animation is added or skipped (``animate``); and the animations being drawn.
         self._finals: dict[int, tuple[TablePayload, int]] = {}
         self._animating: set[int] = set()
+        # Matches whose animation has run its course (added, skipped or failed): a final
+        # table shown after that (its refresh came late) is not kept for it (~150 KB each).
+        self._animated: OrderedDict[int, None] = OrderedDict()
         self._animations: set[asyncio.Task[None]] = set()
         # Each match's latest click on its table, whose webhook edits the table outside
         # Discord's global limit (bot/ui/tablehooks.py).
@@ -538,9 +541,13 @@ class Tables:
     ANIMATION_CHUNK = 4
 
     FINALS_KEPT = 64  # final tables waiting for their animation (a few are, at most)
+    ANIMATED_KEPT = 1024  # match ids whose animation is over (a few KB)
 
     def _keep_final(self, match: Match, payload: TablePayload, message_id: int) -> None:
-        if match.status == OVER and payload.png is not None:
+        # An animation skipped at once (a busy render pool) can be over before the final
+        # table it would have gone on is shown: kept then, it waited for nothing until 64
+        # later games pushed it out, ~10 MB of the bot's memory in a busy soak.
+        if match.status == OVER and payload.png is not None and match.id not in self._animated:
             self._finals[match.id] = (payload, message_id)
             while len(self._finals) > self.FINALS_KEPT:  # one whose animation never came
                 self._finals.pop(next(iter(self._finals)))
@@ -605,6 +612,9 @@ class Tables:
         finally:
             self._animating.discard(match.id)
             self._finals.pop(match.id, None)
+            self._animated[match.id] = None
+            while len(self._animated) > self.ANIMATED_KEPT:
+                self._animated.popitem(last=False)
 
     async def _draw_animation(self, match: Match) -> Drawn | None:
         why = self._skip_animation(match)
