@@ -546,7 +546,7 @@ class Tables:
     def _keep_final(self, match: Match, payload: TablePayload, message_id: int) -> None:
         # An animation skipped at once (a busy render pool) can be over before the final
         # table it would have gone on is shown: kept then, it waited for nothing until 64
-        # later games pushed it out, ~10 MB of the bot's memory in a busy soak.
+        # later games pushed it out (~100-200 KB each).
         if match.status == OVER and payload.png is not None and match.id not in self._animated:
             self._finals[match.id] = (payload, message_id)
             while len(self._finals) > self.FINALS_KEPT:  # one whose animation never came
