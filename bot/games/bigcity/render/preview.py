@@ -7,7 +7,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.core.i18n import Words
 from bot.render import kit
@@ -317,13 +317,15 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     c = Canvas.new(WIDTH, head_h + rows * (thumb_h + gap) + 52, PAPER)
     _preview_header(c, view, choices, cast, _("One small map per place the neighborhood can go"))
     outskirts = _outskirt_cells(frozenset(city))
+    base = _mini_city(Frame(min(xs), min(ys), span_x, span_y, cell, 0, 0), city, pieces, cast,
+                      outskirts)
     for i, (choice, ghost) in enumerate(zip(choices, ghosts, strict=True)):
         x = MARGIN + (i % cols) * (thumb_w + gap)
         y = head_h + (i // cols) * (thumb_h + gap)
         c.panel((x, y, x + thumb_w - 1, y + thumb_h - 1), PANEL_ALT, radius=12)
         frame = Frame(min(xs), min(ys), span_x, span_y, cell,
                       x + (thumb_w - span_x * cell) // 2, y + label_h)
-        _draw_mini(c, frame, city, pieces, cast, outskirts, ghost)
+        _draw_mini(c, frame, base, ghost)
         c.label((x + 8, y + 6), str(choice.get("label", "?")), TEXT, fg=INK,
                 bg=kit.HIGHLIGHT, outline=INK)
         turn = int(choice.get("rotation", 0)) % 360
@@ -336,9 +338,12 @@ def _preview_grid(view: View, choices: Sequence[View], cast: Cast) -> bytes:
     return c.png(PALETTE)
 
 
-def _draw_mini(c: Canvas, frame: Frame, city: Sequence[Cell], pieces: Sequence[Piece],
-               cast: Cast, outskirts: frozenset[Cell], ghost: Sequence[tuple[int, Cell]]) -> None:
-    """A city too small for numbers: lots in their owners' colours, the ghost in yellow."""
+def _mini_city(frame: Frame, city: Sequence[Cell], pieces: Sequence[Piece], cast: Cast,
+               outskirts: frozenset[Cell]) -> Image.Image:
+    """What every small map of a preview shares, drawn once (``frame`` at 0, 0): the city,
+    lots in their owners' colours, on the panel's colour. Each map pastes it (its box lies
+    inside its panel's flat middle) and adds its ghost: ~25 maps drew every cell 25 times."""
+    c = Canvas.new(frame.cols * frame.cell, frame.rows * frame.cell, PANEL_ALT)
     fill_of: dict[Cell, RGB] = {}
     for piece in pieces:
         fill, _ink = _piece_fill(piece, cast)
@@ -353,6 +358,13 @@ def _draw_mini(c: Canvas, frame: Frame, city: Sequence[Cell], pieces: Sequence[P
         fill = fill_of.get(cell, LOT_OUT if cell in outskirts else LOT)
         c.draw.rectangle((x0 + inset, y0 + inset, x0 + frame.cell - 1 - inset,
                           y0 + frame.cell - 1 - inset), fill=fill)
+    return c.image
+
+
+def _draw_mini(c: Canvas, frame: Frame, base: Image.Image,
+               ghost: Sequence[tuple[int, Cell]]) -> None:
+    """A city too small for numbers: ``base`` (``_mini_city``), the ghost in yellow."""
+    c.image.paste(base, (frame.left, frame.top))
     group = {cell for _p, cell in ghost}
     for cell in group:
         x0, y0 = round(frame.px(cell[0])), round(frame.py(cell[1]))
