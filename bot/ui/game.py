@@ -85,13 +85,52 @@ def rename_players(value: Any, names: dict[str, str]) -> Any:
     (lots, sides, card ids and statement ids all look different).
     """
     if isinstance(value, dict):
-        return {names.get(k, k) if isinstance(k, str) else k: rename_players(v, names)
-                for k, v in value.items()}
+        return _renamed_dict(value, names)
     if isinstance(value, list):
-        return [rename_players(v, names) for v in value]
+        return _renamed_list(value, names)
     if isinstance(value, str):
         return names.get(value, value)
     return value
+
+
+# Every picture's view is renamed (0.45 ms a view, 5 % of the bot's CPU under the load test,
+# most of it a call per number): plain JSON values are told apart by exact type, and only
+# containers recurse; anything else (a subclass) takes the general path above.
+def _renamed_dict(value: dict[Any, Any], names: dict[str, str]) -> dict[Any, Any]:
+    out = {}
+    for key, item in value.items():
+        if isinstance(key, str):
+            key = names.get(key, key)
+        kind = type(item)
+        if kind is str:
+            item = names.get(item, item)
+        elif kind is dict:
+            item = _renamed_dict(item, names)
+        elif kind is list:
+            item = _renamed_list(item, names)
+        elif kind not in _LEAVES:
+            item = rename_players(item, names)
+        out[key] = item
+    return out
+
+
+def _renamed_list(value: list[Any], names: dict[str, str]) -> list[Any]:
+    out = []
+    for item in value:
+        kind = type(item)
+        if kind is str:
+            item = names.get(item, item)
+        elif kind is dict:
+            item = _renamed_dict(item, names)
+        elif kind is list:
+            item = _renamed_list(item, names)
+        elif kind not in _LEAVES:
+            item = rename_players(item, names)
+        out.append(item)
+    return out
+
+
+_LEAVES = frozenset({int, float, bool, type(None)})
 
 
 # Discord's limit for an attachment's description (its alt text).
