@@ -153,8 +153,10 @@ def frames(pictures: str, views: Sequence[JSON], width: int = WIDTHS[0]) -> list
     for view in views:
         with kit.capturing(scaled_to=width) as kept:
             png = render(view)
-        picture = _frame_image(png) if not kept else \
-            kept[-1] if kept[-1].mode == "RGB" else kept[-1].convert("RGB")
+        if not kept:
+            picture = _frame_image(png)
+        else:
+            picture = kept[-1] if kept[-1].mode == "RGB" else kept[-1].convert("RGB")
         out.append(_frame_bytes(scaled(picture, width)))
     return out
 

@@ -156,9 +156,13 @@ class ByteLRU(Generic[K, V]):
             entry = self._items.get(key)
             return None if entry is None else entry[0]
 
+    def entry_bytes(self, key: K, value: V) -> int:
+        """What keeping ``value`` under ``key`` counts against the budget."""
+        return self.measure(value) + sizeof(key) + _ENTRY_OVERHEAD
+
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` unless it alone is over budget; evicts the oldest to make room."""
-        size = self.measure(value) + sizeof(key) + _ENTRY_OVERHEAD
+        size = self.entry_bytes(key, value)
         pushed: list[tuple[K, V]] = []
         with self._lock:
             old = self._items.pop(key, None)
@@ -350,7 +354,7 @@ class PackedLRU(ByteLRU[K, Packed]):
         """Keep ``image`` (the caller must not draw on it afterwards); returns it. One too
         big for the recent tier on its own (``hot_bytes=0``: none) is kept compressed."""
         self.discard(key)
-        if self.hot.measure(image) + sizeof(key) + _ENTRY_OVERHEAD > self.hot.max_bytes:
+        if self.hot.entry_bytes(key, image) > self.hot.max_bytes:
             self.put(key, pack(image))
         else:
             self.hot.put(key, image)

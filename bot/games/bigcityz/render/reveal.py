@@ -343,7 +343,7 @@ def _points_box(players: int, extra: int) -> Box:
     return MARGIN, y, REVEAL_W - MARGIN - 1, y + 52 + players * POINTS_ROW + 8
 
 
-# Kept compressed only (~40 KB a base, a few bases in play): a hit is a new image to draw
+# Kept compressed only (~32 KB a base, a few bases in play): a hit is a new image to draw
 # on (~0.5 ms to expand) where drawing it and copying it took ~4 ms.
 @packed_cache(1 * MB, hot_bytes=0)
 def _reveal_base(players: int, extra: int, language: str) -> Image.Image:
