@@ -16,7 +16,7 @@ import pytest
 from bot.app import CityhallBot
 from bot.core.records import ABANDONED
 from bot.games.cityscape import ENGINE
-from bot.ui import expiry, play
+from bot.ui import expiry
 from bot.ui.play import SAVED_BUT
 from bot.ui.table import NO_PICTURES
 from bot.ui.tablehooks import edit_original
@@ -26,18 +26,10 @@ from tests.harness import Member, Users, button_id, by_id, cityhall_bot, settle,
 from tests.test_discord_cityscape import against_a_computer, answer, build, set_goals, text_of
 
 # Runs on SQLite and on PostgreSQL (tests/databases.py).
-pytestmark = pytest.mark.usefixtures("backend")
+# The edits failed through a click's token need a click carrying them (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend", "no_crowds")
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback$"
-
-
-@pytest.fixture(autouse=True)
-def no_crowds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Here a click is never in a crowd: on a busy machine, a click that waited past
-    ``CROWD_WAIT`` for the loop is answered in one request and carries no table edits
-    (tests/test_table_hooks.py), and the edits these tests fail through a click's token
-    would then go through the channel (CI: the token's 503 never asked)."""
-    monkeypatch.setattr(play, "CROWD_WAIT", 30.0)
 
 
 async def _building(fake: FakeDiscord, bot: CityhallBot, ann: dict[str, Any],

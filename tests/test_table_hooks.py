@@ -66,6 +66,7 @@ async def _height_clicked(fake: FakeDiscord, bot: Any) -> tuple[
     return match, users, table, player, action, click
 
 
+@pytest.mark.usefixtures("no_crowds")
 async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_tables_edits(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -110,6 +111,7 @@ async def test_a_click_on_the_table_opens_its_picker_privately_and_carries_the_t
         assert table_edits(fake, table.id)[before:] == ["click", "click"]
 
 
+@pytest.mark.usefixtures("no_crowds")
 async def test_a_table_carried_by_a_click_does_not_wait_for_the_global_limit(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     # Discord leaves edits through a click's token out of the bot's global limit, so a busy
@@ -131,6 +133,7 @@ async def test_a_table_carried_by_a_click_does_not_wait_for_the_global_limit(
         assert table_edits(fake, table.id)[before:] == ["click"]
 
 
+@pytest.mark.usefixtures("no_crowds")
 async def test_when_discord_refuses_the_click_the_table_goes_through_the_channel(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
@@ -184,6 +187,7 @@ async def test_a_click_that_waited_in_a_crowd_is_answered_in_one_request(
         assert len(bot.tables.hooks) == 0
 
 
+@pytest.mark.usefixtures("no_crowds")
 async def test_start_carries_the_tables_first_edits(fake_discord: FakeDiscord,
                                                     tmp_path: Path) -> None:
     """Start turns the lobby into the table by updating it: that click carries the table's
