@@ -9,7 +9,7 @@ import gc
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 import aiohttp
@@ -22,6 +22,7 @@ from bot.core import loopmonitor
 from bot.core.discord_api import gateway_from_api
 from bot.core.driver import Driver
 from bot.core.engine import JSON
+from bot.core.heap import trimmer
 from bot.core.i18n import ENGLISH, Words, language_of, speaking
 from bot.core.i18n import current as current_language
 from bot.core.inflight import InFlight
@@ -73,6 +74,9 @@ PUBLISH_SECONDS = 3.0
 SAVE_DUE_AFTER = 30.0
 # The longest the stop waits for "restarting, try again" answers still on their way.
 TURN_AWAY_SECONDS = 1.5
+# How often the bot gives the pages its heap freed back to the system (bot/core/heap.py):
+# every picture it uploads passes through its memory.
+HEAP_TRIM_S = 20.0
 
 # What the bot needs in a channel: see and post messages (in threads too), attach board
 # pictures, embed the lobby and stats, and read history to edit its own table message.
@@ -129,6 +133,7 @@ class CityhallBot(commands.Bot):
         self._restore_task: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._due_saver: asyncio.Task[None] | None = None
+        self._heap_trimmer: asyncio.Task[None] | None = None
         # Interaction handlers still running, and whether new interactions are turned away
         # (set by ``drain`` when the process is asked to stop).
         self._inflight: set[asyncio.Future[Any]] = set()
@@ -191,6 +196,10 @@ class CityhallBot(commands.Bot):
             self.pictures = render_pool(0)
             await self.pictures.start()
         loopmonitor.add_reporter("render_cpu", lambda: self.pictures.stats.cpu_by_job)
+        loopmonitor.add_reporter("render_workers", lambda: {
+            "started": self.pictures.stats.workers_started,
+            "replaced": self.pictures.stats.recycled,
+            "replaced_for_memory": self.pictures.stats.recycled_for_memory})
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         matches_per_user=self.settings.games_per_user,
@@ -246,6 +255,9 @@ class CityhallBot(commands.Bot):
                                                      name="cityhall-restore")
         self._sweeper = asyncio.create_task(self._sweep_lobbies(), name="cityhall-lobbies")
         self._due_saver = asyncio.create_task(self._save_who_is_due(), name="cityhall-due")
+        trim = trimmer()
+        if trim is not None:
+            self._heap_trimmer = asyncio.create_task(self._trim_heap(trim), name="cityhall-heap")
         # What is loaded now lives as long as the process: keep the collector off it, so
         # full collections stay short.
         gc.collect()
@@ -322,6 +334,15 @@ class CityhallBot(commands.Bot):
         if saved:
             log.info("Saved who is due with %d match(es) saved by an earlier version: the "
                      "next start plans their timers without reading their states.", saved)
+
+    @staticmethod
+    async def _trim_heap(trim: Callable[[], object]) -> None:
+        """Every ``HEAP_TRIM_S``, the heap's free pages back to the system: without it the
+        bot stays at the size of its busiest moment (a restart's crowd, a burst of
+        pictures) for good."""
+        while True:
+            await asyncio.sleep(HEAP_TRIM_S)
+            trim()
 
     async def _sweep_lobbies(self) -> None:
         """Close lobbies nobody started in time, with a word in the lobby message."""
@@ -708,7 +729,7 @@ class CityhallBot(commands.Bot):
             # Clicks that arrived before the stop and were still queued have been routed
             # meanwhile: their handlers are in flight now.
             running = {task for task in self._inflight if not task.done()}
-        for task in (self._restore_task, self._sweeper, self._due_saver):
+        for task in (self._restore_task, self._sweeper, self._due_saver, self._heap_trimmer):
             if task is not None:
                 task.cancel()
         driver = getattr(self, "driver", None)

@@ -93,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
           f"all {1000 * sum(cpu.values()) / max(1, total):.2f}  " + "  ".join(
               f"{game} {1000 * cpu[game] / count[game]:.2f}" for game in sorted(count)))
     if profile is not None:
-        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+        stats = pstats.Stats(profile).sort_stats("tottime")
+        stats.print_stats(30)
+        stats.print_callers("convert|isal_zlib|ImagingCore.*paste")
     if args.caches:
         from bot.render import cache
         print(cache.report())

@@ -11,7 +11,6 @@ counts per kind of job: ``PoolStats.cpu_by_job``).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import importlib
 import os
@@ -22,9 +21,9 @@ import struct
 import sys
 import time
 import traceback
-from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from bot.core.heap import trimmer
 from bot.core.i18n import ENGLISH, speaking
 
 _HEADER = struct.Struct(">Q")
@@ -70,16 +69,6 @@ def _read_frame(fd: int) -> Any | None:
     (size,) = _HEADER.unpack(header)
     data = _read_exactly(fd, size)
     return None if data is None else pickle.loads(data)
-
-
-def _malloc_trim() -> Callable[[], object] | None:
-    """glibc's malloc_trim(0), where there is one."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    return lambda: trim(0)
 
 
 def _write_frame(stream: BinaryIO, message: Any) -> None:
@@ -137,7 +126,7 @@ def _work() -> None:
     # collector from walking (and the refcount-free pages from being touched by) it.
     gc.collect()
     gc.freeze()
-    trim = _malloc_trim()
+    trim = trimmer()
     _write_frame(replies, ("ready", os.getpid()))
     dirty = False
     while True:

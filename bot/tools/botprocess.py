@@ -250,6 +250,16 @@ class Bots:
                 counted[1] += cpu
         return total
 
+    def render_workers(self) -> dict[str, int]:
+        """Render workers started, replaced, and replaced for their memory so far, over
+        every bot process, as their loop monitors last wrote them."""
+        total: dict[str, int] = {}
+        for process in self.processes:
+            for key, value in ((process.loop_stats() or {}).get("render_workers")
+                               or {}).items():
+                total[key] = total.get(key, 0) + int(value)
+        return total
+
     def bots_mb(self, rss: dict[str, Any]) -> float:
         """The bot processes alone in an rss() answer, without their render workers."""
         return round(sum(rss["per_process_mb"].get(str(pid), 0.0) for pid in self.pids), 1)

@@ -137,6 +137,7 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
             await asyncio.sleep(config.sample_every)
 
     sampler = asyncio.create_task(sample())
+    workers_before = bot.render_workers()
     try:
         await sustained(report, bot, city, tables, config.soak_rate, config.soak, "soak",
                         p95_target=60.0 if config.soak_rate <= 35 else None,
@@ -146,6 +147,11 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
     take()
+    workers = bot.render_workers()
+    replaced = {key: workers.get(key, 0) - workers_before.get(key, 0)
+                for key in ("replaced", "replaced_for_memory")}
+    report.add("soak", "render workers replaced (of them for their memory)",
+               f"{replaced['replaced']} ({replaced['replaced_for_memory']})")
     values = [total for _, total, _ in samples]
     report.add("soak", "RSS first sample", values[0], "MB")
     report.add("soak", "RSS last sample", values[-1], "MB")
