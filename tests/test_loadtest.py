@@ -137,6 +137,12 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
                 ("soak", "RSS first sample"), ("soak", "RSS max")):
         assert got[key] > 0, key
     assert got[("soak", "RSS max")] >= got[("soak", "RSS last sample")]
+    # at the highest sample: the bot's own share, and the bot with its worker(s)
+    bot_mb, processes = got[("soak", "RSS max: the bot process / processes then")].split(" MB / ")
+    assert 0 < float(bot_mb) < got[("soak", "RSS max")] and int(processes) >= 2
+    replaced, for_memory = got[("soak", "render workers replaced (of them for their memory)")] \
+        .rstrip(")").split(" (")
+    assert 0 <= int(for_memory) <= int(replaced)
     assert got[("memory", "bot processes")] >= 1
     assert got[("growth", "games played to the end by clicks")] == "1/1"
     assert got[("growth", "database bytes per finished game")] >= 0

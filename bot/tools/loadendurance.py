@@ -123,13 +123,15 @@ async def restart(report: Report, bot: Bots, city: Cityscape, tables: list[Table
 
 async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                config: Config) -> None:
-    # (seconds, all processes MB, the bot process alone MB)
-    samples: list[tuple[float, float, float]] = []
+    # (seconds, all processes MB, the bot process alone MB, processes: a lent spare worker
+    # makes one more)
+    samples: list[tuple[float, float, float, int]] = []
     began = time.monotonic()
 
     def take() -> None:
         rss = bot.rss()
-        samples.append((round(time.monotonic() - began, 1), rss["total_mb"], bot.bots_mb(rss)))
+        samples.append((round(time.monotonic() - began, 1), rss["total_mb"], bot.bots_mb(rss),
+                        int(rss.get("processes", 0))))
 
     async def sample() -> None:
         while True:
@@ -152,10 +154,13 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
                 for key in ("replaced", "replaced_for_memory")}
     report.add("soak", "render workers replaced (of them for their memory)",
                f"{replaced['replaced']} ({replaced['replaced_for_memory']})")
-    values = [total for _, total, _ in samples]
+    values = [total for _, total, _, _ in samples]
     report.add("soak", "RSS first sample", values[0], "MB")
     report.add("soak", "RSS last sample", values[-1], "MB")
     report.add("soak", "RSS max", max(values), "MB", "<= 300 MB", max(values) <= 300)
+    _, _, its_bot, processes = max(samples, key=lambda row: row[1])
+    report.add("soak", "RSS max: the bot process / processes then",
+               f"{its_bot:.1f} MB / {processes}")
     report.add("soak", "RSS growth last - first", values[-1] - values[0], "MB")
     # "Flat after warm-up": the soak starts right after the restart, with cold render
     # workers and an allocator that has not yet reached its working size; a worker is
@@ -173,8 +178,8 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     # minutes apart compare two points of that saw. What must not grow is its peak: the
     # highest sample of the second half against the highest of the first (after the
     # first minute's warm-up).
-    first = [total for t, total, _ in samples if 60 <= t < half]
-    second = [total for t, total, _ in samples if t >= half]
+    first = [total for t, total, _, _ in samples if 60 <= t < half]
+    second = [total for t, total, _, _ in samples if t >= half]
     if first and second and end >= 240:
         report.add("soak", "RSS all processes: highest, first half -> second half",
                    f"{max(first):.1f} -> {max(second):.1f} MB ({max(second) - max(first):+.1f})",
@@ -199,7 +204,7 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     report.details["soak_rss"] = samples
 
 
-def _median_between(samples: list[tuple[float, float, float]], column: int, start: float,
+def _median_between(samples: list[tuple[float, float, float, int]], column: int, start: float,
                     end: float) -> float | None:
     values = [row[column] for row in samples if start <= row[0] < end]
     return statistics.median(values) if values else None
