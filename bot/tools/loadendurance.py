@@ -164,7 +164,9 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     report.add("soak", "RSS growth last - first", values[-1] - values[0], "MB")
     # "Flat after warm-up": the soak starts right after the restart, with cold render
     # workers and an allocator that has not yet reached its working size; a worker is
-    # replaced every 2,000 pictures, which drops its memory at random moments. Measured
+    # replaced after 2,000 pictures or over 150 MB (in the mixed soak, for its memory
+    # every ~24 s: the "render workers replaced" row), which drops its memory at random
+    # moments. Measured
     # at 1,000 matches, the bot process grows for about four minutes and then holds
     # (its count of Python objects, sampled each minute, goes up and down with
     # the garbage awaiting collection but does not climb), so the
@@ -173,7 +175,7 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     # is shown too, without one.
     end = samples[-1][0]
     half = end / 2
-    # All processes together move in steps: a render worker grows over its 2,000 pictures
+    # All processes together move in steps: a render worker grows over its life
     # (about 110 -> 160 MB for two) and drops when it is replaced, so two medians a few
     # minutes apart compare two points of that saw. What must not grow is its peak: the
     # highest sample of the second half against the highest of the first (after the
