@@ -196,6 +196,7 @@ class CityhallBot(commands.Bot):
             self.pictures = render_pool(0)
             await self.pictures.start()
         loopmonitor.add_reporter("render_cpu", lambda: self.pictures.stats.cpu_by_job)
+        loopmonitor.add_reporter("render_age", lambda: self.pictures.stats.table_cpu_by_age)
         loopmonitor.add_reporter("render_workers", lambda: {
             "started": self.pictures.stats.workers_started,
             "replaced": self.pictures.stats.recycled,

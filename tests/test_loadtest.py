@@ -129,6 +129,13 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
     assert breakdown["bot_s"] + sum(c for _n, c in breakdown["render"].values()) \
         <= load["cpu_s"] * 1.1
     assert got[("load 6/s", "  CPU per move: table pictures")].endswith(" ms each)")
+    # the same tables by their worker's age: every table counted once, in its bucket
+    ages = load["table_cpu_by_worker_age"]
+    assert sum(count for count, _cpu in ages.values()) == jobs
+    assert abs(sum(c for _n, c in ages.values()) - cpu) < 1e-6
+    assert "1-150" in ages  # the phase's first tables came from a worker in its first jobs
+    assert got[("load 6/s", "  table pictures by their worker's jobs done (ms each, jobs)")] \
+        .startswith("1-150: ")
     assert got[("burst", "clicks at once")] == 6
     burst = report["details"]["burst"]["clicks"]
     assert burst["clicks"] == 6 and burst["answered"] + burst["unanswered"] == 6

@@ -22,10 +22,12 @@ from bot.render import pool as pool_module
 from bot.render.pool import (
     DEFAULT_JOB_S,
     PoolClosed,
+    PoolStats,
     Priority,
     RenderPool,
     Superseded,
     WorkerDied,
+    age_bucket,
     default_spare,
     default_workers,
     rss_kib,
@@ -161,6 +163,24 @@ async def test_the_pool_counts_each_kind_of_jobs_cpu(single: RenderPool, tmp_pat
     assert jobs == 2 and 0.1 <= cpu < 0.5
     jobs, cpu = counted["tests.test_render_pool.record"]
     assert jobs == 1 and cpu < 0.05
+
+
+def test_a_workers_age_is_told_in_buckets_of_the_jobs_it_had_done() -> None:
+    assert [age_bucket(n) for n in (0, 149, 150, 399, 400, 799, 800, 5000)] == [
+        "1-150", "1-150", "151-400", "151-400", "401-800", "401-800", "801+", "801+"]
+
+
+def test_table_pictures_cpu_is_counted_by_their_workers_age() -> None:
+    """What a new worker's cold caches cost (the load test's soak): table pictures only,
+    each in the bucket of the jobs its worker had done before it."""
+    stats = PoolStats()
+    stats.count_cpu("bot.games.cities.render.render_table", 0.020, 0)
+    stats.count_cpu("bot.games.cities.render.render_table", 0.010, 900)
+    stats.count_cpu("bot.games.bigcity.render.render_table", 0.012, 901)
+    stats.count_cpu("bot.games.cities.render.render_preview", 0.030, 900)
+    stats.count_cpu("bot.games.cities.render.render_table", 0.015)  # age unknown
+    assert stats.table_cpu_by_age == {"1-150": [1, 0.020], "801+": [2, 0.022]}
+    assert stats.cpu_by_job["bot.games.cities.render.render_table"][0] == 3
 
 
 async def test_in_process_mode_draws_the_same_pictures() -> None:

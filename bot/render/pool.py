@@ -196,11 +196,34 @@ class PoolStats:
     # Per kind of job ("<module>.<function>"): [jobs, CPU seconds in the worker], where the
     # workers' CPU goes (the load test's breakdown per move, docs/pictures-cost.md).
     cpu_by_job: dict[str, list[float]] = field(default_factory=dict)
+    # Table pictures' [jobs, CPU seconds] by how many jobs their worker had done before
+    # (``age_bucket``): a new worker starts with empty caches, so this is what replacing
+    # one costs (the load test's soak, docs/performance.md).
+    table_cpu_by_age: dict[str, list[float]] = field(default_factory=dict)
 
-    def count_cpu(self, job: str, cpu: float) -> None:
+    def count_cpu(self, job: str, cpu: float, worker_jobs: int | None = None) -> None:
         counted = self.cpu_by_job.setdefault(job, [0, 0.0])
         counted[0] += 1
         counted[1] += cpu
+        if worker_jobs is not None and job.endswith(".render_table"):
+            aged = self.table_cpu_by_age.setdefault(age_bucket(worker_jobs), [0, 0.0])
+            aged[0] += 1
+            aged[1] += cpu
+
+
+# A worker's age in jobs done, in the buckets its table pictures are counted by.
+AGE_BUCKETS = (150, 400, 800)
+
+
+def age_bucket(jobs_before: int) -> str:
+    """``"1-150"``, ``"151-400"``, ``"401-800"`` or ``"801+"``: which of a worker's jobs
+    one is, given the jobs it had done before it."""
+    low = 1
+    for high in AGE_BUCKETS:
+        if jobs_before < high:
+            return f"{low}-{high}"
+        low = high + 1
+    return f"{low}+"
 
 
 def _module_of(game: str, modules: Mapping[str, str]) -> str:
@@ -687,10 +710,11 @@ class RenderPool:
                 job = await self._next()
             self._running[slot] = job
             job.attempts += 1
+            worker_jobs = worker.jobs
             try:
                 ok, value, text, seconds, cpu = await worker.run(
                     job.module, job.function, job.args, self.timeout, job.language)
-                self.stats.count_cpu(f"{job.module}.{job.function}", cpu)
+                self.stats.count_cpu(f"{job.module}.{job.function}", cpu, worker_jobs)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
                 elif job.priority is Priority.LOW:

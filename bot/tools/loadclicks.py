@@ -109,6 +109,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     await bot.wait_for_stats(began_wall - 1.0)
     cpu_before, bot_before, jobs_before = bot.cpu_seconds(), bot.bot_cpu_seconds(), \
         bot.render_cpu()
+    ages_before = bot.render_cpu("render_age")
     driven = await drive(city, tables, rate, seconds, scenario)
     cpu, bot_cpu = bot.cpu_seconds() - cpu_before, bot.bot_cpu_seconds() - bot_before
     end_wall, ended = time.time(), time.monotonic()
@@ -121,6 +122,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)
     cpu_breakdown(report, scenario, bot_cpu, jobs_before, bot.render_cpu(), stats)
+    worker_age_figures(report, scenario, ages_before, bot.render_cpu("render_age"), stats)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
     limits = limit_figures(report, scenario, city, began, ended)
@@ -198,6 +200,26 @@ def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
                    f"{count / game_moves:.2f} ({count:.0f} for {game_moves} moves, "
                    f"{cpu * 1000 / count:.1f} ms each)")
     stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds, "tables_by_game": tables}
+
+
+def worker_age_figures(report: Report, scenario: str, before: dict[str, list[float]],
+                       after: dict[str, list[float]], stats: dict[str, Any]) -> None:
+    """A table picture's CPU by its worker's age in jobs (``PoolStats.table_cpu_by_age``):
+    a worker replaced (for its memory, or after its jobs) starts with empty caches, and
+    its first pictures cost more than a warm one's; within one phase, compared bucket by
+    bucket, this is what the replacements cost whatever the machine's speed that day."""
+    ages: dict[str, list[float]] = {}
+    for age, (count, cpu) in after.items():
+        was = before.get(age, [0, 0.0])
+        if count - was[0] > 0:
+            ages[age] = [count - was[0], cpu - was[1]]
+    if not ages:
+        return
+    order = sorted(ages, key=lambda age: int(age.split("-")[0].rstrip("+")))
+    report.add(scenario, "  table pictures by their worker's jobs done (ms each, jobs)",
+               " · ".join(f"{age}: {ages[age][1] * 1000 / ages[age][0]:.1f} "
+                          f"({ages[age][0]:.0f})" for age in order))
+    stats["table_cpu_by_worker_age"] = ages
 
 
 def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
