@@ -238,16 +238,22 @@ class Bots:
         """CPU seconds of the bot processes alone, without their render workers."""
         return sum(procs.cpu_seconds(pid) for pid in self.pids)
 
-    def render_cpu(self, key: str = "render_cpu") -> dict[str, list[float]]:
+    def render_cpu(self) -> dict[str, list[float]]:
         """Every process's render workers' [jobs, CPU seconds] per kind of job so far, as
-        the bots' loop monitors last wrote them (``bot.core.loopmonitor``, ``render_cpu``);
-        with ``key="render_age"``, their table pictures' by the worker's age instead
-        (``PoolStats.table_cpu_by_age``)."""
+        the bots' loop monitors last wrote them (``bot.core.loopmonitor``, ``render_cpu``)."""
+        return self._summed_pairs("render_cpu")
+
+    def render_age(self) -> dict[str, list[float]]:
+        """The same for their table pictures, by the worker's age in jobs
+        (``PoolStats.table_cpu_by_age``, reporter ``render_age``)."""
+        return self._summed_pairs("render_age")
+
+    def _summed_pairs(self, key: str) -> dict[str, list[float]]:
         total: dict[str, list[float]] = {}
         for process in self.processes:
-            for job, (count, cpu) in ((process.loop_stats() or {}).get(key)
-                                      or {}).items():
-                counted = total.setdefault(job, [0, 0.0])
+            for name, (count, cpu) in ((process.loop_stats() or {}).get(key)
+                                       or {}).items():
+                counted = total.setdefault(name, [0, 0.0])
                 counted[0] += count
                 counted[1] += cpu
         return total

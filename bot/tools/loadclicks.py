@@ -109,7 +109,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     await bot.wait_for_stats(began_wall - 1.0)
     cpu_before, bot_before, jobs_before = bot.cpu_seconds(), bot.bot_cpu_seconds(), \
         bot.render_cpu()
-    ages_before = bot.render_cpu("render_age")
+    ages_before = bot.render_age()
     driven = await drive(city, tables, rate, seconds, scenario)
     cpu, bot_cpu = bot.cpu_seconds() - cpu_before, bot.bot_cpu_seconds() - bot_before
     end_wall, ended = time.time(), time.monotonic()
@@ -122,7 +122,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)
     cpu_breakdown(report, scenario, bot_cpu, jobs_before, bot.render_cpu(), stats)
-    worker_age_figures(report, scenario, ages_before, bot.render_cpu("render_age"), stats)
+    worker_age_figures(report, scenario, ages_before, bot.render_age(), stats)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
     limits = limit_figures(report, scenario, city, began, ended)

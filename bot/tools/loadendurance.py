@@ -164,15 +164,13 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     report.add("soak", "RSS growth last - first", values[-1] - values[0], "MB")
     # "Flat after warm-up": the soak starts right after the restart, with cold render
     # workers and an allocator that has not yet reached its working size; a worker is
-    # replaced after 2,000 pictures or over 150 MB (in the mixed soak, for its memory
-    # every ~24 s: the "render workers replaced" row), which drops its memory at random
-    # moments. Measured
-    # at 1,000 matches, the bot process grows for about four minutes and then holds
-    # (its count of Python objects, sampled each minute, goes up and down with
-    # the garbage awaiting collection but does not climb), so the
-    # first half of the soak is the warm-up: the figure with a target compares the
-    # medians of the minute at half time and of the last minute; from the second minute
-    # is shown too, without one.
+    # replaced after 2,000 pictures or over 150 MB (in the mixed soak, for its memory every
+    # ~24 s: the "render workers replaced" row), which drops its memory at random moments.
+    # Measured at 1,000 matches, the bot process grows for about four minutes and then holds
+    # (its count of Python objects, sampled each minute, goes up and down with the garbage
+    # awaiting collection but does not climb), so the first half of the soak is the warm-up:
+    # the figure with a target compares the medians of the minute at half time and of the
+    # last minute; from the second minute is shown too, without one.
     end = samples[-1][0]
     half = end / 2
     # All processes together move in steps: a render worker grows over its life
