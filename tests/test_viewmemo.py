@@ -48,3 +48,48 @@ def test_only_the_last_few_views_are_kept() -> None:
     assert len(viewmemo._views) <= viewmemo.KEPT
     viewmemo.public_view(engine, states[0])  # long gone: built again
     assert engine.built == len(states) + 1
+
+
+class CountingMoves:
+    def __init__(self, engine: Any) -> None:
+        self.engine, self.listed = engine, 0
+
+    def legal(self, state: JSON, player: str) -> list[Any]:
+        self.listed += 1
+        return list(self.engine.legal(state, player))
+
+
+def test_a_players_moves_are_listed_once_per_state_and_anew_after_each_move() -> None:
+    game = GAMES["bigcity"]
+    engine = CountingMoves(game.engine)
+    state = game.engine.new(["ann", "bob"], {}, 5)
+    player = game.engine.to_act(state)[0]
+    first = viewmemo.legal_moves(engine, state, player)
+    again = viewmemo.legal_moves(engine, state, player)
+    assert again == first and engine.listed == 1
+    again.clear()  # a caller's list is its own: the kept one is whole
+    assert viewmemo.kept_moves(state, player) == first
+    other = next(p for p in state["players"] if p != player)
+    assert viewmemo.legal_moves(engine, state, other) == game.engine.legal(state, other)
+    assert engine.listed == 2
+    for _ in range(15):
+        player = game.engine.to_act(state)[0]
+        state, _events = game.engine.apply(state, player, game.computer.normal(state, player))
+        player = game.engine.to_act(state)[0]
+        assert viewmemo.kept_moves(state, player) is None
+        # exactly the moves of the new state, never the kept ones of the state before
+        assert viewmemo.legal_moves(engine, state, player) == game.engine.legal(state, player)
+    assert engine.listed == 17
+
+
+def test_only_the_last_few_lists_of_moves_are_kept() -> None:
+    game = GAMES["cityscape"]
+    engine = CountingMoves(game.engine)
+    states = [game.engine.new(["ann", "bob"], {}, seed)
+              for seed in range(viewmemo.KEPT_MOVES + 3)]
+    for state in states:
+        viewmemo.legal_moves(engine, state, "ann")
+    assert len(viewmemo._moves) <= viewmemo.KEPT_MOVES
+    assert viewmemo.kept_moves(states[0], "ann") is None  # long gone: listed again
+    viewmemo.legal_moves(engine, states[0], "ann")
+    assert engine.listed == len(states) + 1
