@@ -44,7 +44,6 @@ from bot.core.engine import JSON, Engine, LegalAction, slow_legal
 from bot.core.i18n import Text, Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.core.viewmemo import kept_moves, legal_moves
 
 from .components import Components, one_offered_number
 from .leftovers import let_go_of_view
@@ -241,12 +240,9 @@ class Click:
     async def legal(self) -> list[LegalAction]:
         """The clicker's legal moves (the move is checked against this list's index);
         off the event loop for a game whose list takes milliseconds (``slow_legal``)."""
-        kept = kept_moves(self.state, self.player)
-        if kept is not None:
-            return kept
         if slow_legal(self.engine):
-            return await asyncio.to_thread(legal_moves, self.engine, self.state, self.player)
-        return legal_moves(self.engine, self.state, self.player)
+            return await asyncio.to_thread(self.engine.legal, self.state, self.player)
+        return self.engine.legal(self.state, self.player)
 
     async def play(self, action: JSON) -> Outcome | None:
         """The move, tied to the board the click was made on; None after a refusal."""

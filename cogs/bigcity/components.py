@@ -12,7 +12,6 @@ import discord
 from bot.core.engine import Engine
 from bot.core.i18n import Words
 from bot.core.records import Match
-from bot.core.viewmemo import legal_moves
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.content import Card
 from bot.games.bigcity.views import move_of, streetcar_of, table
@@ -115,7 +114,7 @@ def open_screen(match: Match, player: str, code: str, arg: int | None,
         return cards_screen(match, player, code)
     if code == "w":
         return offers_screen(match, player)
-    found = of_kind(legal_moves(ENGINE, match.state, player), "p")
+    found = of_kind(ENGINE.legal(match.state, player), "p")
     if not found:
         return str(CATEGORIES["p"].empty)
     index, la = found[0]
@@ -143,7 +142,7 @@ def pick_screen(match: Match, player: str, stamp: Stamp, code: str, arg: int | N
     """After a pick in a lettered menu: confirm it, or for a first streetcar that can get a
     second one, the menu of pairs."""
     assert match.state is not None
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     options = map_options(match.state, legal, code, arg)
     if isinstance(options, str):
         return options
@@ -201,7 +200,7 @@ def cards_confirm(match: Match, player: str, stamp: Stamp, code: str,
     """After cards were picked from the hand: confirm the move they make."""
     assert match.state is not None
     wanted = sorted(str(c) for c in cards)
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     index = next((i for i, la in of_kind(legal, code)
                   if "cards" in (move := move_of(la.action))
                   and sorted(str(c) for c in move["cards"]) == wanted), None)

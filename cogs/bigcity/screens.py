@@ -11,7 +11,6 @@ import discord
 from bot.core.engine import JSON, LegalAction
 from bot.core.i18n import Text, Words
 from bot.core.records import Match
-from bot.core.viewmemo import legal_moves
 from bot.games.bigcity import ENGINE
 from bot.games.bigcity.city import City
 from bot.games.bigcity.content import SPECIAL_CARDS, Card
@@ -68,7 +67,7 @@ def step_items(match: Match, player: str | None, *,
                             style=discord.ButtonStyle.primary))
     elif step in PLAYING_STEPS:
         # only here: listing the placements of the "place" step takes ~10 ms, for nothing
-        legal = legal_moves(ENGINE, match.state, player) if private and player is not None else []
+        legal = ENGINE.legal(match.state, player) if private and player is not None else []
         placed_special = any(b["building"] in SPECIAL_CARDS for b in view["buildings"])
         public = {
             "b": True,
@@ -92,7 +91,7 @@ def step_items(match: Match, player: str | None, *,
                                     style=style))
     elif step == "draw":
         current = view["to_act"][0]
-        for i, la in enumerate(legal_moves(ENGINE, match.state, current)):
+        for i, la in enumerate(ENGINE.legal(match.state, current)):
             number = drawing(la.action)["stacks"][0]
             items.append(button(_("Stack {number} · {n} left", number=number,
                                   n=view["stacks"][str(number)]),
@@ -249,7 +248,7 @@ def map_options(state: JSON, legal: list[LegalAction], code: str,
 
 def map_screen(match: Match, player: str, code: str, arg: int | None, page: int) -> Screen | str:
     assert match.state is not None
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     base = board(match).base
     groups: list[Group] = []
     if code == "n" and (arg is None or arg >= GROUP_CODE):
@@ -341,7 +340,7 @@ def map_screen(match: Match, player: str, code: str, arg: int | None, page: int)
 def cards_screen(match: Match, player: str, code: str) -> Screen | str:
     assert match.state is not None
     stamp = trade_stamp(match) if code == "r" else board(match)
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, code)
     with_cards = [cards for _i, la in found if "cards" in (cards := move_of(la.action))]
     view = seen_by(match.state, player)
@@ -394,7 +393,7 @@ def cards_screen(match: Match, player: str, code: str) -> Screen | str:
 def offers_screen(match: Match, player: str) -> Screen | str:
     """The trader's decisions: take an offer, exchange instead, or end the trade."""
     assert match.state is not None
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     found = of_kind(legal, "w")
     if not found:
         return str(CATEGORIES["w"].empty)

@@ -11,7 +11,6 @@ import discord
 from bot.core.engine import Engine
 from bot.core.i18n import Text, Words
 from bot.core.records import Match
-from bot.core.viewmemo import legal_moves
 from bot.games.bigcityz import ENGINE
 from bot.games.bigcityz.names import city as city_name
 from bot.games.bigcityz.views import BigCityzView, placing_move, seen_by, table
@@ -68,7 +67,7 @@ def chooser(match: Match, player: str) -> Screen:
     """The private choice: a menu of every free square, and Replace / No free square."""
     assert match.state is not None
     view = table(match.state)
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     moves = [(placing_move(a.action), a.label) for a in legal]
     items: list[discord.ui.Item[Any]] = []
     places = [(i, move) for i, (move, _label) in enumerate(moves) if move["type"] == "place"]

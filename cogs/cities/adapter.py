@@ -10,7 +10,6 @@ import discord
 from bot.core.i18n import Words
 from bot.core.records import Match
 from bot.core.runtime import Outcome
-from bot.core.viewmemo import legal_moves
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
 from bot.games.cities.data_words import city_name
@@ -57,7 +56,7 @@ def take_items(match: Match) -> list[discord.ui.Item[Any]]:
     due = ENGINE.to_act(match.state)
     if not due:
         return []
-    legal = legal_moves(ENGINE, match.state, due[0])
+    legal = ENGINE.legal(match.state, due[0])
     rows = table(match.state)["rows"]
     items: list[discord.ui.Item[Any]] = []
     for i, la in enumerate(legal):

@@ -11,7 +11,6 @@ import discord
 from bot.core.engine import JSON, Engine, LegalAction
 from bot.core.i18n import Words
 from bot.core.records import Match
-from bot.core.viewmemo import legal_moves
 from bot.games.cities import ENGINE
 from bot.games.cities.content import CONTENT
 from bot.games.cities.data_words import colour_word, feature_text
@@ -142,7 +141,7 @@ def chooser(match: Match, player: str, focus: int, page: int) -> CitiesScreen | 
     pending = placing(match.state)
     if phase_of(match.state) != "play" or pending is None or pending["player"] != player:
         return _("You have nothing to place right now.")
-    legal = legal_moves(ENGINE, match.state, player)
+    legal = ENGINE.legal(match.state, player)
     keys = focus_keys(pending)
     row = pending["row"]
     focus = min(max(focus, 0), len(keys) - 1)
