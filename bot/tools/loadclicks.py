@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.tools.botprocess import Bots, stall_figures
@@ -159,6 +160,30 @@ def job_words(job: str) -> str:
     return JOB_WORDS.get(function, f"private pictures ({function})")
 
 
+def grown_by(before: dict[str, list[float]], after: dict[str, list[float]],
+             group: Callable[[str], str | None]) -> dict[str, list[float]]:
+    """What a phase added to the workers' [jobs, CPU seconds] counts (``after`` less
+    ``before``), summed by ``group`` of each name (None: left out)."""
+    grown: dict[str, list[float]] = {}
+    for name, (count, cpu) in after.items():
+        key = group(name)
+        if key is None:
+            continue
+        was = before.get(name, [0, 0.0])
+        total = grown.setdefault(key, [0, 0.0])
+        total[0] += count - was[0]
+        total[1] += cpu - was[1]
+    return grown
+
+
+def _table_game(job: str) -> str | None:
+    """``bot.games.cities.render.render_table`` -> "cities"; any other job: None."""
+    parts = job.split(".")
+    if parts[-1] != "render_table" or parts[:2] != ["bot", "games"]:
+        return None
+    return parts[2]
+
+
 def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
                   before: dict[str, list[float]], after: dict[str, list[float]],
                   stats: dict[str, Any]) -> None:
@@ -168,12 +193,7 @@ def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
     if not moves:
         return
     report.add(scenario, "  CPU per move: the bot process", bot_cpu * 1000 / moves, "ms")
-    kinds: dict[str, list[float]] = {}
-    for job, (count, cpu) in after.items():
-        was = before.get(job, [0, 0.0])
-        kind = kinds.setdefault(job_words(job), [0, 0.0])
-        kind[0] += count - was[0]
-        kind[1] += cpu - was[1]
+    kinds = grown_by(before, after, job_words)
     for words, (count, cpu) in sorted(kinds.items(), key=lambda kv: -kv[1][1]):
         if count <= 0:
             continue
@@ -182,15 +202,7 @@ def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
                    f"{cpu * 1000 / count:.1f} ms each)")
     # Tables by game: how many a game's move draws (a Cities turn is several of the
     # bot's moves) and what each costs.
-    tables: dict[str, list[float]] = {}
-    for job, (count, cpu) in after.items():
-        parts = job.split(".")
-        if parts[-1] != "render_table" or parts[:2] != ["bot", "games"]:
-            continue
-        was = before.get(job, [0, 0.0])
-        table = tables.setdefault(parts[2], [0, 0.0])
-        table[0] += count - was[0]
-        table[1] += cpu - was[1]
+    tables = grown_by(before, after, _table_game)
     per_game = stats.get("per_game") or {}
     for game, (count, cpu) in sorted(tables.items()):
         game_moves = (per_game.get(game) or {}).get("moves") or 0
@@ -208,11 +220,8 @@ def worker_age_figures(report: Report, scenario: str, before: dict[str, list[flo
     a worker replaced (for its memory, or after its jobs) starts with empty caches, and
     its first pictures cost more than a warm one's; within one phase, compared bucket by
     bucket, this is what the replacements cost whatever the machine's speed that day."""
-    ages: dict[str, list[float]] = {}
-    for age, (count, cpu) in after.items():
-        was = before.get(age, [0, 0.0])
-        if count - was[0] > 0:
-            ages[age] = [count - was[0], cpu - was[1]]
+    ages = {age: grown for age, grown in grown_by(before, after, str).items()
+            if grown[0] > 0}
     if not ages:
         return
     order = sorted(ages, key=lambda age: int(age.split("-")[0].rstrip("+")))
