@@ -21,7 +21,7 @@ import bot.games
 from bot.app import CityhallBot
 from bot.core.records import Match
 from bot.core.replaying import Replay
-from bot.render import animation, kit
+from bot.render import animated, animation, kit
 from bot.tools.fakebot import settle
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMessage
@@ -90,7 +90,7 @@ async def test_the_final_message_carries_the_game_move_by_move(
         alt = gif.description or ""
         assert "Noughts and Crosses in " in alt and "seconds" in alt, alt
         assert "Shared win" in alt, "the final standings in words"
-        assert len(gif.data) <= animation.BUDGET_BYTES < animation.MAX_BYTES
+        assert len(gif.data) <= animated.BUDGET_BYTES < animated.MAX_BYTES
         assert "· final" in table.content and "ch:rematch:" in str(table.components)
 
         picture: Any = Image.open(io.BytesIO(gif.data))

@@ -29,6 +29,7 @@ cog turns them into a string.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import functools
 import gettext
 import io
@@ -42,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -108,6 +110,18 @@ def number(value: float, language: str | None = None) -> str:
 @functools.lru_cache(maxsize=4096)
 def _formatted(value: float, language: str) -> str:
     return format_decimal(value, locale=cldr(language))
+
+
+def day(at: float) -> str:
+    """A day as the reader writes it ("Nov 29, 2026", "29.11.2026"); UTC."""
+    return format_date(dt.datetime.fromtimestamp(at, dt.UTC).date(), format="medium",
+                       locale=cldr(current()))
+
+
+def average_score(value: float) -> str:
+    """An average score with one decimal where it has one: 71.5, 71,5, 80."""
+    rounded = round(value, 1)
+    return number(int(rounded)) if rounded == int(rounded) else number(rounded)
 
 
 # -- catalogs ----------------------------------------------------------------------------

@@ -24,7 +24,6 @@ import importlib
 import io
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -33,29 +32,16 @@ from bot.core.engine import JSON
 from bot.core.replaying import board, steps
 
 from . import kit
+from .animated import BUDGET_BYTES, Animation
 from .cache import compress, decompress
 
 MAX_FRAMES = 24  # about 2 s of a worker's CPU for the longest games (docs)
-# Discord takes 8 MiB of attachments per message (a server without boosts), the table
-# picture and any news picture included: the animation keeps to 6 MiB.
-MAX_BYTES = 8 * 1024 * 1024
-BUDGET_BYTES = 6 * 1024 * 1024
 WIDTHS = (480, 360)  # a phone shows a picture some 350-400 points wide
 FIRST_MS = 1000  # the first board, held a moment
 LAST_MS = 3000  # the final board, held longest
 TOTAL_MS = 15000  # the whole animation, at most
 STEP_MS = (250, 800)  # each board in between: as long as fits, within these
 PALETTE = 255  # colours of the shared palette (one index left for GIF's transparency)
-
-
-@dataclass(frozen=True)
-class Animation:
-    data: bytes
-    frames: int
-    milliseconds: int
-    width: int
-
-    filename = "game.gif"
 
 
 def boards(catalogue: str, game: str, players: Sequence[str], options: JSON, seed: int,

@@ -21,16 +21,14 @@ about every game) and the last games.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from babel.dates import format_date
 from babel.numbers import format_percent
 from PIL import Image, ImageDraw
 
-from bot.core.i18n import Words, cldr, current, number
+from bot.core.i18n import Words, average_score, cldr, current, day, number
 
 from . import kit
 from .kit import MUTED, PAPER, RULE, Canvas
@@ -75,18 +73,6 @@ def render_profile(data: Mapping[str, Any]) -> bytes:
 
 
 # -- words ---------------------------------------------------------------------------------
-
-
-def when(at: float) -> str:
-    """A day as the reader writes it ("Nov 29, 2026", "29.11.2026"); UTC."""
-    day = dt.datetime.fromtimestamp(at, dt.UTC).date()
-    return format_date(day, format="medium", locale=cldr(current()))
-
-
-def average(value: float) -> str:
-    """An average score with one decimal where it has one: 71.5, 71,5, 80."""
-    rounded = round(value, 1)
-    return number(int(rounded)) if rounded == int(rounded) else number(rounded)
 
 
 LEAST = kit.least_text(WIDTH)  # 20 px: the least for what a player reads
@@ -143,7 +129,7 @@ def _tiles(c: Canvas, y: int, data: Mapping[str, Any]) -> int:
     if data.get("single"):
         only = games[0]
         tiles += [(number(int(only["best"])), _("best score"), None),
-                  (average(float(only["average"])), _("average score"), None)]
+                  (average_score(float(only["average"])), _("average score"), None)]
     else:
         tiles += [(rate, _("win rate"), None), ("", _("favourite game"), games[0])]
     h = _tiles_h()
@@ -262,9 +248,9 @@ def _chart(c: Canvas, y: int, games: Sequence[Mapping[str, Any]], single: bool) 
         c.draw.line((plot[0], round(ty), plot[2], round(ty)), fill=RULE, width=1)
         c.text((plot[0] - 10, ty), number(tick), SMALL, fill=MUTED, anchor="rm",
                secondary=True)
-    c.text((plot[0], plot[3] + 10), when(t0), SMALL, fill=MUTED, anchor="la", secondary=True)
+    c.text((plot[0], plot[3] + 10), day(t0), SMALL, fill=MUTED, anchor="la", secondary=True)
     if t1 != t0:
-        c.text((plot[2], plot[3] + 10), when(t1), SMALL, fill=MUTED, anchor="ra",
+        c.text((plot[2], plot[3] + 10), day(t1), SMALL, fill=MUTED, anchor="ra",
                secondary=True)
     ends: list[tuple[float, Mapping[str, Any]]] = []
     for game in reversed(rated):  # the favourite drawn last, on top
@@ -382,7 +368,7 @@ def _table(c: Canvas, y: int, games: Sequence[Mapping[str, Any]]) -> int:
             number(int(rating)) if rating is not None else "–",
             number(int(game.get("rated", 0))),
             number(int(game["games"])), number(int(game["wins"])),
-            number(int(game["best"])), average(float(game["average"])),
+            number(int(game["best"])), average_score(float(game["average"])),
         ]
         for (cx, cw), cell in zip(edges, cells, strict=True):
             c.text((cx, cy), cell, TEXT, bold=cell is cells[0], anchor="rm", max_width=cw - 8)
@@ -430,21 +416,21 @@ def _recent(c: Canvas, y: int, recent: Sequence[Mapping[str, Any]], single: bool
         rest = right - date_w - 12 - (box[2] + 12)
         c.text((box[2] + 12, cy), f"· {points}", fitted(f"· {points}", TEXT, rest, LEAST),
                anchor="lm", max_width=rest)
-        c.text((right, cy), when(float(game["at"])), SMALL, fill=MUTED, anchor="rm",
+        c.text((right, cy), day(float(game["at"])), SMALL, fill=MUTED, anchor="rm",
                max_width=date_w, secondary=True)
     return y + h
 
 
 def sample() -> dict[str, Any]:
     """A page with four games, for looking at (``python -m bot.render.profile``)."""
-    day = 86400.0
+    a_day = 86400.0
     start = 1.76e9
 
     def walk(seed: int, n: int, base: int) -> list[list[float]]:
         out, value = [], base
         for i in range(n):
             value += ((seed * 7919 + i * 104729) % 61) - 28
-            out.append([start + i * day * 30 / n + seed * 3600, value])
+            out.append([start + i * a_day * 30 / n + seed * 3600, value])
         return out
 
     titles = ["Cityscape", "Big Cityz", "Big City", "Cities"]
@@ -455,7 +441,7 @@ def sample() -> dict[str, Any]:
                       "best": 90 + i, "average": 61.25 + i, "rating": int(points[-1][1]),
                       "rated": n, "start": 1000, "points": points})
     recent = [{"title": titles[i % 4], "style": i % 4, "won": i == 0, "place": 1 + i % 3,
-               "players": 4, "score": 80 - i * 7, "at": start + 30 * day - i * day}
+               "players": 4, "score": 80 - i * 7, "at": start + 30 * a_day - i * a_day}
               for i in range(5)]
     return {"name": "Maximiliane Annabel", "season": 1, "single": False, "games": games,
             "recent": recent}

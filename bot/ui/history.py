@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.i18n import Words, number
+from bot.core.i18n import Words, day, number
 from bot.core.storage.records import HistoryEntry, HistoryPage
 from bot.core.storage.records import history as read_history
-from bot.render.profile import when
 
 from .clicks import answer_click
 from .components import Components, ascii_number, offered_values
@@ -223,7 +222,7 @@ def replay_menu(page: HistoryPage) -> discord.ui.Select[Any]:
         label = _n("{title} {number} · {day} · {winners} won",
                    "{title} {number} · {day} · {winners} won", max(1, len(winners)),
                    title=title_of(entry.game), number=str(entry.match_id),
-                   day=when(entry.finished_at), winners=" & ".join(winners) or "–")
+                   day=day(entry.finished_at), winners=" & ".join(winners) or "–")
         scores = " · ".join(f"{shown_name(s.seat)} {number(s.score)}" for s in entry.seats)
         options.append(discord.SelectOption(label=shorten(label), value=str(entry.match_id),
                                             description=shorten(scores), emoji="🎞️"))

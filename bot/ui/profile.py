@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.i18n import Words, number
+from bot.core.i18n import Words, average_score, day, number
 from bot.core.storage.records import GameFigures, Profile, RecentResult
 from bot.core.storage.records import profile as read_profile
 from bot.games import GAMES
 from bot.render.pool import Priority
-from bot.render.profile import average, when
 
 from .game import fit_description
 from .replies import NO_MENTIONS, plain_name
@@ -82,7 +81,7 @@ def alt_text(profile: Profile, name: str, *, single: bool) -> str:
     for g in profile.games:
         figures = dict(title=title_of(g.game), games=_n("{n} game", "{n} games", g.games),
                        wins=_n("{n} win", "{n} wins", g.wins), best=number(g.best),
-                       average=average(g.average))
+                       average=average_score(g.average))
         if g.rating is not None:
             parts.append(_("{title}: rating {rating} from {rated}; {games}, {wins}, best "
                            "score {best}, average {average}.", rating=number(g.rating),
@@ -106,11 +105,11 @@ def _recent_words(r: RecentResult) -> str:
         # TRANSLATORS: one of a profile's last games in its alt text: "Big City, won, 87
         # points, Nov 29, 2026".
         return _("{title}, won, {points}, {day}", title=title_of(r.game), points=points,
-                 day=when(r.finished_at))
+                 day=day(r.finished_at))
     # TRANSLATORS: one of a profile's last games in its alt text: "Big City, place 2 of 4,
     # 60 points, Nov 28, 2026".
     return _("{title}, place {place} of {players}, {points}, {day}", title=title_of(r.game),
-             place=r.place, players=r.players, points=points, day=when(r.finished_at))
+             place=r.place, players=r.players, points=points, day=day(r.finished_at))
 
 
 def nothing_yet(name: str, game: str | None, *, own: bool) -> str:

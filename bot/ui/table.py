@@ -28,7 +28,7 @@ import discord
 from bot.core.i18n import Text, Words
 from bot.core.keyedlocks import KeyedLocks
 from bot.core.records import ABANDONED, ACTIVE, ENDED, LOBBY, OVER, Match
-from bot.render import animation
+from bot.render.animated import ANIMATION, BUDGET_BYTES
 from bot.render.pool import Priority, RenderPoolError, Superseded
 
 from .components import Components
@@ -629,7 +629,7 @@ class Tables:
                 if (why := self._skip_animation(match, len(actions))) is not None:
                     log.info("No animation for match %s: %s.", match.id, why)
                     return None
-                boards = await pool.later(animation.__name__, "boards", "bot.games", match.game,
+                boards = await pool.later(ANIMATION, "boards", "bot.games", match.game,
                                           match.player_ids, match.options, match.seed, actions)
                 if pool.queued() > 0:
                     log.info("No animation for match %s: the render pool got busy.", match.id)
@@ -637,10 +637,10 @@ class Tables:
                 views = [adapter.named_view(match, view) for _step, view in boards]
                 pngs: list[bytes] = []
                 for first in range(0, len(views), self.ANIMATION_CHUNK):
-                    pngs += await pool.later(animation.__name__, "frames",
+                    pngs += await pool.later(ANIMATION, "frames",
                                              pool.modules[match.game],
                                              views[first:first + self.ANIMATION_CHUNK])
-                drawn = await pool.later(animation.__name__, "gif", pngs)
+                drawn = await pool.later(ANIMATION, "gif", pngs)
         except TimeoutError:
             log.info("No animation for match %s: no render worker was free for %.0f s.",
                      match.id, self.ANIMATION_PATIENCE)
@@ -654,7 +654,7 @@ class Tables:
             return None
         if drawn is None:
             log.info("No animation for match %s: over %d bytes even small.", match.id,
-                     animation.BUDGET_BYTES)
+                     BUDGET_BYTES)
             return None
         seconds = max(1, round(drawn.milliseconds / 1000))
         words = _n("{game} in {n} second: the board after each move, from the first to the "
