@@ -1,6 +1,7 @@
 """The bot's own process never loads Pillow or the fonts: every picture is drawn in a render
 worker, and the ~6 MB they take belong in the worker's memory, not in the bot's share of a
-small VPS's (docs/performance.md, 1 Dec)."""
+small VPS's (docs/performance.md, 1 Dec). The running bot is checked too, in
+tests/test_noughts_game.py; here, everything it imports and an animation's reply."""
 
 from __future__ import annotations
 

@@ -2,7 +2,10 @@
 through its GameRecord and ``EXTRA_GAMES``, as docs/adding-a-game.md says a fifth game
 does. It is played in the real `python -m bot run` process through the fake Discord: the
 lobby, a computer player, the table picture and its buttons, a kill -9 and a restart in
-the middle, /help from the catalogue, and the stored log replayed by `python -m bot replay`.
+the middle, /help from the catalogue, and the stored log replayed by `python -m bot
+replay`. All the while the bot's own process loads no drawing code: Pillow and the fonts
+belong in its render workers' memory (tests/test_bot_without_pillow.py: an animation's
+reply too).
 """
 
 from __future__ import annotations
@@ -23,6 +26,14 @@ from tests.test_process_games import component_ids, open_table, text_of, users
 pytestmark = [pytest.mark.fakediscord(allow_failed=True, interaction_timeout=15.0,
                                       rate_limit_scale=0.1),
               pytest.mark.timeout(120)]
+
+
+def drawing_code_in(pid: int) -> list[str]:
+    """The files of Pillow's (its C modules and the libraries its wheel brings) that the
+    process ``pid`` has mapped."""
+    maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    return sorted({line.split()[-1] for line in maps
+                   if "/PIL/" in line or "/pillow.libs/" in line})
 
 
 def ready(saved: Saved, table: FakeMessage) -> bool:
@@ -78,6 +89,8 @@ async def test_a_test_only_game_plays_through_the_catalogue_to_the_end(
         assert saved.state["board"] == alone["board"]
         # Two players who win when they can and block when they must draw.
         assert alone["line"] is None and "Shared win" in final.content, final.content
+        assert session.process is not None
+        assert drawing_code_in(session.process.pid) == []
         rows = session.db.actions(saved.id)
         assert any(r.by_computer for r in rows) and any(not r.by_computer for r in rows)
         assert len(session.db.results(saved.id)) == 2

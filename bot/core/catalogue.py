@@ -11,7 +11,6 @@ This module imports no game, no discord and no Pillow.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
@@ -35,15 +34,22 @@ class Pictures(Protocol):
         ...
 
 
-def pictures_in(package: str, module: str = "render") -> Callable[[], Pictures]:
-    """A game's ``pictures``: its ``<package>.<module>`` (``render`` unless it says), imported
-    on first use, so that only the processes that draw import Pillow. The tests check that
-    every catalogued game's module draws its table."""
+@dataclass(frozen=True)
+class PicturesIn:
+    """A game's pictures module, by name (``module``), imported when called: the bot names
+    it to its render workers and never calls it, so only the processes that draw import
+    Pillow and the fonts."""
 
-    def load() -> Pictures:
-        return cast(Pictures, importlib.import_module(f"{package}.{module}"))
+    module: str
 
-    return load
+    def __call__(self) -> Pictures:
+        return cast(Pictures, importlib.import_module(self.module))
+
+
+def pictures_in(package: str, module: str = "render") -> PicturesIn:
+    """A game's ``pictures``: its ``<package>.<module>`` (``render`` unless it says). The
+    tests check that every catalogued game's module draws its table."""
+    return PicturesIn(f"{package}.{module}")
 
 
 @dataclass(frozen=True)
@@ -71,8 +77,8 @@ class GameRecord:
 
     engine: Engine
     computer: Computer
-    # Loads the renderer on first use, so that only processes that draw import Pillow.
-    pictures: Callable[[], Pictures]
+    # Names the renderer; calling it imports it (only in the processes that draw).
+    pictures: PicturesIn
     # The discord.py extension (a module with ``async def setup(bot)``) holding the cog.
     cog: str
     help: Help

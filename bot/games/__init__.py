@@ -64,8 +64,9 @@ def renderer(name: str) -> Pictures:
 
 
 def picture_modules() -> dict[str, str]:
-    """Each game's pictures module by game name: what a render worker imports and calls."""
-    return {name: record.pictures().__name__ for name, record in GAMES.items()}
+    """Each game's pictures module by game name: what a render worker imports and calls
+    (named, not imported: the bot's process draws nothing)."""
+    return {name: record.pictures.module for name, record in GAMES.items()}
 
 
 # Pictures that belong to no one game, by the name the pool is asked for them with: a

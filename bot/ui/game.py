@@ -241,11 +241,12 @@ class GameAdapter(Generic[ViewT]):
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.renderer = renderer(engine.name)
 
     def render_table(self, match: Match) -> bytes:
-        """PNG of the public table (runs in a worker thread)."""
-        return self.renderer.render_table(self.named_view(match, self.public_view(match)))
+        """PNG of the public table, drawn here (tests and tools: the bot asks its render
+        workers, and its own process never imports a renderer)."""
+        return renderer(self.engine.name).render_table(
+            self.named_view(match, self.public_view(match)))
 
     def table_view(self, match: Match) -> ViewT:
         """The public view under the game's own type: what the cog's text and buttons read."""
