@@ -144,8 +144,17 @@ async def test_a_table_edit_that_fails_is_tried_again(
     users = by_id(ann, bob)
     async with cityhall_bot(fake, tmp_path / "db.sqlite3") as bot:
         bot.tables.RETRY_DELAYS = (0.05, 0.1, 0.2)  # Discord-sized pauses, shortened
-        bot.tables.THROUGH_CLICK_PATIENCE = 0.5  # discord.py waits 1 s to retry a webhook
         match_id, table = await _building(fake, bot, ann, bob)
+        # Setting the goals may have spent the 5 calls in 2 s of the click token that
+        # carries the table's edits; discord.py then holds the token for the rest of that
+        # window, longer than the patience below, and the edit would never meet the 503
+        # (CI, 30 Nov). The window passes first.
+        hook = bot.tables.hooks.get(match_id, int(table.id))
+        assert hook is not None
+        window = fake.bucket("interaction_webhook", f"{hook.id}+{hook.token}")
+        assert window is not None and window.hits  # the goals were shown through it
+        await asyncio.sleep(window.window.reset_after(time.monotonic()))
+        bot.tables.THROUGH_CLICK_PATIENCE = 0.5  # discord.py waits 1 s to retry a webhook
         # Discord's front end answers 503. The edit through the click on the table waits
         # to be retried past its patience, so it goes through the channel, where
         # discord.py gives up at once on a 503: it fails twice and is tried again.
