@@ -110,6 +110,13 @@ def peak_count(times: list[float], window: float) -> int:
     return best
 
 
+def ceil_ms(seconds: float) -> float:
+    """``seconds`` rounded up to the millisecond, as Discord writes its reset times. The
+    float noise of ``start + per - now`` (5.000000000001 for a window just opened) is
+    dropped first, or a fresh 5 s window would say 5.001."""
+    return math.ceil(round(seconds * 1000, 6)) / 1000
+
+
 @dataclass
 class Window:
     """A fixed window that opens at its first request and closes ``per`` seconds later."""
@@ -279,7 +286,7 @@ class RateLimiter:
             window.blocked_since = now
         violation = now - window.blocked_since > self.violation_grace
         # Rounded up so a client that sleeps exactly retry_after lands in the next window.
-        retry_after = math.ceil(window.reset_after(now) * 1000) / 1000
+        retry_after = ceil_ms(window.reset_after(now))
         hit = RateLimitHit(method, path, key, retry_after, is_global, now, violation=violation)
         self.hits.append(hit)
         return hit
@@ -287,7 +294,7 @@ class RateLimiter:
     def _bucket_headers(self, bucket: Bucket, now: float) -> dict[str, str]:
         window = bucket.window
         # Rounded up: a client that waits exactly this long must find the window reset.
-        reset_after = math.ceil(window.reset_after(now) * 1000) / 1000
+        reset_after = ceil_ms(window.reset_after(now))
         return {
             "X-RateLimit-Limit": str(window.limit),
             "X-RateLimit-Remaining": str(max(0, window.limit - window.count)),

@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.core import discord_api
 from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.limits import bucket_hash, peak_count, peak_start
+from fakediscord.limits import RateLimiter, bucket_hash, peak_count, peak_start
 from fakediscord.runner import running_bot
 
 
@@ -76,6 +76,21 @@ def games_channel(fake: FakeDiscord) -> str:
 
 
 # -- rate limits ------------------------------------------------------------------------------
+
+
+def test_a_window_just_opened_says_its_whole_length_never_more() -> None:
+    # CI, 2 Dec: "5.001" for a fresh 5 s window. start + per - now carries float noise
+    # (1 in ~100 clock readings) that rounding up to the millisecond turned into a
+    # millisecond more than the window has; a client would sleep past it for nothing.
+    now = 0.0
+    limiter = RateLimiter(global_limit=(10**6, 1.0), clock=lambda: now)
+    resets: set[str] = set()
+    for k in range(2000):
+        now = 1000.0 + k * 0.0137
+        verdict = limiter.check("POST", f"/channels/{k}/messages", "/channels/{channel_id}/messages",
+                                {"channel_id": str(k)})
+        resets.add(verdict.headers["X-RateLimit-Reset-After"])
+    assert resets == {"5.000"}
 
 
 async def test_rate_limit_headers_count_down_per_channel(fake_discord: FakeDiscord, probe: ProbeBot) -> None:
