@@ -113,6 +113,8 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
     load = report["details"]["load 6/s"]["clicks"]
     assert set(load["per_game"]) == GAMES
     assert load["moves"] > 0 and load["pictures"] > 0
+    # the phase's last moves were waited for (tests/test_loadtest_settle.py)
+    assert got[("load 6/s", "last clicks' pictures waited for after the last click")] >= 0
     assert 0 < load["picture_p50_ms"] <= load["picture_p95_ms"] <= load["picture_max_ms"]
     assert load["refused"] <= load["clicks"] // 4
     for game in GAMES:
@@ -126,8 +128,11 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
     assert 0 < breakdown["bot_s"] <= load["cpu_s"]
     jobs, cpu = breakdown["render"]["table pictures"]
     assert jobs > 0 and cpu > 0
+    # ... over the same window: the workers' counts include the last moves' pictures, drawn
+    # after the drive (on a busy machine they were 15 % over the drive's own CPU, 2 Dec);
+    # /proc's times are whole ticks of 10 ms, for the bot and each worker at each end.
     assert breakdown["bot_s"] + sum(c for _n, c in breakdown["render"].values()) \
-        <= load["cpu_s"] * 1.1
+        <= breakdown["window_cpu_s"] + 0.06
     assert got[("load 6/s", "  CPU per move: table pictures")].endswith(" ms each)")
     # the same tables by their worker's age: every table counted once, in its bucket
     ages = load["table_cpu_by_worker_age"]

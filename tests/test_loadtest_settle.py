@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from bot.tools import procs
 from bot.tools.botprocess import BotProcess
+from bot.tools.players import NO_CHANGE_S, WATCH_S, Click, Watch, settle_pictures
 
 # A "bot" whose one child, a "render worker", spends three seconds of CPU on a
 # backlog, notes that it is done, and idles.
@@ -64,3 +65,39 @@ async def test_a_phase_waits_for_the_render_workers_backlog(tmp_path: Path) -> N
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         await bot.process.wait()
+
+
+class _Tables:
+    """What ``settle_pictures`` reads of a channel: its watched clicks."""
+
+    def __init__(self, watches: list[Watch]) -> None:
+        self.watches = watches
+
+
+async def test_a_phase_times_its_last_moves_to_their_pictures() -> None:
+    # A phase's last move: its table's words changed, its board picture comes 0.3 s after
+    # the phase's last click. Before 2 Dec the figures were taken at once and left it out.
+    move = Click("play", time.monotonic(), 5.0, True)
+    moved = Watch(time.monotonic(), click=move)
+    moved.changed_at = time.monotonic()
+    moved.settle()
+    # A click that changed nothing (a picker opened) is not waited for past NO_CHANGE_S.
+    looked = Watch(time.monotonic() - NO_CHANGE_S, click=Click("look", 0.0, 5.0, True))
+
+    async def picture_arrives() -> None:
+        await asyncio.sleep(0.3)
+        moved.picture_at = time.monotonic()
+        moved.settle()
+
+    arriving = asyncio.create_task(picture_arrives())
+    waited = await settle_pictures(cast(Any, [_Tables([moved, looked])]))
+    await arriving
+    assert 0.25 <= waited < NO_CHANGE_S
+    assert move.changed and move.picture_ms is not None and move.picture_ms >= 250
+
+
+async def test_a_picture_that_never_comes_is_waited_for_no_longer_than_a_watch() -> None:
+    lost = Watch(time.monotonic() - WATCH_S + 0.2, click=Click("play", 0.0, 5.0, True))
+    lost.changed_at = lost.began
+    waited = await settle_pictures(cast(Any, [_Tables([lost])]))
+    assert 0.1 <= waited < 1.0 and lost.picture_at is None

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.tools.botprocess import Bots, stall_figures
-from bot.tools.players import Cityscape, Click, Table, shows_only
+from bot.tools.players import Cityscape, Click, Table, settle_pictures, shows_only
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, per_game, percentile
 from fakediscord.limits import peak_count, peak_start
 
@@ -112,17 +112,27 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
         bot.render_cpu()
     ages_before = bot.render_age()
     driven = await drive(city, tables, rate, seconds, scenario)
+    # The phase's last moves' pictures are its own: timed (and their CPU counted) like the
+    # others. Before 2 Dec the figures were taken here at once, and a phase whose pictures
+    # ran behind left its latest, slowest ones out.
+    tail = await settle_pictures(tables)
     cpu, bot_cpu = bot.cpu_seconds() - cpu_before, bot.bot_cpu_seconds() - bot_before
     end_wall, ended = time.time(), time.monotonic()
     report.add(scenario, "channels", len(tables))
     report.add(scenario, "offered rate", rate, "/s")
     stats = click_figures(report, scenario, recorder.since(mark), p95_target=p95_target,
                           seconds=driven["seconds"], picture_target=picture_target)
-    cpu_figures(report, scenario, cpu, driven["seconds"], stats)
+    report.add(scenario, "last clicks' pictures waited for after the last click", tail, "s")
+    cpu_figures(report, scenario, cpu, ended - began, stats)
     if driven["no_idle_channel"]:
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)
-    cpu_breakdown(report, scenario, bot_cpu, jobs_before, bot.render_cpu(), stats)
+    jobs_after = bot.render_cpu()
+    # The workers' counts run on past the drive (the last moves' pictures): /proc read now,
+    # after the counts were written, covers the same window, so the two compare.
+    window_cpu = bot.cpu_seconds() - cpu_before
+    cpu_breakdown(report, scenario, bot_cpu, jobs_before, jobs_after, stats,
+                  window_cpu=window_cpu)
     worker_age_figures(report, scenario, ages_before, bot.render_age(), stats)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
@@ -186,9 +196,11 @@ def _table_game(job: str) -> str | None:
 
 def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
                   before: dict[str, list[float]], after: dict[str, list[float]],
-                  stats: dict[str, Any]) -> None:
+                  stats: dict[str, Any], *, window_cpu: float | None = None) -> None:
     """Where a move's CPU went: the bot process itself, then the render workers by kind of
-    job (their own count of each job's CPU), per move of the phase."""
+    job (their own count of each job's CPU), per move of the phase. ``window_cpu``: the
+    bot's and workers' CPU from /proc over the window the job counts cover (the drive and
+    the pictures still being drawn after it), which they add up to at most."""
     moves = stats.get("moves") or 0
     if not moves:
         return
@@ -211,7 +223,8 @@ def cpu_breakdown(report: Report, scenario: str, bot_cpu: float,
         report.add(scenario, f"    {game}: table pictures a move",
                    f"{count / game_moves:.2f} ({count:.0f} for {game_moves} moves, "
                    f"{cpu * 1000 / count:.1f} ms each)")
-    stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds, "tables_by_game": tables}
+    stats["cpu_breakdown"] = {"bot_s": bot_cpu, "render": kinds, "tables_by_game": tables,
+                              "window_cpu_s": window_cpu}
 
 
 def worker_age_figures(report: Report, scenario: str, before: dict[str, list[float]],

@@ -279,6 +279,30 @@ class Watch:
         return now - self.began > 3.0
 
 
+# A click whose table has not changed this long after it is taken for one that changes
+# nothing there (a picker opened, a refusal) when a phase waits for its last pictures.
+NO_CHANGE_S = 3.0
+
+
+def awaiting_picture(watch: Watch, now: float) -> bool:
+    """Whether a click's table may still get the picture it is timed to: its words changed
+    and its board has not come yet (within ``WATCH_S``), or it has not changed yet but may
+    (within ``NO_CHANGE_S``)."""
+    if watch.picture_at is not None or watch.board_kept or now - watch.began > WATCH_S:
+        return False
+    return watch.changed_at is not None or now - watch.began <= NO_CHANGE_S
+
+
+async def settle_pictures(tables: list[Table]) -> float:
+    """Until the last clicks on ``tables`` have their pictures on screen (or long enough has
+    passed, ``awaiting_picture``): a phase's last moves are timed to their pictures like
+    the others, not left out because the phase ended first. The seconds waited."""
+    began = time.monotonic()
+    while any(awaiting_picture(w, time.monotonic()) for t in tables for w in t.watches):
+        await asyncio.sleep(0.05)
+    return time.monotonic() - began
+
+
 @dataclass
 class Table:
     """One channel and the people who play in it: a host, a guest, maybe more, and the
