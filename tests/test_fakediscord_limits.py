@@ -79,7 +79,7 @@ def games_channel(fake: FakeDiscord) -> str:
 
 
 def test_a_window_just_opened_says_its_whole_length_never_more() -> None:
-    # CI, 2 Dec: "5.001" for a fresh 5 s window. start + per - now carries float noise
+    # A fresh clone's run, 2 Dec: "5.001" for a fresh 5 s window. start + per - now carries float noise
     # (1 in ~100 clock readings) that rounding up to the millisecond turned into a
     # millisecond more than the window has; a client would sleep past it for nothing.
     now = 0.0

@@ -52,6 +52,10 @@ OBJECTION = re.compile(r"^(.*:c\d+):(no)?veto$")
 FINAL_ID = re.compile(r"^ch:(replay|rematch):")
 # A change of the table this long after a click is no longer the click's
 WATCH_S = 10.0
+# A click whose table has not changed this long after it is taken for one that changes
+# nothing there (a picker opened, a refusal): its player looks again, and a phase waiting
+# for its last pictures stops waiting for it.
+NO_CHANGE_S = 3.0
 LATE_MS = 3000.0  # a picture later than Discord's 3 s is late
 CONTEXT_S = 6.0  # a late picture's context: the channel from this long before its click
 PICKER_CLICKS = 8  # clicks in one private reply before a player gives up on it
@@ -276,12 +280,7 @@ class Watch:
             return True
         if self.changed_at is not None:  # its text changed: the picture may follow
             return now - self.changed_at > 3.0
-        return now - self.began > 3.0
-
-
-# A click whose table has not changed this long after it is taken for one that changes
-# nothing there (a picker opened, a refusal) when a phase waits for its last pictures.
-NO_CHANGE_S = 3.0
+        return now - self.began > NO_CHANGE_S
 
 
 def awaiting_picture(watch: Watch, now: float) -> bool:
