@@ -386,10 +386,12 @@ class CityhallBot(commands.Bot):
         board being drawn shares that drawing."""
         async def draw() -> bytes:
             adapter = self.adapters[match.game]
-            view = adapter.named_view(match, adapter.public_view(match))
             key = match.id if priority is Priority.BACKGROUND else None
-            png = await self.pictures.render(match.game, "render_table", view,
-                                             priority=priority, key=key)
+            # The view is not kept in this frame while the picture waits: the pool keeps
+            # it pickled (bot/render/pool.py, _Job.args).
+            png = await self.pictures.render(
+                match.game, "render_table", adapter.named_view(match, adapter.public_view(match)),
+                priority=priority, key=key)
             assert isinstance(png, bytes)
             return png
 

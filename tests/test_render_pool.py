@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import signal
 import time
 from pathlib import Path
@@ -310,6 +311,41 @@ async def test_background_jobs_with_the_same_key_coalesce(single: RenderPool,
     assert single.stats.superseded == 1
 
 
+class Board:
+    """A stand-in for a view: an object that pickles and can be referred to weakly."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+
+def tag_of(folder: str, board: Board) -> bytes:
+    return record(folder, board.tag)
+
+
+async def test_a_waiting_picture_keeps_its_arguments_pickled_not_alive(
+        single: RenderPool, tmp_path: Path) -> None:
+    # A restart's crowd on a slow host queues thousands of table pictures at once; each
+    # waits as a few KB of pickle rather than the view's objects (issue 25, item 6).
+    import gc
+    import weakref
+
+    folder = str(tmp_path)
+    busy = await _held(single, tmp_path)
+    board = Board("queued")
+    alive = weakref.ref(board)
+    waiting = asyncio.create_task(single.render("testjobs", "tag_of", folder, board, key=3))
+    await _until(lambda: single.queued(Priority.BACKGROUND) == 1)
+    del board
+    gc.collect()
+    assert alive() is None  # neither the queue nor the waiting caller holds it
+    (tmp_path / "release").touch()
+    assert await asyncio.gather(busy, waiting) == [b"first", b"queued"]
+    # Arguments that cannot travel to a worker are refused at once, nothing queued.
+    with pytest.raises((TypeError, AttributeError, pickle.PicklingError)):
+        await single.render("testjobs", "record", folder, lambda: "not picklable")
+    assert single.queued() == 0 and single.stats.failed == 0
+
+
 async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderPool,
                                                                  tmp_path: Path) -> None:
     folder = str(tmp_path)
@@ -472,7 +508,6 @@ async def test_workers_give_way_to_the_bot_on_busy_cores() -> None:
 def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:
     """The bot is killed while its worker draws: the reply has nowhere to go (a broken
     pipe). The worker ends without a traceback in the log (issue 26)."""
-    import pickle
     import subprocess
     import sys
 
@@ -491,8 +526,8 @@ def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:
         worker.stdin.flush()
         (size,) = render_pool._HEADER.unpack(worker.stdout.read(render_pool._HEADER.size))
         assert pickle.loads(worker.stdout.read(size))[0] == "ready"
-        worker.stdin.write(frame(("job", 1, "tests.test_render_pool", "hold",
-                                  (str(tmp_path), "drawing"), "en")))
+        args = pickle.dumps((str(tmp_path), "drawing"), render_pool._PICKLE)
+        worker.stdin.write(frame(("job", 1, "tests.test_render_pool", "hold", args, "en")))
         worker.stdin.flush()
         deadline = time.monotonic() + 30
         while not (tmp_path / "drawing.started").exists():

@@ -24,7 +24,8 @@ The pool knows no game: ``modules`` maps each game to the module of its pictures
 ``bot.games.render_pool`` makes a pool for the catalogue's games. ``render(game, function,
 *args)`` calls ``<that module>.<function>(*args)`` in a worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
 renderers are pure functions of views, and views are JSON-like, so arguments and results
-travel pickled over the worker's stdin and stdout. ``scripts/render_pool_report.py``
+travel pickled over the worker's stdin and stdout; the arguments are pickled when the job is
+queued, so a waiting picture holds a few KB of pickle, not its view's objects. ``scripts/render_pool_report.py``
 measures what that costs: a 1-4 KB pickled view out and a 50-75 KB PNG back add ~1 ms to
 a picture's round trip and ~0.6-0.9 ms of CPU in this process (against 14-20 ms to draw).
 
@@ -160,7 +161,12 @@ class PoolClosed(RenderPoolError):
 class _Job:
     module: str
     function: str
-    args: tuple[Any, ...]
+    # The arguments pickled (``_pack``) where a worker process will draw the job: a queued
+    # picture holds its 2-5 KB pickle, not the 15-35 KB of Python objects its view is made
+    # of. A restart's crowd on a slow host queued ~2,200 table pictures at once, and their
+    # views were ~50 MB of the bot's memory (issue 25, item 6). A tuple where a thread of
+    # this process draws it (``workers=0``).
+    args: tuple[Any, ...] | bytes
     priority: Priority
     key: Hashable | None
     future: asyncio.Future[Any]
@@ -290,15 +296,17 @@ class _Process:
             raise _WorkerGone("the worker's output ended") from exc
         return pickle.loads(data)
 
-    async def run(self, module: str, function: str, args: tuple[Any, ...],
+    async def run(self, module: str, function: str, args: tuple[Any, ...] | bytes,
                   timeout: float | None, language: str = ENGLISH,
                   ) -> tuple[bool, Any, str, float, float]:
         """(ok, value or exception, traceback text, seconds the call took in the worker,
-        its CPU seconds); raises _WorkerGone or TimeoutError."""
+        its CPU seconds); raises _WorkerGone or TimeoutError. ``args`` pickled already
+        (``_pack``), or a tuple pickled here."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
-        message = pickle.dumps(("job", job_id, module, function, args, language), _PICKLE)
+        packed = args if isinstance(args, bytes) else _pack(args)
+        message = pickle.dumps(("job", job_id, module, function, packed, language), _PICKLE)
         await self._write(message)
         self.jobs += 1
         reply = await asyncio.wait_for(self._receive(), timeout)
@@ -496,6 +504,8 @@ class RenderPool:
             raise ValueError(f"not a renderer function name: {function!r}")
         module = _module_of(game, self.modules)
         priority = Priority(priority)
+        packed = self._packed(args)
+        del args  # this frame waits as long as the job: it keeps the pickle only
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         old = self._keyed.get(key) if key is not None and priority is Priority.BACKGROUND \
             else None
@@ -503,10 +513,10 @@ class RenderPool:
             # The queued job becomes this one, keeping its place in the queue.
             old.future.set_exception(Superseded(f"a newer picture for {key!r} was asked for"))
             self.stats.superseded += 1
-            old.module, old.function, old.args, old.future = module, function, args, future
+            old.module, old.function, old.args, old.future = module, function, packed, future
             old.attempts, old.language = 0, current()
         else:
-            job = _Job(module, function, args, priority, key, future, language=current())
+            job = _Job(module, function, packed, priority, key, future, language=current())
             self._queues[priority].append(job)
             if key is not None and priority is Priority.BACKGROUND:
                 self._keyed[key] = job
@@ -526,10 +536,10 @@ class RenderPool:
             raise PoolClosed("the render pool is closed")
         if not self._started:
             raise RenderPoolError("start() the render pool first")
+        packed = self._packed((game, state, player, level, budget))
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queues[Priority.THINKING].append(
-            _Job(*self.thinker, (game, state, player, level, budget),
-                 Priority.THINKING, None, future))
+            _Job(*self.thinker, packed, Priority.THINKING, None, future))
         self._work.set()
         return await future
 
@@ -545,11 +555,18 @@ class RenderPool:
             raise RenderPoolError("start() the render pool first")
         if not _NAME.fullmatch(function) or function.startswith("_"):
             raise ValueError(f"not a function name: {function!r}")
+        packed = self._packed(args)
+        del args
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queues[Priority.LOW].append(
-            _Job(module, function, args, Priority.LOW, None, future, language=current()))
+            _Job(module, function, packed, Priority.LOW, None, future, language=current()))
         self._work.set()
         return await future
+
+    def _packed(self, args: tuple[Any, ...]) -> tuple[Any, ...] | bytes:
+        """A job's arguments as it waits: pickled where a worker process will draw it (the
+        caller learns at once when they do not pickle), as they are for a thread here."""
+        return args if self.workers == 0 else _pack(args)
 
     def queued(self, priority: Priority | None = None) -> int:
         """Jobs waiting for a worker (of one priority, or all)."""
@@ -816,9 +833,18 @@ class RenderPool:
                     self._work.set()  # a job held back by the cap may go now
 
 
+def _pack(args: tuple[Any, ...]) -> bytes:
+    return pickle.dumps(args, _PICKLE)
+
+
 def _bind(job: _Job) -> Callable[[], Any]:
-    module, function, args, language = job.module, job.function, job.args, job.language
-    return lambda: _call(module, function, args, language)
+    """The job as a call in a thread (a slot whose worker processes could not be started
+    draws jobs queued for them, pickled, too)."""
+    module, function, language = job.module, job.function, job.language
+    packed = job.args
+    if isinstance(packed, bytes):
+        return lambda: _call(module, function, pickle.loads(packed), language)
+    return lambda: _call(module, function, packed, language)
 
 
 def rss_kib(pid: int) -> int:

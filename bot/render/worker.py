@@ -2,8 +2,8 @@
 the function it names, write the reply to stdout, until told to stop.
 
 A job is a frame: an 8-byte big-endian length, then a pickle. The parent sends
-``("init", sys.path, preload)`` first, then ``("job", id, module, function, args)`` or
-``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds,
+``("init", sys.path, preload)`` first, then ``("job", id, module, function, args, language)``
+(``args`` a pickle of the arguments' tuple, made when the job was queued) or ``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds,
 cpu_seconds)`` or ``("error", id, exception, traceback)`` per job (the CPU is what the pool
 counts per kind of job: ``PoolStats.cpu_by_job``).
 """
@@ -138,9 +138,10 @@ def _work() -> None:
         message = _read_frame(jobs)
         if message is None or message[0] == "stop":
             return
-        _tag, job_id, module, function, args, language = message
+        _tag, job_id, module, function, packed, language = message
         dirty = True
         try:
+            args = pickle.loads(packed)  # pickled once, when the job was queued
             started, cpu = time.perf_counter(), time.process_time()
             value = _call(module, function, args, language)
             reply: Any = ("ok", job_id, value, time.perf_counter() - started,
