@@ -346,6 +346,34 @@ async def test_a_waiting_picture_keeps_its_arguments_pickled_not_alive(
     assert single.queued() == 0 and single.stats.failed == 0
 
 
+async def test_background_pictures_are_prepared_a_few_at_a_time_in_turn(
+        single: RenderPool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A backlog of table refreshes waits for its turn before taking its snapshot: only
+    # BACKGROUND_AHEAD are prepared at once, the rest count as queued, and all are drawn
+    # in the order they asked (issue 25, item 6: a restart's crowd on a slow host).
+    monkeypatch.setattr(single, "_turns", asyncio.Semaphore(2))
+    folder = str(tmp_path)
+    busy = await _held(single, tmp_path)
+    prepared: list[str] = []
+
+    async def refresh(tag: str) -> bytes:
+        async with single.turn():
+            prepared.append(tag)
+            result: bytes = await single.render("testjobs", "record", folder, tag)
+            return result
+
+    tags = ["t1", "t2", "t3", "t4", "t5"]
+    refreshes = [asyncio.create_task(refresh(tag)) for tag in tags]
+    await _until(lambda: len(prepared) == 2)
+    await asyncio.sleep(0.05)
+    assert prepared == ["t1", "t2"]  # the others hold nothing yet
+    assert single.queued(Priority.BACKGROUND) == 5 and single.queued(Priority.INTERACTIVE) == 0
+    (tmp_path / "release").touch()
+    assert await asyncio.gather(busy, *refreshes) == [b"first", *(t.encode() for t in tags)]
+    assert prepared == tags and _order(tmp_path) == ["first", *tags]
+    assert single.queued() == 0
+
+
 async def test_a_cancelled_caller_takes_its_job_out_of_the_queue(single: RenderPool,
                                                                  tmp_path: Path) -> None:
     folder = str(tmp_path)
@@ -368,7 +396,7 @@ async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
     monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.2)
     monkeypatch.setattr(pool_module, "SPARE_IDLE_S", 1.0)
     folder = str(tmp_path)
-    async with render_pool(1, modules=JOBS, spare=1) as pool:
+    async with render_pool(1, modules=JOBS, spare=1, lend_under_mb=100_000) as pool:
         busy = await _held(pool, tmp_path)  # the standing worker is held
         early = asyncio.create_task(pool.render("testjobs", "record", folder, "early"))
         await asyncio.sleep(0.1)
@@ -384,6 +412,28 @@ async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
         await asyncio.wait_for(_until(lambda: len(pool.pids()) == 1), 10)  # given back
         assert pool.stats.lent == 1
     assert _order(tmp_path) == ["early", "first"]
+
+
+async def test_no_spare_worker_is_lent_where_memory_is_short(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Memory is a small VPS's limit: with the processes over ``lend_under_mb`` a backlog
+    # waits for the standing worker rather than start another (issue 25, item 6).
+    monkeypatch.setattr(pool_module, "LEND_NOT_BEFORE_S", 0.0)
+    monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.05)
+    folder = str(tmp_path)
+    async with render_pool(1, modules=JOBS, spare=1, lend_under_mb=1) as pool:
+        busy = await _held(pool, tmp_path)
+        waiting = []
+        for tag in ("a", "b", "c"):  # each asked for once the one before has waited
+            waiting.append(asyncio.create_task(pool.render("testjobs", "record", folder, tag)))
+            asked = len(waiting)
+            await _until(lambda: pool.queued() == asked)  # noqa: B023 (awaited here)
+            await asyncio.sleep(0.1)
+        assert pool.stats.lent == 0 and len(pool.pids()) == 1
+        assert pool.stats.not_lent_for_memory == 1  # said once for the whole backlog
+        (tmp_path / "release").touch()
+        assert await asyncio.gather(busy, *waiting) == [b"first", b"a", b"b", b"c"]
+    assert _order(tmp_path) == ["first", "a", "b", "c"]
 
 
 def test_the_core_left_to_the_bot_is_lent_only_by_default() -> None:

@@ -44,8 +44,12 @@ Scheduling:
   draws pictures only (never thinking or later work) and is stopped after
   ``SPARE_IDLE_S`` without one. ``bot.app`` lends the core the default leaves to the event
   loop (``default_spare``): at 100 clicks a second on 2 cores the one worker drew ~80 % of
-  a core and the tables came seconds late.
+  a core and the tables came seconds late. None is lent while the bot and its workers use
+  ``LEND_UNDER_MB`` or more: memory is a small VPS's limit, and pictures come late instead.
 - A caller that is cancelled while its job waits takes the job out of the queue.
+- ``turn()`` lets ``BACKGROUND_AHEAD`` background pictures be prepared at once; a table
+  refresh takes its snapshot of the match inside its turn, so a backlog of thousands of
+  tables (a restart's crowd on a slow host) waits holding match ids, not snapshots.
 - THINKING jobs (a hard computer player's move, up to a second each) run after every
   picture, and LOW jobs (animations, seconds each) after them; together they run on at
   most ``workers - 1`` workers at once (one when there is one): however many hard players
@@ -91,7 +95,7 @@ import re
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,6 +135,20 @@ _PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
 LEND_AFTER_S = 1.0
 SPARE_IDLE_S = 20.0
 LEND_NOT_BEFORE_S = 30.0
+# A spare worker is lent only while the bot and its workers together are resident in less
+# than this (from /proc, read at most every LEND_MEMORY_CHECK_S): a lent worker grows to
+# 60-100 MB, and a small VPS's budget is 300 MB in all (issue 25). In a 10,000-match
+# restart on a slow host (2 Dec) the lent worker took all processes to 370 MB; at 1,000
+# matches they are under this when pictures fall behind, and the spare is lent.
+LEND_UNDER_MB = 240.0
+LEND_MEMORY_CHECK_S = 1.0
+# Background pictures prepared and queued at once (``turn``): the rest wait for their turn
+# holding nothing but their match. Each one prepared holds its match's snapshot (a decoded
+# state, 5-20 KB of objects) and its table's words until it is drawn; a 10,000-match
+# restart on a slow host had ~2,200 of them waiting (2 Dec: ~500 objects each, the bot
+# 94 MB bigger at the peak, and still 70 MB after). Enough to keep a worker and a lent one
+# busy between two turns of the event loop.
+BACKGROUND_AHEAD = 16
 # A lent worker keeps half the caches a standing one does (the environment variable the
 # caches read, bot/render/cache.py): it comes and goes, and memory is the VPS's limit.
 SPARE_CACHE_SCALE = 0.5
@@ -189,6 +207,8 @@ class PoolStats:
     recycled_for_memory: int = 0  # of those, for their memory (``max_mb``)
     # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
     lent: int = 0
+    # Backlogs a spare was not lent for, the processes being too big (``lend_under_mb``).
+    not_lent_for_memory: int = 0
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
     worker_seconds: float = 0.0
@@ -374,6 +394,9 @@ class RenderPool:
     gives the catalogue's: ``bot.games.render_pool``); a test adds its own.
     ``preload``: more modules each worker imports before its first job.
     ``thinker``: (module, function) a worker runs for :meth:`think` (None: no thinking).
+    ``spare``: workers more lent while pictures fall behind.
+    ``lend_under_mb``: ... only while this process and its workers are resident in less
+    than this many MB (None: whatever their memory).
     The pool itself knows no game.
     """
 
@@ -388,9 +411,13 @@ class RenderPool:
                  max_mb: float | None = WORKER_MAX_MB,
                  timeout: float | None = 60.0, retries: int = 1,
                  modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
-                 thinker: tuple[str, str] | None = None, spare: int = 0) -> None:
+                 thinker: tuple[str, str] | None = None, spare: int = 0,
+                 lend_under_mb: float | None = LEND_UNDER_MB) -> None:
         self.workers = default_workers() if workers is None else workers
         self.spare = spare if self.workers > 0 else 0
+        self.lend_under_mb = lend_under_mb
+        self._memory_read_at = -LEND_MEMORY_CHECK_S
+        self._memory_allows_lending = True
         if self.workers < 0:
             raise ValueError("workers must be 0 or more")
         self.max_jobs = max_jobs
@@ -414,6 +441,10 @@ class RenderPool:
         self._closing = False
         self._lent: set[int] = set()  # slots of the spare workers lent now
         self._next_slot = 0
+        self._turns = asyncio.Semaphore(BACKGROUND_AHEAD)
+        # Callers waiting for a ``turn``: [since, still waiting], oldest first.
+        self._turn_queue: deque[list[Any]] = deque()
+        self._awaiting_turn = 0
 
     # -- life ------------------------------------------------------------------------------
 
@@ -524,6 +555,33 @@ class RenderPool:
             self._maybe_lend()
         return await future
 
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """A background picture's turn to be prepared and queued: at most
+        ``BACKGROUND_AHEAD`` at once, in the order they asked. A caller that would hold a
+        snapshot while its picture waits (a table refresh) takes its snapshot inside::
+
+            async with pool.turn():
+                view = build_the_view()
+                png = await pool.render(game, "render_table", view, key=match_id)
+
+        Callers waiting for their turn count as queued BACKGROUND pictures (``queued``),
+        and the oldest one's wait as the backlog a spare worker is lent for."""
+        waiting = [time.monotonic(), True]
+        self._turn_queue.append(waiting)
+        self._awaiting_turn += 1
+        try:
+            await self._turns.acquire()
+        finally:
+            self._awaiting_turn -= 1
+            waiting[1] = False
+            while self._turn_queue and not self._turn_queue[0][1]:
+                self._turn_queue.popleft()
+        try:
+            yield
+        finally:
+            self._turns.release()
+
     async def think(self, game: str, state: Any, player: str, level: str,
                     budget: Any) -> Any:
         """The move of ``player``'s computer player at ``level`` (the pool's ``thinker``,
@@ -571,7 +629,8 @@ class RenderPool:
     def queued(self, priority: Priority | None = None) -> int:
         """Jobs waiting for a worker (of one priority, or all)."""
         queues = self._queues.values() if priority is None else [self._queues[priority]]
-        return sum(1 for q in queues for job in q if not job.future.done())
+        waiting = self._awaiting_turn if priority in (None, Priority.BACKGROUND) else 0
+        return waiting + sum(1 for q in queues for job in q if not job.future.done())
 
     def in_flight(self) -> int:
         return len(self._running)
@@ -639,8 +698,10 @@ class RenderPool:
                 await asyncio.wait_for(self._work.wait(), left)
 
     def _backlog_s(self) -> float:
-        """How long the oldest picture still queued has waited."""
-        now, oldest = time.monotonic(), None
+        """How long the oldest picture still queued (or waiting for its ``turn``) has
+        waited."""
+        now = time.monotonic()
+        oldest = self._turn_queue[0][0] if self._turn_queue else None
         for priority in _PICTURES:
             for job in self._queues[priority]:
                 if not job.future.done():
@@ -652,7 +713,7 @@ class RenderPool:
         """Lend a spare worker when pictures have fallen behind (``LEND_AFTER_S``)."""
         if (len(self._lent) >= self.spare or self._closing
                 or time.monotonic() - self._started_at < LEND_NOT_BEFORE_S
-                or self._backlog_s() < LEND_AFTER_S):
+                or self._backlog_s() < LEND_AFTER_S or not self._room_to_lend()):
             return
         slot, self._next_slot = self._next_slot, self._next_slot + 1
         self._lent.add(slot)
@@ -662,6 +723,23 @@ class RenderPool:
         task = asyncio.create_task(self._lent_slot(slot))
         self._slots.append(task)
         task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
+
+    def _room_to_lend(self) -> bool:
+        """Whether this process and its workers leave room in memory for a spare worker
+        (``lend_under_mb``), read from /proc at most every ``LEND_MEMORY_CHECK_S``; said in
+        the log when that changes."""
+        now = time.monotonic()
+        if self.lend_under_mb is None or now - self._memory_read_at < LEND_MEMORY_CHECK_S:
+            return self.lend_under_mb is None or self._memory_allows_lending
+        self._memory_read_at = now
+        resident = sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())) / 1024
+        room = resident < self.lend_under_mb  # 0 where /proc does not say: lent
+        if not room and self._memory_allows_lending:
+            self.stats.not_lent_for_memory += 1
+            log.info("Pictures fell behind, but the bot and its render workers use %.0f MB: "
+                     "no spare worker is lent over %.0f MB.", resident, self.lend_under_mb)
+        self._memory_allows_lending = room
+        return room
 
     async def _lent_slot(self, slot: int) -> None:
         """A spare worker: started now, drawing pictures (never thinking or later work)

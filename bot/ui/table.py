@@ -329,24 +329,30 @@ class Tables:
         await self.pacing.wait("edit", match.channel_id, counts_globally=not through_click)
         # What is saved by now is what goes out: frames the channel could not show in time
         # were skipped while waiting.
-        # A snapshot: the runtime updates a match in place when a move commits, and what
-        # goes out (picture, text, buttons) and what is remembered as shown must all be one
-        # board, even if the next move lands while this one is drawn or sent.
-        match = copy.copy(await self.bot.runtime.fetch(match.id) or match)
-        if match.table_message_id is None:
-            return
-        frame = self.frame(match)
-        if frame is not None and self._frames.get(match.id) == frame:
-            return  # a click on the table brought it up to date meanwhile
+        live = await self.bot.runtime.fetch(match.id) or match
         # A turn in progress (a Cities player placing what they took) changes the words and
         # buttons at once; its board is drawn when the turn ends (docs/channel.md).
-        payload = await self.payload(match, keep_pictures=self._words_only(match))
+        drawn = not self._words_only(live)
+        # A board to draw waits for its turn before its snapshot is taken: thousands of
+        # tables behind (a restart's crowd on a slow host) wait as match ids, and each
+        # draws what is saved when its turn comes (bot/render/pool.py, ``turn``).
+        async with self.bot.pictures.turn() if drawn else contextlib.nullcontext():
+            # A snapshot: the runtime updates a match in place when a move commits, and
+            # what goes out (picture, text, buttons) and what is remembered as shown must
+            # all be one board, even if the next move lands while this one is drawn or sent.
+            match = copy.copy(await self.bot.runtime.fetch(match.id) or live)
+            if match.table_message_id is None:
+                return
+            frame = self.frame(match)
+            if frame is not None and self._frames.get(match.id) == frame:
+                return  # a click on the table brought it up to date meanwhile
+            payload = await self.payload(match, keep_pictures=self._words_only(match))
         if frame is not None and self._frames.get(match.id) == frame:
             return
         # The table may have moved while this was drawn: the board goes to the message that
         # is the table now, never back onto a superseded one.
-        live = self.bot.runtime.get(match.id)
-        message_id = match.table_message_id if live is None else live.table_message_id
+        now = self.bot.runtime.get(match.id)
+        message_id = match.table_message_id if now is None else now.table_message_id
         if message_id is None:
             return
         await self._send_edit(match, message_id, payload)
