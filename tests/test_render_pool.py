@@ -416,8 +416,9 @@ async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
 
 async def test_no_spare_worker_is_lent_where_memory_is_short(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Memory is a small VPS's limit: with the processes over ``lend_under_mb`` a backlog
-    # waits for the standing worker rather than start another (issue 25, item 6).
+    # Memory is a small VPS's limit: with the bot over ``lend_under_mb`` (thousands of
+    # matches) a backlog waits for the standing worker rather than start another (issue
+    # 25, item 6).
     monkeypatch.setattr(pool_module, "LEND_NOT_BEFORE_S", 0.0)
     monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.05)
     folder = str(tmp_path)

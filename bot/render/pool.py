@@ -44,8 +44,9 @@ Scheduling:
   draws pictures only (never thinking or later work) and is stopped after
   ``SPARE_IDLE_S`` without one. ``bot.app`` lends the core the default leaves to the event
   loop (``default_spare``): at 100 clicks a second on 2 cores the one worker drew ~80 % of
-  a core and the tables came seconds late. None is lent while the bot and its workers use
-  ``LEND_UNDER_MB`` or more: memory is a small VPS's limit, and pictures come late instead.
+  a core and the tables came seconds late. None is lent while the bot itself uses
+  ``LEND_UNDER_MB`` or more (10,000 matches): memory is a small VPS's limit, and pictures
+  come later instead.
 - A caller that is cancelled while its job waits takes the job out of the queue.
 - ``turn()`` lets ``BACKGROUND_AHEAD`` background pictures be prepared at once; a table
   refresh takes its snapshot of the match inside its turn, so a backlog of thousands of
@@ -135,12 +136,14 @@ _PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
 LEND_AFTER_S = 1.0
 SPARE_IDLE_S = 20.0
 LEND_NOT_BEFORE_S = 30.0
-# A spare worker is lent only while the bot and its workers together are resident in less
-# than this (from /proc, read at most every LEND_MEMORY_CHECK_S): a lent worker grows to
-# 60-100 MB, and a small VPS's budget is 300 MB in all (issue 25). In a 10,000-match
-# restart on a slow host (2 Dec) the lent worker took all processes to 370 MB; at 1,000
-# matches they are under this when pictures fall behind, and the spare is lent.
-LEND_UNDER_MB = 240.0
+# A spare worker is lent only while this process (the bot) is resident in less than this
+# (from /proc, read at most every LEND_MEMORY_CHECK_S). A small VPS's budget is 300 MB in
+# all (issue 25); a warm render worker is ~70-90 MB and a lent one about as much, which
+# leaves the bot ~140-160. The bot is what grows with the matches it holds: 120-135 MB
+# with 1,000 (a spare lent when pictures fall behind), ~195 MB with 10,000, where the lent
+# worker took all processes from 283 to 373 MB after a restart on a slow host (2 Dec).
+# The workers' own memory is bounded apart (``max_mb``).
+LEND_UNDER_MB = 160.0
 LEND_MEMORY_CHECK_S = 1.0
 # Background pictures prepared and queued at once (``turn``): the rest wait for their turn
 # holding nothing but their match. Each one prepared holds its match's snapshot (a decoded
@@ -207,7 +210,7 @@ class PoolStats:
     recycled_for_memory: int = 0  # of those, for their memory (``max_mb``)
     # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
     lent: int = 0
-    # Backlogs a spare was not lent for, the processes being too big (``lend_under_mb``).
+    # Backlogs a spare was not lent for, the bot being too big (``lend_under_mb``).
     not_lent_for_memory: int = 0
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
@@ -395,8 +398,8 @@ class RenderPool:
     ``preload``: more modules each worker imports before its first job.
     ``thinker``: (module, function) a worker runs for :meth:`think` (None: no thinking).
     ``spare``: workers more lent while pictures fall behind.
-    ``lend_under_mb``: ... only while this process and its workers are resident in less
-    than this many MB (None: whatever their memory).
+    ``lend_under_mb``: ... only while this process is resident in less than this many MB
+    (None: whatever its memory).
     The pool itself knows no game.
     """
 
@@ -725,19 +728,19 @@ class RenderPool:
         task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
 
     def _room_to_lend(self) -> bool:
-        """Whether this process and its workers leave room in memory for a spare worker
+        """Whether this process leaves room in memory for a spare worker
         (``lend_under_mb``), read from /proc at most every ``LEND_MEMORY_CHECK_S``; said in
         the log when that changes."""
         now = time.monotonic()
         if self.lend_under_mb is None or now - self._memory_read_at < LEND_MEMORY_CHECK_S:
             return self.lend_under_mb is None or self._memory_allows_lending
         self._memory_read_at = now
-        resident = sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())) / 1024
+        resident = rss_kib(os.getpid()) / 1024
         room = resident < self.lend_under_mb  # 0 where /proc does not say: lent
         if not room and self._memory_allows_lending:
             self.stats.not_lent_for_memory += 1
-            log.info("Pictures fell behind, but the bot and its render workers use %.0f MB: "
-                     "no spare worker is lent over %.0f MB.", resident, self.lend_under_mb)
+            log.info("Pictures fell behind, but the bot uses %.0f MB: no spare render worker "
+                     "is lent over %.0f MB.", resident, self.lend_under_mb)
         self._memory_allows_lending = room
         return room
 
