@@ -24,9 +24,9 @@ The pool knows no game: ``modules`` maps each game to the module of its pictures
 ``bot.games.render_pool`` makes a pool for the catalogue's games. ``render(game, function,
 *args)`` calls ``<that module>.<function>(*args)`` in a worker and returns what it returns (PNG bytes, or the list ``render_extras`` gives). The
 renderers are pure functions of views, and views are JSON-like, so arguments and results
-travel pickled over the worker's stdin and stdout; the arguments are pickled when the job is
-queued, so a waiting picture holds a few KB of pickle, not its view's objects. ``scripts/render_pool_report.py``
-measures what that costs: a 1-4 KB pickled view out and a 50-75 KB PNG back add ~1 ms to
+travel pickled over the worker's stdin and stdout (the arguments pickled when the job is
+queued: a waiting picture holds a few KB of pickle, not its view's objects).
+``scripts/render_pool_report.py`` measures what that costs: a 1-4 KB pickled view out and a 50-75 KB PNG back add ~1 ms to
 a picture's round trip and ~0.6-0.9 ms of CPU in this process (against 14-20 ms to draw).
 
 Scheduling:
@@ -149,8 +149,8 @@ LEND_MEMORY_CHECK_S = 1.0
 # holding nothing but their match. Each one prepared holds its match's snapshot (a decoded
 # state, 5-20 KB of objects) and its table's words until it is drawn; a 10,000-match
 # restart on a slow host had ~2,200 of them waiting (2 Dec: ~500 objects each, the bot
-# 94 MB bigger at the peak, and still 70 MB after). Enough to keep a worker and a lent one
-# busy between two turns of the event loop.
+# 94 MB bigger at the peak, and as big after: freed memory stays with the process). Enough
+# to keep a worker and a lent one busy between two turns of the event loop.
 BACKGROUND_AHEAD = 16
 # A lent worker keeps half the caches a standing one does (the environment variable the
 # caches read, bot/render/cache.py): it comes and goes, and memory is the VPS's limit.
@@ -184,9 +184,8 @@ class _Job:
     function: str
     # The arguments pickled (``_pack``) where a worker process will draw the job: a queued
     # picture holds its 2-5 KB pickle, not the 15-35 KB of Python objects its view is made
-    # of. A restart's crowd on a slow host queued ~2,200 table pictures at once, and their
-    # views were ~50 MB of the bot's memory (issue 25, item 6). A tuple where a thread of
-    # this process draws it (``workers=0``).
+    # of (a restart's crowd on a slow host queued ~2,200 table pictures at once; issue 25,
+    # item 6). A tuple where a thread of this process draws it (``workers=0``).
     args: tuple[Any, ...] | bytes
     priority: Priority
     key: Hashable | None

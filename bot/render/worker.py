@@ -2,8 +2,9 @@
 the function it names, write the reply to stdout, until told to stop.
 
 A job is a frame: an 8-byte big-endian length, then a pickle. The parent sends
-``("init", sys.path, preload)`` first, then ``("job", id, module, function, args, language)``
-(``args`` a pickle of the arguments' tuple, made when the job was queued) or ``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds,
+``("init", sys.path, preload)`` first, then ``("job", id, module, function, args,
+language)`` (``args`` a pickle of the arguments' tuple, made when the job was queued) or
+``("stop",)``; the worker answers ``("ready", pid)``, then ``("ok", id, value, seconds,
 cpu_seconds)`` or ``("error", id, exception, traceback)`` per job (the CPU is what the pool
 counts per kind of job: ``PoolStats.cpu_by_job``).
 """
