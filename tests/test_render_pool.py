@@ -396,7 +396,7 @@ async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
     monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.2)
     monkeypatch.setattr(pool_module, "SPARE_IDLE_S", 1.0)
     folder = str(tmp_path)
-    async with render_pool(1, modules=JOBS, spare=1, lend_under_mb=100_000) as pool:
+    async with render_pool(1, modules=JOBS, spare=1, memory_budget_mb=100_000) as pool:
         busy = await _held(pool, tmp_path)  # the standing worker is held
         early = asyncio.create_task(pool.render("testjobs", "record", folder, "early"))
         await asyncio.sleep(0.1)
@@ -416,13 +416,13 @@ async def test_pictures_that_fall_behind_borrow_the_spare_core_and_give_it_back(
 
 async def test_no_spare_worker_is_lent_where_memory_is_short(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Memory is a small VPS's limit: with the bot over ``lend_under_mb`` (thousands of
-    # matches) a backlog waits for the standing worker rather than start another (issue
-    # 25, item 6).
+    # Memory is a small VPS's limit: where the bot and its worker leave no room for a spare
+    # in ``memory_budget_mb`` (thousands of matches, a grown worker) a backlog waits for
+    # the standing worker rather than start another (issue 25, items 5 and 6).
     monkeypatch.setattr(pool_module, "LEND_NOT_BEFORE_S", 0.0)
     monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.05)
     folder = str(tmp_path)
-    async with render_pool(1, modules=JOBS, spare=1, lend_under_mb=1) as pool:
+    async with render_pool(1, modules=JOBS, spare=1, memory_budget_mb=1) as pool:
         busy = await _held(pool, tmp_path)
         waiting = []
         for tag in ("a", "b", "c"):  # each asked for once the one before has waited
@@ -435,6 +435,36 @@ async def test_no_spare_worker_is_lent_where_memory_is_short(
         (tmp_path / "release").touch()
         assert await asyncio.gather(busy, *waiting) == [b"first", b"a", b"b", b"c"]
     assert _order(tmp_path) == ["first", "a", "b", "c"]
+
+
+async def test_a_lent_worker_is_given_back_once_memory_is_over_the_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lent while there was room; all processes then grow past the budget (read from
+    # /proc: here a stand-in) and the spare is stopped when it takes its next picture, which
+    # goes back to the head of the queue for the standing worker (issue 25, item 5: a slow host's soak reached 394 MB with it).
+    monkeypatch.setattr(pool_module, "LEND_NOT_BEFORE_S", 0.0)
+    monkeypatch.setattr(pool_module, "LEND_AFTER_S", 0.05)
+    monkeypatch.setattr(pool_module, "LEND_MEMORY_CHECK_S", 0.0)
+    resident_kib = {"now": 100 << 10}  # 100 MB per process: 200 with one worker
+    monkeypatch.setattr(pool_module, "rss_kib", lambda pid: resident_kib["now"])
+    folder = str(tmp_path)
+    async with render_pool(1, modules=JOBS, spare=1, memory_budget_mb=300) as pool:
+        busy = await _held(pool, tmp_path)
+        early = asyncio.create_task(pool.render("testjobs", "record", folder, "early"))
+        await asyncio.sleep(0.1)
+        lent = asyncio.create_task(pool.render("testjobs", "record", folder, "lent"))
+        assert await asyncio.wait_for(early, 30) == b"early"  # the spare drew them
+        assert await asyncio.wait_for(lent, 30) == b"lent"
+        assert pool.stats.lent == 1 and len(pool.pids()) == 2
+        resident_kib["now"] = 160 << 10  # 320 MB with the spare: over
+        after = asyncio.create_task(pool.render("testjobs", "record", folder, "after"))
+        await asyncio.wait_for(_until(lambda: len(pool.pids()) == 1), 10)
+        assert pool.stats.given_back_for_memory == 1
+        await asyncio.sleep(0.2)
+        assert not after.done() and pool.stats.lent == 1  # no room: not lent again
+        (tmp_path / "release").touch()
+        assert await asyncio.gather(busy, after) == [b"first", b"after"]
+    assert _order(tmp_path) == ["early", "lent", "first", "after"]
 
 
 def test_the_core_left_to_the_bot_is_lent_only_by_default() -> None:

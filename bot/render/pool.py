@@ -44,9 +44,9 @@ Scheduling:
   draws pictures only (never thinking or later work) and is stopped after
   ``SPARE_IDLE_S`` without one. ``bot.app`` lends the core the default leaves to the event
   loop (``default_spare``): at 100 clicks a second on 2 cores the one worker drew ~80 % of
-  a core and the tables came seconds late. None is lent while the bot itself uses
-  ``LEND_UNDER_MB`` or more (10,000 matches): memory is a small VPS's limit, and pictures
-  come later instead.
+  a core and the tables came seconds late. None is lent unless all processes leave room
+  for it in ``MEMORY_BUDGET_MB``, and a lent one is given back once they are over it:
+  memory is a small VPS's limit, and pictures come later instead.
 - A caller that is cancelled while its job waits takes the job out of the queue.
 - ``turn()`` lets ``BACKGROUND_AHEAD`` background pictures be prepared at once; a table
   refresh takes its snapshot of the match inside its turn, so a backlog of thousands of
@@ -136,14 +136,15 @@ _PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
 LEND_AFTER_S = 1.0
 SPARE_IDLE_S = 20.0
 LEND_NOT_BEFORE_S = 30.0
-# A spare worker is lent only while this process (the bot) is resident in less than this
-# (from /proc, read at most every LEND_MEMORY_CHECK_S). A small VPS's budget is 300 MB in
-# all (issue 25); a warm render worker is ~70-90 MB and a lent one about as much, which
-# leaves the bot ~140-160. The bot is what grows with the matches it holds: 120-135 MB
-# with 1,000 (a spare lent when pictures fall behind), ~195 MB with 10,000, where the lent
-# worker took all processes from 283 to 373 MB after a restart on a slow host (2 Dec).
-# The workers' own memory is bounded apart (``max_mb``).
-LEND_UNDER_MB = 160.0
+# Memory the bot and its render workers may use together (resident, from /proc, read at
+# most every LEND_MEMORY_CHECK_S): a small VPS's budget (issue 25: 300 MB in all). A spare
+# worker is lent only while what is used now leaves room for it (SPARE_MB), and given back
+# as soon as all processes are over the budget. With 10,000 matches the bot is ~195 MB
+# and a lent worker took all processes from 283 to 373 MB after a restart; with 1,000 on
+# a slow host the spare was lent through a 20-minute soak at 35 clicks a second and all
+# processes reached 394 MB (2 Dec). The workers' own memory is bounded apart (``max_mb``).
+MEMORY_BUDGET_MB = 300.0
+SPARE_MB = 90.0  # a lent worker's resident memory once warm (half the caches): 60-100 MB
 LEND_MEMORY_CHECK_S = 1.0
 # Background pictures prepared and queued at once (``turn``): the rest wait for their turn
 # holding nothing but their match. Each one prepared holds its match's snapshot (a decoded
@@ -209,8 +210,10 @@ class PoolStats:
     recycled_for_memory: int = 0  # of those, for their memory (``max_mb``)
     # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
     lent: int = 0
-    # Backlogs a spare was not lent for, the bot being too big (``lend_under_mb``).
+    # Backlogs a spare was not lent for, and spares given back, for the budget
+    # (``memory_budget_mb``).
     not_lent_for_memory: int = 0
+    given_back_for_memory: int = 0
     # Seconds the renderer functions ran inside workers: what a round trip costs beyond
     # this is the pool's overhead (pickling, pipes, scheduling).
     worker_seconds: float = 0.0
@@ -397,8 +400,8 @@ class RenderPool:
     ``preload``: more modules each worker imports before its first job.
     ``thinker``: (module, function) a worker runs for :meth:`think` (None: no thinking).
     ``spare``: workers more lent while pictures fall behind.
-    ``lend_under_mb``: ... only while this process is resident in less than this many MB
-    (None: whatever its memory).
+    ``memory_budget_mb``: ... only while this process and its workers leave room for one
+    (``SPARE_MB``) in this many MB, given back when they are over it (None: no budget).
     The pool itself knows no game.
     """
 
@@ -414,10 +417,10 @@ class RenderPool:
                  timeout: float | None = 60.0, retries: int = 1,
                  modules: Mapping[str, str] | None = None, preload: Iterable[str] = (),
                  thinker: tuple[str, str] | None = None, spare: int = 0,
-                 lend_under_mb: float | None = LEND_UNDER_MB) -> None:
+                 memory_budget_mb: float | None = MEMORY_BUDGET_MB) -> None:
         self.workers = default_workers() if workers is None else workers
         self.spare = spare if self.workers > 0 else 0
-        self.lend_under_mb = lend_under_mb
+        self.memory_budget_mb = memory_budget_mb
         self._memory_read_at = -LEND_MEMORY_CHECK_S
         self._memory_allows_lending = True
         if self.workers < 0:
@@ -726,22 +729,32 @@ class RenderPool:
         self._slots.append(task)
         task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
 
+    def _resident_mb(self) -> float:
+        """This process's and its workers' resident memory (0 where /proc does not say)."""
+        return sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())) / 1024
+
     def _room_to_lend(self) -> bool:
-        """Whether this process leaves room in memory for a spare worker
-        (``lend_under_mb``), read from /proc at most every ``LEND_MEMORY_CHECK_S``; said in
-        the log when that changes."""
+        """Whether this process and its workers leave room for a spare worker in
+        ``memory_budget_mb``, read from /proc at most every ``LEND_MEMORY_CHECK_S``; said
+        in the log when that changes."""
+        budget = self.memory_budget_mb
         now = time.monotonic()
-        if self.lend_under_mb is None or now - self._memory_read_at < LEND_MEMORY_CHECK_S:
-            return self.lend_under_mb is None or self._memory_allows_lending
+        if budget is None or now - self._memory_read_at < LEND_MEMORY_CHECK_S:
+            return budget is None or self._memory_allows_lending
         self._memory_read_at = now
-        resident = rss_kib(os.getpid()) / 1024
-        room = resident < self.lend_under_mb  # 0 where /proc does not say: lent
+        resident = self._resident_mb()
+        room = resident + SPARE_MB <= budget
         if not room and self._memory_allows_lending:
             self.stats.not_lent_for_memory += 1
-            log.info("Pictures fell behind, but the bot uses %.0f MB: no spare render worker "
-                     "is lent over %.0f MB.", resident, self.lend_under_mb)
+            log.info("Pictures fell behind, but the bot and its render workers use %.0f MB: "
+                     "no room for a spare worker in %.0f MB.", resident, budget)
         self._memory_allows_lending = room
         return room
+
+    def _over_budget(self) -> bool:
+        """Whether this process and its workers use more than ``memory_budget_mb``."""
+        return self.memory_budget_mb is not None and \
+            self._resident_mb() > self.memory_budget_mb
 
     async def _lent_slot(self, slot: int) -> None:
         """A spare worker: started now, drawing pictures (never thinking or later work)
@@ -797,8 +810,17 @@ class RenderPool:
                     return
             if lent:
                 picture = await self._next_of(pictures_only=True, idle=SPARE_IDLE_S)
-                if picture is None:
-                    log.info("Pictures caught up: the spare render worker is given back.")
+                over = picture is not None and self._over_budget()
+                if over:
+                    assert picture is not None
+                    self._requeue(picture)  # at the head of its queue, for the standing worker
+                if picture is None or over:
+                    if over:
+                        self.stats.given_back_for_memory += 1
+                        log.info("The bot and its render workers are over %.0f MB: the spare "
+                                 "render worker is given back.", self.memory_budget_mb)
+                    else:
+                        log.info("Pictures caught up: the spare render worker is given back.")
                     await worker.stop()  # still listed meanwhile: close() kills it if need be
                     self._procs.pop(slot, None)
                     return
