@@ -810,17 +810,15 @@ class RenderPool:
                     return
             if lent:
                 picture = await self._next_of(pictures_only=True, idle=SPARE_IDLE_S)
-                over = picture is not None and self._over_budget()
-                if over:
-                    assert picture is not None
+                if picture is not None and self._over_budget():
                     self._requeue(picture)  # at the head of its queue, for the standing worker
-                if picture is None or over:
-                    if over:
-                        self.stats.given_back_for_memory += 1
-                        log.info("The bot and its render workers are over %.0f MB: the spare "
-                                 "render worker is given back.", self.memory_budget_mb)
-                    else:
-                        log.info("Pictures caught up: the spare render worker is given back.")
+                    picture = None
+                    self.stats.given_back_for_memory += 1
+                    log.info("The bot and its render workers are over %.0f MB: the spare "
+                             "render worker is given back.", self.memory_budget_mb)
+                elif picture is None:
+                    log.info("Pictures caught up: the spare render worker is given back.")
+                if picture is None:
                     await worker.stop()  # still listed meanwhile: close() kills it if need be
                     self._procs.pop(slot, None)
                     return
