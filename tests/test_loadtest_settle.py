@@ -101,3 +101,41 @@ async def test_a_picture_that_never_comes_is_waited_for_no_longer_than_a_watch()
     lost.changed_at = lost.began
     waited = await settle_pictures(cast(Any, [_Tables([lost])]))
     assert 0.1 <= waited < 1.0 and lost.picture_at is None
+
+
+async def test_a_quiet_bot_is_found_quiet_however_slowly_the_load_test_looks(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    # Beside a 10,000-match fake Discord each look took ~0.6 s, and a window of the looks
+    # under 2.2 s old never spanned the two seconds asked for: a restart's bot, idle,
+    # was "not quiet in 300 s".
+    bot = BotProcess(cast(Any, None), {}, tmp_path, cast(Any, None))
+    bot.started_wall = time.time()
+    bot.process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(60)")
+    measured = procs.tree_cpu_seconds
+
+    def slowly(root: int) -> float:
+        time.sleep(0.1)  # with the half-second pause, a look every ~0.6 s
+        return measured(root)
+
+    monkeypatch.setattr(procs, "tree_cpu_seconds", slowly)
+    bot.stats_path.write_text(json.dumps({"seconds": []}))
+
+    async def quiet_loop() -> None:
+        seconds: list[list[float]] = []
+        while True:
+            seconds.append([time.time(), 0.0])
+            bot.stats_path.write_text(json.dumps({"seconds": seconds[-10:]}))
+            await asyncio.sleep(0.5)
+
+    monitor = asyncio.create_task(quiet_loop())
+    try:
+        waited = await bot.settle(timeout=15)
+        assert waited is not None and waited < 10
+    finally:
+        monitor.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await monitor
+        with contextlib.suppress(ProcessLookupError):
+            bot.process.kill()
+        await bot.process.wait()

@@ -261,6 +261,14 @@ def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
     busiest_at = peak_start(counted, 1.0)
     report.add(scenario, "requests under the global limit: mean / busiest second",
                f"{len(counted) / seconds:.1f} / {busiest} per s", "", "<= 50 per s", busiest <= 50)
+    kinds: dict[str, int] = {}
+    for bucket in limiter.buckets.values():
+        n = sum(1 for t in bucket.attempts if since <= t < until)
+        if n:
+            kinds[bucket.name] = kinds.get(bucket.name, 0) + n
+    top = sorted(kinds.items(), key=lambda kv: -kv[1])[:5]
+    report.add(scenario, "  requests by kind, a second (the five most)",
+               " · ".join(f"{name} {n / seconds:.1f}" for name, n in top))
     report.add(scenario, "answered 429 by Discord (global / per route)",
                f"{on_global} / {len(hits) - on_global}", "", "0", not hits)
     own = city.players.own_stalls
@@ -272,7 +280,8 @@ def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,
     return {"global_requests": len(counted), "busiest_second": busiest,
             "busiest_second_at_s": None if busiest_at is None else round(busiest_at - since, 1),
             "rate_limited_global": on_global, "rate_limited_route": len(hits) - on_global,
-            "rate_limited_examples": [str(h) for h in hits[:5]], "fake_stall_ms": own_ms}
+            "rate_limited_examples": [str(h) for h in hits[:5]], "fake_stall_ms": own_ms,
+            "requests_by_kind": kinds}
 
 
 def _kinds(clicks: list[Click]) -> dict[str, int]:
