@@ -36,6 +36,15 @@ time.sleep(60)
 """
 
 
+async def quiet_loop(bot: BotProcess) -> None:
+    """The bot's loop monitor, as ``python -m bot run`` writes it: every second quiet."""
+    seconds: list[list[float]] = []
+    while True:
+        seconds.append([time.time(), 0.0])
+        bot.stats_path.write_text(json.dumps({"seconds": seconds[-10:]}))
+        await asyncio.sleep(0.5)
+
+
 async def test_a_phase_waits_for_the_render_workers_backlog(tmp_path: Path) -> None:
     done = tmp_path / "worker-done"
     bot = BotProcess(cast(Any, None), {}, tmp_path, cast(Any, None))
@@ -43,15 +52,7 @@ async def test_a_phase_waits_for_the_render_workers_backlog(tmp_path: Path) -> N
     bot.process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", BOT, WORKER, str(done))
 
-    async def quiet_loop() -> None:
-        # The bot's loop monitor, as ``python -m bot run`` writes it: every second quiet.
-        seconds: list[list[float]] = []
-        while True:
-            seconds.append([time.time(), 0.0])
-            bot.stats_path.write_text(json.dumps({"seconds": seconds[-10:]}))
-            await asyncio.sleep(0.5)
-
-    monitor = asyncio.create_task(quiet_loop())
+    monitor = asyncio.create_task(quiet_loop(bot))
     try:
         await asyncio.sleep(0.6)  # the loop has two quiet seconds to show
         waited = await bot.settle(timeout=60)
@@ -120,15 +121,7 @@ async def test_a_quiet_bot_is_found_quiet_however_slowly_the_load_test_looks(
 
     monkeypatch.setattr(procs, "tree_cpu_seconds", slowly)
     bot.stats_path.write_text(json.dumps({"seconds": []}))
-
-    async def quiet_loop() -> None:
-        seconds: list[list[float]] = []
-        while True:
-            seconds.append([time.time(), 0.0])
-            bot.stats_path.write_text(json.dumps({"seconds": seconds[-10:]}))
-            await asyncio.sleep(0.5)
-
-    monitor = asyncio.create_task(quiet_loop())
+    monitor = asyncio.create_task(quiet_loop(bot))
     try:
         waited = await bot.settle(timeout=15)
         assert waited is not None and waited < 10
