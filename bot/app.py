@@ -200,7 +200,8 @@ class CityhallBot(commands.Bot):
         loopmonitor.add_reporter("render_workers", lambda: {
             "started": self.pictures.stats.workers_started,
             "replaced": self.pictures.stats.recycled,
-            "replaced_for_memory": self.pictures.stats.recycled_for_memory})
+            "replaced_for_memory": self.pictures.stats.recycled_for_memory,
+            "handed_over": self.pictures.stats.handed_over})
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         matches_per_user=self.settings.games_per_user,

@@ -57,6 +57,11 @@ def hold(folder: str, tag: str) -> bytes:
     return record(folder, tag)
 
 
+def drawer() -> bytes:
+    """The process id of the worker that ran this."""
+    return str(os.getpid()).encode()
+
+
 _HOARD: list[bytes] = []
 
 
@@ -508,14 +513,87 @@ async def test_a_job_whose_worker_was_killed_is_run_again_once(tmp_path: Path) -
 
 
 async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:
-    async with render_pool(1, modules=JOBS, max_jobs=2) as pool:
+    async with render_pool(1, modules=JOBS, max_jobs=2, memory_budget_mb=None) as pool:
         seen = set()
-        for tag in "abcde":
+        for done, tag in enumerate("abcde", start=1):
             assert await pool.render("testjobs", "record", str(tmp_path), tag) == tag.encode()
-            await _until(lambda: bool(pool.pids()))
+            async with asyncio.timeout(10):  # an idle slot hands over once the new one is up
+                await _until(lambda done=done: pool.stats.recycled >= done // 2 and bool(pool.pids()))
             seen.update(pool.pids())
-        assert len(seen) >= 3 and pool.stats.recycled >= 2
+        assert len(seen) == 3 and pool.stats.recycled == 2
     assert _order(tmp_path) == list("abcde")
+
+
+async def test_a_worn_worker_draws_on_until_its_successor_has_started(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replacing a worker costs the pictures no wait: the worn one is stopped only once the
+    fresh one is ready (stopped first, every picture waited through the new one's start)."""
+    let_start = asyncio.Event()
+    real_start = pool_module._Process.start
+
+    async def slow_start(*args: Any, **kwargs: Any) -> Any:
+        await let_start.wait()
+        return await real_start(*args, **kwargs)
+
+    # no memory budget: this test process alone may be bigger than a small VPS's
+    async with render_pool(1, modules=JOBS, max_jobs=1, memory_budget_mb=None) as pool:
+        first = int(await pool.render("testjobs", "drawer"))  # worn after this one
+        monkeypatch.setattr(pool_module._Process, "start", slow_start)
+        async with asyncio.timeout(10):  # stopped first, the worn worker drew none of them
+            drawn = [int(await pool.render("testjobs", "drawer")) for _ in range(3)]
+        assert drawn == [first] * 3 and pool.stats.recycled == 0
+        let_start.set()
+        async with asyncio.timeout(10):
+            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
+        assert pool.stats.recycled == pool.stats.handed_over == 1
+        assert int(await pool.render("testjobs", "drawer")) == pool.pids()[0] != first
+    with pytest.raises(ProcessLookupError):
+        os.kill(first, 0)
+
+
+async def test_without_room_in_the_memory_budget_a_worn_worker_is_stopped_first() -> None:
+    """The successor's ~35 MB beside the worn worker are not taken where the bot and its
+    workers would go over their memory budget: the worn one is stopped, then replaced."""
+    async with render_pool(1, modules=JOBS, max_jobs=2, memory_budget_mb=None) as pool:
+        first = int(await pool.render("testjobs", "drawer"))
+        in_use = sum(rss_kib(pid) for pid in (os.getpid(), first)) / 1024
+        pool.memory_budget_mb = in_use + pool_module.SUCCESSOR_MB / 2
+        assert int(await pool.render("testjobs", "drawer")) == first  # worn after this one
+        async with asyncio.timeout(10):
+            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
+        assert pool.stats.recycled == 1 and pool.stats.handed_over == 0
+        assert int(await pool.render("testjobs", "drawer")) == pool.pids()[0] != first
+
+
+async def test_a_successor_not_yet_in_place_is_stopped_with_the_pool(tmp_path: Path) -> None:
+    """A pool closed while a worn worker still draws and its successor waits to take over
+    leaves no process behind."""
+    pool = render_pool(1, modules=JOBS, max_jobs=1, memory_budget_mb=None)
+    await pool.start()
+    await pool.render("testjobs", "drawer")  # worn: its successor starts
+    held = asyncio.create_task(pool.render("testjobs", "hold", str(tmp_path), "held"))
+    await _started(tmp_path, "held")  # the worn worker draws on...
+    async with asyncio.timeout(10):  # ...while its successor is up and waiting
+        await _until(lambda: all(task.done() for task in pool._successors.values()))
+    assert len(_children()) == 2
+    await pool.close()
+    with pytest.raises(PoolClosed):
+        await held
+    assert _children() == []
+
+
+def _children() -> list[int]:
+    """This process's child processes, from /proc (reaped ones are gone from it)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == os.getpid():
+                children.append(int(entry.name))
+    return children
 
 
 async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: Path) -> None:

@@ -68,7 +68,9 @@ Failures:
 - A worker is replaced after ``max_jobs`` jobs, or sooner when its resident memory has
   grown past ``max_mb`` (checked every ``MEMORY_CHECK_EVERY`` jobs, where /proc says it),
   which returns whatever heap fragmentation it built up; caches are warm again after a
-  few pictures.
+  few pictures. Where the memory budget leaves room (``SUCCESSOR_MB``), the worn worker
+  draws on until its successor has started, so pictures do not wait for the start; a lent
+  worker is simply stopped.
 - A slot whose worker cannot be started three times in a row falls back to drawing in a
   thread of this process, so pictures keep coming (logged as an error).
 
@@ -161,6 +163,9 @@ SPARE_CACHE_SCALE = 0.5
 # 20-minute soak the bot and one worker reached 309 MB (30 Nov), the worker near the end of
 # its 2,000 jobs.
 WORKER_MAX_MB = 150.0
+# A successor's resident memory while it starts beside the worn worker it replaces (33 MB
+# once imported, AMD EPYC, 2 Dec): started beside it only where that fits in the budget.
+SUCCESSOR_MB = 35.0
 
 
 class Superseded(RenderPoolError):
@@ -208,6 +213,7 @@ class PoolStats:
     workers_started: int = 0
     recycled: int = 0
     recycled_for_memory: int = 0  # of those, for their memory (``max_mb``)
+    handed_over: int = 0  # of those, drawing on while their successor started
     # Workers lent under a backlog of pictures (``spare``), and given back when it was over.
     lent: int = 0
     # Backlogs a spare was not lent for, and spares given back, for the budget
@@ -440,6 +446,8 @@ class RenderPool:
         self._slots: list[asyncio.Task[None]] = []
         self._procs: dict[int, _Process] = {}  # slot -> its live worker
         self._running: dict[int, _Job] = {}  # slot -> the job it draws now
+        # slot -> the worker being started to take over from its worn one (``_succeed``)
+        self._successors: dict[int, asyncio.Task[_Process]] = {}
         self._executor: ThreadPoolExecutor | None = None
         self._started = False
         self._started_at = 0.0
@@ -504,6 +512,12 @@ class RenderPool:
             task.cancel()
         await asyncio.gather(*self._slots, return_exceptions=True)
         self._slots.clear()
+        successors, self._successors = list(self._successors.values()), {}
+        for successor in successors:
+            successor.cancel()
+        for outcome in await asyncio.gather(*successors, return_exceptions=True):
+            if isinstance(outcome, _Process):
+                await outcome.kill()
         for slot, job in list(self._running.items()):
             if not job.future.done():
                 job.future.set_exception(PoolClosed("the render pool closed"))
@@ -682,9 +696,10 @@ class RenderPool:
         assert job is not None  # no ``idle``: it waits for one
         return job
 
-    async def _next_of(self, *, pictures_only: bool, idle: float | None) -> _Job | None:
+    async def _next_of(self, *, pictures_only: bool, idle: float | None,
+                       until: asyncio.Task[Any] | None = None) -> _Job | None:
         """The next job (only pictures: a lent worker's); None after ``idle`` seconds
-        without one (None: waits for ever)."""
+        without one (None: waits for ever), or once ``until`` is done."""
         give_back = None if idle is None else time.monotonic() + idle
         while True:
             if self._closing:
@@ -692,6 +707,8 @@ class RenderPool:
             job = self._take(pictures_only)
             if job is not None:
                 return job
+            if until is not None and until.done():
+                return None
             self._work.clear()
             if give_back is None:
                 await self._work.wait()
@@ -800,6 +817,9 @@ class RenderPool:
     async def _process_slot(self, slot: int, lent: bool = False) -> None:
         while True:
             worker = self._procs.get(slot)
+            successor = self._successors.get(slot)
+            if successor is not None and (worker is None or successor.done()):
+                worker = await self._take_over(slot, worker)
             if worker is None:
                 if lent:
                     return  # a lent worker that died is not replaced: the next backlog lends
@@ -824,7 +844,13 @@ class RenderPool:
                     return
                 job = picture
             else:
-                job = await self._next()
+                # A worn worker draws on while its successor starts; idle, it waits for
+                # a job or for the successor, whichever comes first.
+                next_job = await self._next_of(pictures_only=False, idle=None,
+                                               until=self._successors.get(slot))
+                if next_job is None:
+                    continue  # the successor is ready: it takes over first
+                job = next_job
             self._running[slot] = job
             job.attempts += 1
             worker_jobs = worker.jobs
@@ -868,10 +894,57 @@ class RenderPool:
                 self._running.pop(slot, None)
                 if job.priority in _SPARE and any(self._queues[p] for p in _SPARE):
                     self._work.set()  # a job held back by the cap may go now
-            if self._worn(worker) and self._procs.get(slot) is worker:
-                del self._procs[slot]
-                self.stats.recycled += 1
-                await worker.stop()
+            if slot not in self._successors and self._worn(worker) \
+                    and self._procs.get(slot) is worker:
+                if not lent and self._room_for(SUCCESSOR_MB):
+                    self._succeed(slot)
+                else:
+                    del self._procs[slot]
+                    self.stats.recycled += 1
+                    await worker.stop()
+
+    def _room_for(self, megabytes: float) -> bool:
+        """Whether this process and its workers leave ``megabytes`` in the memory budget."""
+        budget = self.memory_budget_mb
+        return budget is None or self._resident_mb() + megabytes <= budget
+
+    def _succeed(self, slot: int) -> None:
+        """Start the worker that takes over from ``slot``'s worn one. The worn one goes on
+        drawing meanwhile: stopped first, it left every picture waiting through a new
+        worker's start (0.3 s on an idle core, more on busy ones; in the soak one came every
+        ~30 s, and the pictures' p95 doubled, docs/performance.md). For that second the two
+        hold ~35 MB more than one (``SUCCESSOR_MB``): without room for it in the budget the
+        worn worker is stopped first, as a lent one always is."""
+        successor = asyncio.create_task(_Process.start(self.preload))
+        # A slot waiting for a job wakes to hand over when the successor is ready.
+        successor.add_done_callback(lambda _task: self._work.set())
+        self._successors[slot] = successor
+
+    async def _take_over(self, slot: int, worn: _Process | None) -> _Process | None:
+        """Install ``slot``'s successor (waiting for it to start if need be) and stop the
+        worn worker; None when the successor could not be started (the slot then starts
+        one the usual way, ``_replace``)."""
+        task = self._successors[slot]
+        try:
+            # Shielded: a slot cancelled here (the pool closing) leaves the successor
+            # listed, and close() kills it.
+            successor: _Process | None = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("could not start a render worker to replace a worn one: %s", exc)
+            successor = None
+        self._successors.pop(slot, None)
+        if worn is not None and self._procs.get(slot) is worn:
+            del self._procs[slot]
+            self.stats.recycled += 1
+            if successor is not None:
+                self.stats.handed_over += 1
+            await worn.stop()
+        if successor is not None:
+            self._procs[slot] = successor
+            self.stats.workers_started += 1
+        return successor
 
     def _worn(self, worker: _Process) -> bool:
         """Whether ``worker`` is due to be replaced: its jobs, or its memory."""

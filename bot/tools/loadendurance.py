@@ -151,9 +151,11 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     take()
     workers = bot.render_workers()
     replaced = {key: workers.get(key, 0) - workers_before.get(key, 0)
-                for key in ("replaced", "replaced_for_memory")}
+                for key in ("replaced", "replaced_for_memory", "handed_over")}
     report.add("soak", "render workers replaced (of them for their memory)",
                f"{replaced['replaced']} ({replaced['replaced_for_memory']})")
+    report.add("soak", "  of them drawing on while their successor started",
+               replaced["handed_over"])
     values = [total for _, total, _, _ in samples]
     report.add("soak", "RSS first sample", values[0], "MB")
     report.add("soak", "RSS last sample", values[-1], "MB")
