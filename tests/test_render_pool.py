@@ -57,6 +57,19 @@ def hold(folder: str, tag: str) -> bytes:
     return record(folder, tag)
 
 
+def nap(folder: str, tag: str, seconds: float) -> bytes:
+    """Say which worker runs ``tag``, take ``seconds``, record it."""
+    (Path(folder) / f"{tag}.started").write_text(str(os.getpid()))
+    time.sleep(seconds)
+    return record(folder, tag)
+
+
+def stamp(folder: str, tag: str) -> bytes:
+    """Record ``tag`` with the moment it ran (this machine's monotonic clock)."""
+    (Path(folder) / f"{tag}.at").write_text(str(time.monotonic()))
+    return record(folder, tag)
+
+
 def drawer() -> bytes:
     """The process id of the worker that ran this."""
     return str(os.getpid()).encode()
@@ -229,6 +242,43 @@ async def test_interactive_jobs_overtake_queued_background_jobs(single: RenderPo
                                                           b"refresh2"]
     assert _order(tmp_path) == ["first", "preview", "refresh1", "refresh2"]
     assert single.queued() == 0
+
+
+async def test_the_next_picture_is_sent_ahead_so_a_busy_event_loop_does_not_hold_it(
+        single: RenderPool, tmp_path: Path) -> None:
+    """A worker drawing a picture while more wait has the next one in its pipe: it draws it
+    the moment it has answered, even while the bot's event loop is busy with clicks (at
+    100 clicks a second the worker waited on the loop ~10 % of its time)."""
+    folder = str(tmp_path)
+    busy = await _held(single, tmp_path)
+    first_nap = asyncio.create_task(single.render("testjobs", "nap", folder, "nap", 0.2))
+    after = asyncio.create_task(single.render("testjobs", "stamp", folder, "after"))
+    await _until(lambda: single.queued() == 2)
+    (tmp_path / "release").touch()
+    await _started(tmp_path, "nap")
+    assert single.in_flight() == 2 and single.queued() == 0
+    time.sleep(2.0)  # the event loop is busy for 2 s, from before the nap ends
+    loop_free_again = time.monotonic()
+    assert await asyncio.gather(busy, first_nap, after) == [b"first", b"nap", b"after"]
+    assert float((tmp_path / "after.at").read_text()) < loop_free_again
+
+
+async def test_an_interactive_picture_waits_for_one_picture_sent_ahead_at_most(
+        single: RenderPool, tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    busy = await _held(single, tmp_path)
+    refreshes = [asyncio.create_task(single.render("testjobs", "nap", folder, "refresh1", 0.3)),
+                 *(asyncio.create_task(single.render("testjobs", "record", folder, tag))
+                   for tag in ("refresh2", "refresh3"))]
+    await _until(lambda: single.queued() == 3)
+    (tmp_path / "release").touch()
+    await _started(tmp_path, "refresh1")  # refresh2 is sent ahead of it
+    assert single.in_flight() == 2 and single.queued() == 1
+    preview = await single.render("testjobs", "record", folder, "preview",
+                                  priority=Priority.INTERACTIVE)
+    assert preview == b"preview"
+    await asyncio.gather(busy, *refreshes)
+    assert _order(tmp_path) == ["first", "refresh1", "refresh2", "preview", "refresh3"]
 
 
 async def test_computer_thinking_leaves_a_worker_for_pictures_and_goes_last(
@@ -510,6 +560,89 @@ async def test_a_job_whose_worker_was_killed_is_run_again_once(tmp_path: Path) -
         (tmp_path / "release").touch()
         assert await job == b"again"
     assert _order(tmp_path) == ["again"]
+
+
+@pytest.mark.parametrize("failure", ["killed", "timed out"])
+async def test_a_picture_sent_ahead_to_a_worker_that_is_gone_is_drawn_by_the_next(
+        tmp_path: Path, failure: str) -> None:
+    """The picture behind one whose worker was killed (or ran over the timeout) never ran:
+    the next worker draws it, even with no retries left."""
+    folder = str(tmp_path)
+    async with render_pool(1, modules=JOBS, retries=0,
+                           timeout=1.0 if failure == "timed out" else 60) as pool:
+        busy = await _held(pool, tmp_path)
+        doomed = asyncio.create_task(pool.render("testjobs", "nap", folder, "doomed", 30))
+        behind = asyncio.create_task(pool.render("testjobs", "record", folder, "behind"))
+        await _until(lambda: pool.queued() == 2)
+        (tmp_path / "release").touch()
+        pid = await _started(tmp_path, "doomed")
+        assert pool.in_flight() == 2
+        if failure == "killed":
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(WorkerDied if failure == "killed" else pool_module.RenderTimeout):
+            await doomed
+        async with asyncio.timeout(20):
+            assert await asyncio.gather(busy, behind) == [b"first", b"behind"]
+        assert pool.pids() != [pid] and pool.stats.failed == 1
+    assert _order(tmp_path) == ["first", "behind"]
+
+
+async def test_a_picture_sent_ahead_fails_with_the_pool_closed(tmp_path: Path) -> None:
+    folder = str(tmp_path)
+    others = set(_children())
+    pool = render_pool(1, modules=JOBS)
+    await pool.start()
+    busy = await _held(pool, tmp_path)
+    drawing = asyncio.create_task(pool.render("testjobs", "nap", folder, "drawing", 30))
+    behind = asyncio.create_task(pool.render("testjobs", "record", folder, "behind"))
+    await _until(lambda: pool.queued() == 2)
+    (tmp_path / "release").touch()
+    await _started(tmp_path, "drawing")
+    assert pool.in_flight() == 2
+    await pool.close()
+    assert await busy == b"first"
+    for job in (drawing, behind):
+        with pytest.raises(PoolClosed):
+            await job
+    assert set(_children()) - others == set()
+    assert _order(tmp_path) == ["first"]
+
+
+@pytest.mark.parametrize("hand_over", [True, False])
+async def test_worn_workers_with_pictures_sent_ahead_lose_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hand_over: bool) -> None:
+    """Pictures queued all at once through workers worn every two jobs: each is drawn once,
+    in order, whether the worn worker hands over to its successor or is stopped first."""
+    folder = str(tmp_path)
+    real_start = pool_module._Process.start
+    four_drawn = asyncio.Event()
+
+    async def start_after_four(*args: Any, **kwargs: Any) -> Any:
+        # A successor comes up while its worn worker has pictures to draw.
+        await four_drawn.wait()
+        return await real_start(*args, **kwargs)
+
+    async with render_pool(1, modules=JOBS, max_jobs=2, memory_budget_mb=None) as pool:
+        if hand_over:
+            monkeypatch.setattr(pool_module._Process, "start", start_after_four)
+        else:
+            pool.memory_budget_mb = 1.0  # no room for a successor beside it
+            four_drawn.set()
+        tags = [f"t{n}" for n in range(9)]
+        jobs = [asyncio.create_task(pool.render("testjobs", "nap", folder, tag, 0.05))
+                for tag in tags]
+        async with asyncio.timeout(60):
+            await _until(lambda: len(_order(tmp_path)) >= 4)
+            four_drawn.set()
+            drawn = await asyncio.gather(*jobs)
+            # (a successor still starting takes over once it is up)
+            await _until(lambda: pool.stats.recycled >= 1 and not pool._successors)
+        assert drawn == [tag.encode() for tag in tags]
+        assert pool.stats.worker_deaths == 0
+        assert pool.stats.handed_over == (pool.stats.recycled if hand_over else 0)
+        if not hand_over:
+            assert pool.stats.recycled == 4  # after the 2nd, 4th, 6th and 8th
+    assert _order(tmp_path) == tags
 
 
 async def test_workers_are_replaced_after_max_jobs(tmp_path: Path) -> None:

@@ -30,10 +30,12 @@ queued: a waiting picture holds a few KB of pickle, not its view's objects).
 a picture's round trip and ~0.6-0.9 ms of CPU in this process (against 14-20 ms to draw).
 
 Scheduling:
-- Each worker has at most one job at a time, so the queue, not the pipes, decides what
-  runs next: every INTERACTIVE job (a player waits for an ephemeral picture or a preview)
-  is dispatched before any BACKGROUND job (table refreshes after moves and restarts).
-  Within a priority, first come first served.
+- The queue, not the pipes, decides what runs next: every INTERACTIVE job (a player waits
+  for an ephemeral picture or a preview) is dispatched before any BACKGROUND job (table
+  refreshes after moves and restarts). Within a priority, first come first served. A
+  worker drawing a picture while more wait is sent the next one behind it
+  (``_send_ahead``), so it never waits for a busy event loop between two: an INTERACTIVE
+  picture queued after that waits for one BACKGROUND picture at most.
 - A BACKGROUND job with a ``key`` (a match id) that is still queued when another one with
   the same key arrives is replaced by the newer one, which takes its place in the queue.
   The older caller gets :class:`Superseded` raised, not the newer picture: its caller
@@ -285,7 +287,8 @@ class _Process:
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
         self.pid = proc.pid
-        self.jobs = 0
+        self.jobs = 0  # sent to it
+        self.worn = False  # due to be replaced (``RenderPool._worn``): nothing more is sent ahead
         self._ids = itertools.count(1)
 
     @classmethod
@@ -333,6 +336,12 @@ class _Process:
         """(ok, value or exception, traceback text, seconds the call took in the worker,
         its CPU seconds); raises _WorkerGone or TimeoutError. ``args`` pickled already
         (``_pack``), or a tuple pickled here."""
+        return await self.answer(await self.send(module, function, args, language), timeout)
+
+    async def send(self, module: str, function: str, args: tuple[Any, ...] | bytes,
+                   language: str = ENGLISH) -> int:
+        """Send a job; its id, for ``answer``. The worker reads it once it has answered
+        the jobs sent before it."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
@@ -340,6 +349,11 @@ class _Process:
         message = pickle.dumps(("job", job_id, module, function, packed, language), _PICKLE)
         await self._write(message)
         self.jobs += 1
+        return job_id
+
+    async def answer(self, job_id: int, timeout: float | None,
+                     ) -> tuple[bool, Any, str, float, float]:
+        """The reply to ``job_id``, the oldest job sent and not answered (as ``run``)."""
         reply = await asyncio.wait_for(self._receive(), timeout)
         tag, reply_id = reply[0], reply[1]
         if reply_id != job_id:
@@ -446,6 +460,9 @@ class RenderPool:
         self._slots: list[asyncio.Task[None]] = []
         self._procs: dict[int, _Process] = {}  # slot -> its live worker
         self._running: dict[int, _Job] = {}  # slot -> the job it draws now
+        self._ahead: dict[int, _Job] = {}  # slot -> the job sent behind it (``_send_ahead``)
+        self._idle_slots = 0  # slots waiting for a job
+        self._stopping: set[_Process] = set()  # workers out of their slots, stopping
         # slot -> the worker being started to take over from its worn one (``_succeed``)
         self._successors: dict[int, asyncio.Task[_Process]] = {}
         self._executor: ThreadPoolExecutor | None = None
@@ -518,11 +535,13 @@ class RenderPool:
         for outcome in await asyncio.gather(*successors, return_exceptions=True):
             if isinstance(outcome, _Process):
                 await outcome.kill()
-        for slot, job in list(self._running.items()):
-            if not job.future.done():
-                job.future.set_exception(PoolClosed("the render pool closed"))
-            del self._running[slot]
-        procs, self._procs = list(self._procs.values()), {}
+        for jobs in (self._running, self._ahead):
+            for slot, job in list(jobs.items()):
+                if not job.future.done():
+                    job.future.set_exception(PoolClosed("the render pool closed"))
+                del jobs[slot]
+        procs, self._procs = [*self._procs.values(), *self._stopping], {}
+        self._stopping.clear()
         await asyncio.gather(*(p.kill() for p in procs), return_exceptions=True)
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -652,7 +671,8 @@ class RenderPool:
         return waiting + sum(1 for q in queues for job in q if not job.future.done())
 
     def in_flight(self) -> int:
-        return len(self._running)
+        """Jobs sent to a worker and not answered yet."""
+        return len(self._running) + len(self._ahead)
 
     def expected_wait(self, priority: Priority = Priority.INTERACTIVE) -> float:
         """Seconds a job of ``priority`` submitted now would likely wait for its picture:
@@ -710,14 +730,18 @@ class RenderPool:
             if until is not None and until.done():
                 return None
             self._work.clear()
-            if give_back is None:
-                await self._work.wait()
-                continue
-            left = give_back - time.monotonic()
-            if left <= 0:
-                return None
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._work.wait(), left)
+            self._idle_slots += 1
+            try:
+                if give_back is None:
+                    await self._work.wait()
+                    continue
+                left = give_back - time.monotonic()
+                if left <= 0:
+                    return None
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._work.wait(), left)
+            finally:
+                self._idle_slots -= 1
 
     def _backlog_s(self) -> float:
         """How long the oldest picture still queued (or waiting for its ``turn``) has
@@ -815,48 +839,59 @@ class RenderPool:
     # -- slots -----------------------------------------------------------------------------
 
     async def _process_slot(self, slot: int, lent: bool = False) -> None:
+        # The job sent to the worker behind the one it draws (``_send_ahead``), its id, and
+        # the worker's jobs before it.
+        ahead: tuple[_Job, int, int] | None = None
         while True:
             worker = self._procs.get(slot)
-            successor = self._successors.get(slot)
-            if successor is not None and (worker is None or successor.done()):
-                worker = await self._take_over(slot, worker)
-            if worker is None:
-                if lent:
-                    return  # a lent worker that died is not replaced: the next backlog lends
-                worker = await self._replace(slot)
-                if worker is None:
-                    # Processes cannot be started here any more: keep drawing, in a thread.
-                    await self._thread_slot(slot)
-                    return
-            if lent:
-                picture = await self._next_of(pictures_only=True, idle=SPARE_IDLE_S)
-                if picture is not None and self._over_budget():
-                    self._requeue(picture)  # at the head of its queue, for the standing worker
-                    picture = None
-                    self.stats.given_back_for_memory += 1
-                    log.info("The bot and its render workers are over %.0f MB: the spare "
-                             "render worker is given back.", self.memory_budget_mb)
-                elif picture is None:
-                    log.info("Pictures caught up: the spare render worker is given back.")
-                if picture is None:
-                    await worker.stop()  # still listed meanwhile: close() kills it if need be
-                    self._procs.pop(slot, None)
-                    return
-                job = picture
+            if ahead is not None and worker is not None:
+                job, job_id, worker_jobs = ahead
+                ahead = None
+                self._ahead.pop(slot, None)
             else:
-                # A worn worker draws on while its successor starts; idle, it waits for
-                # a job or for the successor, whichever comes first.
-                next_job = await self._next_of(pictures_only=False, idle=None,
-                                               until=self._successors.get(slot))
-                if next_job is None:
-                    continue  # the successor is ready: it takes over first
-                job = next_job
+                worker = await self._worker_for(slot, worker, lent)
+                if worker is None:
+                    return
+                if lent:
+                    picture = await self._next_of(pictures_only=True, idle=SPARE_IDLE_S)
+                    if picture is not None and self._over_budget():
+                        # At the head of its queue, for the standing worker.
+                        self._requeue(picture)
+                        picture = None
+                        self.stats.given_back_for_memory += 1
+                        log.info("The bot and its render workers are over %.0f MB: the "
+                                 "spare render worker is given back.", self.memory_budget_mb)
+                    elif picture is None:
+                        log.info("Pictures caught up: the spare render worker is given back.")
+                    if picture is None:
+                        await worker.stop()  # still listed meanwhile: close() kills it if need be
+                        self._procs.pop(slot, None)
+                        return
+                    job = picture
+                else:
+                    # A worn worker draws on while its successor starts; idle, it waits
+                    # for a job or for the successor, whichever comes first.
+                    next_job = await self._next_of(pictures_only=False, idle=None,
+                                                   until=self._successors.get(slot))
+                    if next_job is None:
+                        continue  # the successor is ready: it takes over first
+                    job = next_job
+                job.attempts += 1
+                worker_jobs = worker.jobs
+                try:
+                    job_id = await worker.send(job.module, job.function, job.args,
+                                               job.language)
+                except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                    self._finish(job, False, exc)  # nothing reached the worker
+                    continue
+                except _WorkerGone as exc:
+                    await self._died(slot, worker, job, exc)
+                    continue
             self._running[slot] = job
-            job.attempts += 1
-            worker_jobs = worker.jobs
             try:
-                ok, value, text, seconds, cpu = await worker.run(
-                    job.module, job.function, job.args, self.timeout, job.language)
+                if not lent and job.priority in _PICTURES:
+                    ahead = await self._send_ahead(slot, worker)
+                ok, value, text, seconds, cpu = await worker.answer(job_id, self.timeout)
                 self.stats.count_cpu(f"{job.module}.{job.function}", cpu, worker_jobs)
                 if job.priority is Priority.THINKING:
                     self.stats.thinking_seconds += seconds
@@ -864,11 +899,11 @@ class RenderPool:
                     self.stats.later_seconds += seconds
                 else:
                     self.stats.worker_seconds += seconds
-            except (pickle.PicklingError, TypeError, AttributeError) as exc:
-                # The arguments did not pickle; nothing reached the worker.
-                self._finish(job, False, exc)
             except asyncio.CancelledError:
                 self._finish(job, False, PoolClosed("the render pool closed"))
+                if ahead is not None:
+                    self._finish(ahead[0], False, PoolClosed("the render pool closed"))
+                    self._ahead.pop(slot, None)
                 raise
             except TimeoutError:
                 log.error("render job %s.%s ran over %s s; killing worker %s", job.module,
@@ -877,31 +912,102 @@ class RenderPool:
                 await worker.kill()
                 self._finish(job, False, RenderTimeout(
                     f"{job.function} ran longer than {self.timeout} s"))
+                self._unsend(slot, ahead)
+                ahead = None
             except _WorkerGone as exc:
-                self.stats.worker_deaths += 1
-                del self._procs[slot]
-                code = await worker.proc.wait()
-                log.error("render worker %s died (exit %s) drawing %s.%s: %s", worker.pid,
-                          code, job.module, job.function, exc)
-                if job.attempts <= self.retries and not job.future.done():
-                    self._requeue(job)
-                else:
-                    self._finish(job, False, WorkerDied(
-                        f"the render worker died (exit code {code}) drawing {job.function}"))
+                self._unsend(slot, ahead)
+                ahead = None
+                await self._died(slot, worker, job, exc)
             else:
                 self._finish(job, ok, value, text)
             finally:
                 self._running.pop(slot, None)
                 if job.priority in _SPARE and any(self._queues[p] for p in _SPARE):
                     self._work.set()  # a job held back by the cap may go now
-            if slot not in self._successors and self._worn(worker) \
-                    and self._procs.get(slot) is worker:
+            if self._procs.get(slot) is not worker:
+                continue
+            if not worker.worn and slot not in self._successors and self._worn(worker):
+                worker.worn = True
                 if not lent and self._room_for(SUCCESSOR_MB):
                     self._succeed(slot)
-                else:
-                    del self._procs[slot]
-                    self.stats.recycled += 1
-                    await worker.stop()
+            if worker.worn and ahead is None and slot not in self._successors:
+                # Stopped first: no successor is starting beside it.
+                del self._procs[slot]
+                self.stats.recycled += 1
+                await self._retire(worker)
+
+    async def _worker_for(self, slot: int, worker: _Process | None,
+                          lent: bool) -> _Process | None:
+        """The worker ``slot`` sends its next job to: its successor once that has started,
+        a new one where it has none; None when the slot is done (a lent worker that died),
+        or draws in a thread from now on."""
+        successor = self._successors.get(slot)
+        if successor is not None and (worker is None or successor.done()):
+            worker = await self._take_over(slot, worker)
+        if worker is not None:
+            return worker
+        if lent:
+            return None  # a lent worker that died is not replaced: the next backlog lends
+        worker = await self._replace(slot)
+        if worker is None:
+            # Processes cannot be started here any more: keep drawing, in a thread.
+            await self._thread_slot(slot)
+        return worker
+
+    async def _send_ahead(self, slot: int, worker: _Process) -> tuple[_Job, int, int] | None:
+        """Send the next picture waiting to ``worker`` while it draws one, so it reads it
+        the moment it has answered instead of waiting for the event loop to send it: at
+        100 clicks a second on 2 cores the worker waited on the busy loop ~10 % of its time
+        between two pictures (docs/performance.md, 2 Dec). At most one picture goes ahead,
+        only behind a picture, only while no other worker is idle (it would draw it
+        sooner), and not to a worn worker, unless a successor is starting beside it: an
+        INTERACTIVE picture queued after it waits for one BACKGROUND picture at most."""
+        successor = self._successors.get(slot)
+        if self._idle_slots or self._closing or (
+                worker.worn and (successor is None or successor.done())):
+            return None
+        job = self._take(pictures_only=True)
+        if job is None:
+            return None
+        job.attempts += 1
+        worker_jobs = worker.jobs
+        self._ahead[slot] = job
+        try:
+            job_id = await worker.send(job.module, job.function, job.args, job.language)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            self._ahead.pop(slot, None)
+            self._finish(job, False, exc)
+            return None
+        except _WorkerGone:
+            # The reply to the job it draws says so; this one goes to the next worker.
+            self._unsend(slot, (job, 0, 0))
+            return None
+        return job, job_id, worker_jobs
+
+    def _unsend(self, slot: int, ahead: tuple[_Job, int, int] | None) -> None:
+        """Put a job sent ahead to a worker that is gone back in its queue, its attempt
+        not counted: it never ran."""
+        self._ahead.pop(slot, None)
+        if ahead is not None:
+            job = ahead[0]
+            job.attempts -= 1
+            if not job.future.done():
+                self._requeue(job)
+        return None
+
+    async def _died(self, slot: int, worker: _Process, job: _Job, exc: BaseException) -> None:
+        """``worker`` exited with ``job`` sent to it: run the job again, or fail it."""
+        self.stats.worker_deaths += 1
+        if self._procs.get(slot) is worker:
+            del self._procs[slot]
+        code = await worker.proc.wait()
+        log.error("render worker %s died (exit %s) drawing %s.%s: %s", worker.pid,
+                  code, job.module, job.function, exc)
+        if job.attempts <= self.retries and not job.future.done():
+            self._requeue(job)
+        else:
+            self._finish(job, False, WorkerDied(
+                f"the render worker died (exit code {code}) drawing {job.function}"))
 
     def _room_for(self, megabytes: float) -> bool:
         """Whether this process and its workers leave ``megabytes`` in the memory budget."""
@@ -935,16 +1041,27 @@ class RenderPool:
             log.error("could not start a render worker to replace a worn one: %s", exc)
             successor = None
         self._successors.pop(slot, None)
-        if worn is not None and self._procs.get(slot) is worn:
-            del self._procs[slot]
-            self.stats.recycled += 1
-            if successor is not None:
-                self.stats.handed_over += 1
-            await worn.stop()
+        retiring = worn is not None and self._procs.get(slot) is worn
+        # The successor is listed before the worn worker is stopped: the pool closing
+        # meanwhile finds both.
         if successor is not None:
             self._procs[slot] = successor
             self.stats.workers_started += 1
+        elif retiring:
+            del self._procs[slot]
+        if worn is not None and retiring:
+            self.stats.recycled += 1
+            if successor is not None:
+                self.stats.handed_over += 1
+            await self._retire(worn)
         return successor
+
+    async def _retire(self, worker: _Process) -> None:
+        """Stop a worker taken out of its slot. Until it has stopped it is listed in
+        ``_stopping``: a pool closing meanwhile (which cancels this) kills it."""
+        self._stopping.add(worker)
+        await worker.stop()
+        self._stopping.discard(worker)
 
     def _worn(self, worker: _Process) -> bool:
         """Whether ``worker`` is due to be replaced: its jobs, or its memory."""
