@@ -64,7 +64,8 @@ Failures:
 - An exception in the renderer is raised from ``render`` as itself (if it pickles; else
   as :class:`RenderError`), with the worker's traceback as a note.
 - A worker that dies (segfault, OOM kill) is replaced; its job is run once more on
-  another worker (``retries``), then fails with :class:`WorkerDied`.
+  another worker (``retries``), then fails with :class:`WorkerDied`. A picture sent
+  ahead to it never ran: it goes back to the head of its queue, no attempt counted.
 - A job running longer than ``timeout`` seconds kills its worker and fails with
   :class:`RenderTimeout` (not retried: it would most likely hang again).
 - A worker is replaced after ``max_jobs`` jobs, or sooner when its resident memory has
@@ -330,18 +331,11 @@ class _Process:
             raise _WorkerGone("the worker's output ended") from exc
         return pickle.loads(data)
 
-    async def run(self, module: str, function: str, args: tuple[Any, ...] | bytes,
-                  timeout: float | None, language: str = ENGLISH,
-                  ) -> tuple[bool, Any, str, float, float]:
-        """(ok, value or exception, traceback text, seconds the call took in the worker,
-        its CPU seconds); raises _WorkerGone or TimeoutError. ``args`` pickled already
-        (``_pack``), or a tuple pickled here."""
-        return await self.answer(await self.send(module, function, args, language), timeout)
-
     async def send(self, module: str, function: str, args: tuple[Any, ...] | bytes,
                    language: str = ENGLISH) -> int:
-        """Send a job; its id, for ``answer``. The worker reads it once it has answered
-        the jobs sent before it."""
+        """Send a job (``args`` pickled already, ``_pack``, or a tuple pickled here); its
+        id, for ``answer``. The worker reads it once it has answered the jobs sent before
+        it."""
         job_id = next(self._ids)
         # Pickled before anything is sent: arguments that do not pickle are the caller's
         # error, not the worker's.
@@ -353,7 +347,9 @@ class _Process:
 
     async def answer(self, job_id: int, timeout: float | None,
                      ) -> tuple[bool, Any, str, float, float]:
-        """The reply to ``job_id``, the oldest job sent and not answered (as ``run``)."""
+        """The reply to ``job_id``, the oldest job sent and not answered: (ok, value or
+        exception, traceback text, seconds the call took in the worker, its CPU seconds);
+        raises _WorkerGone or TimeoutError."""
         reply = await asyncio.wait_for(self._receive(), timeout)
         tag, reply_id = reply[0], reply[1]
         if reply_id != job_id:
@@ -849,6 +845,8 @@ class RenderPool:
                 ahead = None
                 self._ahead.pop(slot, None)
             else:
+                self._unsend(slot, ahead)  # if any, its worker is gone: back to the queue
+                ahead = None
                 worker = await self._worker_for(slot, worker, lent)
                 if worker is None:
                     return
@@ -993,7 +991,6 @@ class RenderPool:
             job.attempts -= 1
             if not job.future.done():
                 self._requeue(job)
-        return None
 
     async def _died(self, slot: int, worker: _Process, job: _Job, exc: BaseException) -> None:
         """``worker`` exited with ``job`` sent to it: run the job again, or fail it."""
