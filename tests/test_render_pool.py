@@ -569,7 +569,7 @@ async def test_a_picture_sent_ahead_to_a_worker_that_is_gone_is_drawn_by_the_nex
     the next worker draws it, even with no retries left."""
     folder = str(tmp_path)
     async with render_pool(1, modules=JOBS, retries=0,
-                           timeout=1.0 if failure == "timed out" else 60) as pool:
+                           timeout=3.0 if failure == "timed out" else 60) as pool:
         busy = await _held(pool, tmp_path)
         doomed = asyncio.create_task(pool.render("testjobs", "nap", folder, "doomed", 30))
         behind = asyncio.create_task(pool.render("testjobs", "record", folder, "behind"))
