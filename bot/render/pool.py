@@ -845,7 +845,7 @@ class RenderPool:
                 ahead = None
                 self._ahead.pop(slot, None)
             else:
-                self._unsend(slot, ahead)  # if any, its worker is gone: back to the queue
+                self._unsend(slot)  # if any, its worker is gone: back to the queue
                 ahead = None
                 worker = await self._worker_for(slot, worker, lent)
                 if worker is None:
@@ -862,8 +862,8 @@ class RenderPool:
                     elif picture is None:
                         log.info("Pictures caught up: the spare render worker is given back.")
                     if picture is None:
-                        await worker.stop()  # still listed meanwhile: close() kills it if need be
                         self._procs.pop(slot, None)
+                        await self._retire(worker)
                         return
                     job = picture
                 else:
@@ -910,10 +910,10 @@ class RenderPool:
                 await worker.kill()
                 self._finish(job, False, RenderTimeout(
                     f"{job.function} ran longer than {self.timeout} s"))
-                self._unsend(slot, ahead)
+                self._unsend(slot)
                 ahead = None
             except _WorkerGone as exc:
-                self._unsend(slot, ahead)
+                self._unsend(slot)
                 ahead = None
                 await self._died(slot, worker, job, exc)
             else:
@@ -978,16 +978,15 @@ class RenderPool:
             return None
         except _WorkerGone:
             # The reply to the job it draws says so; this one goes to the next worker.
-            self._unsend(slot, (job, 0, 0))
+            self._unsend(slot)
             return None
         return job, job_id, worker_jobs
 
-    def _unsend(self, slot: int, ahead: tuple[_Job, int, int] | None) -> None:
-        """Put a job sent ahead to a worker that is gone back in its queue, its attempt
-        not counted: it never ran."""
-        self._ahead.pop(slot, None)
-        if ahead is not None:
-            job = ahead[0]
+    def _unsend(self, slot: int) -> None:
+        """Put the job sent ahead to ``slot``'s worker, which is gone, back in its queue,
+        its attempt not counted: it never ran."""
+        job = self._ahead.pop(slot, None)
+        if job is not None:
             job.attempts -= 1
             if not job.future.done():
                 self._requeue(job)
