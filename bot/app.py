@@ -38,7 +38,8 @@ from bot.render.pool import Priority, RenderPool, RenderPoolError, default_spare
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
-from bot.ui.deferral import arrived
+from bot.ui.deferral import arrived, deferred_at_door
+from bot.ui.door import Door
 from bot.ui.expiry import ANSWER_WITHIN_S, LateTally, age_s, expired
 from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -587,8 +588,14 @@ class CityhallBot(commands.Bot):
         arrivals = self._arrivals
         pump: asyncio.Task[None] | None = None
 
+        door = self.door = Door(self._connection)
+
         def admit(data: Any, kind: str, began: float) -> None:
-            if expired(data):
+            acknowledged = door.routed(data)
+            # A click acknowledged from the queue is not expired: its answer can follow
+            # for 15 minutes (unless the acknowledgement itself failed).
+            if expired(data) and (acknowledged is None or (acknowledged.done()
+                                  and not acknowledged.result())):
                 # Discord has told the player "This interaction failed" already, and any
                 # answer would be refused: doing the work would only make every later click
                 # late too (a backlog feeding itself).
@@ -608,6 +615,8 @@ class CityhallBot(commands.Bot):
                 # The handlers have not run yet: the clock that acknowledges a slow click
                 # starts from here, the click's time in the queue counted.
                 arrived(interaction, began)
+                if acknowledged is not None:
+                    deferred_at_door(interaction, acknowledged)
             if tasks:
                 # One entry per interaction; handlers log their own failures.
                 handled = asyncio.gather(*tasks, return_exceptions=True)
@@ -648,7 +657,9 @@ class CityhallBot(commands.Bot):
             # that waited in the gateway's buffer behind a busy loop is older than its arrival
             # here, and its acknowledgement is due that much sooner (bot/ui/deferral.py).
             age = min(max(0.0, age_s(data)), ANSWER_WITHIN_S)
-            arrivals.append((data, kind, time.perf_counter() - age))
+            began = time.perf_counter() - age
+            arrivals.append((data, kind, began))
+            door.waiting(data, began)
             self._crowd_changed()
             if pump is None or pump.done():
                 pump = asyncio.get_running_loop().create_task(route_in_turn(),
@@ -764,6 +775,7 @@ class CityhallBot(commands.Bot):
                 if not self._drained:
                     await self.drain(time.monotonic() + 5.0)
             finally:
+                self.door.close()
                 self.metrics.close()
                 # Even when the drain is cut short (cancelled by a caller's timeout), the
                 # database is closed: its writer finishes what it was given first.

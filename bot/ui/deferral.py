@@ -51,6 +51,7 @@ _SEND = ("embed", "embeds", "file", "files", "view", "tts", "ephemeral", "allowe
 _EDIT = ("content", "embed", "embeds", "attachments", "view", "allowed_mentions")
 _ANSWER = "cityhall_answer_message"  # interaction.extras: the follow-up that answered
 _ARRIVED = "cityhall_arrived"  # interaction.extras: time.perf_counter() when it reached us
+_DOOR = "cityhall_door"  # interaction.extras: its acknowledgement from the queue (bot/ui/door.py)
 
 
 def arrived(interaction: discord.Interaction, at: float) -> None:
@@ -59,6 +60,13 @@ def arrived(interaction: discord.Interaction, at: float) -> None:
     started before the handler did. In a crowd (a restart, a burst) a click can wait a
     second in the gateway's buffer and the queue; its deferral is due that much sooner."""
     interaction.extras[_ARRIVED] = at
+
+
+def deferred_at_door(interaction: discord.Interaction, acknowledgement: asyncio.Task[bool],
+                     ) -> None:
+    """The click was acknowledged while it waited for its turn (bot/ui/door.py): its handler
+    answers it as a deferred click, once ``acknowledgement`` says Discord took it."""
+    interaction.extras[_DOOR] = acknowledgement
 
 
 def waited(interaction: discord.Interaction) -> float:
@@ -155,6 +163,12 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
         return
     answer = Answer(real)
     interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
+    door = interaction.extras.pop(_DOOR, None)
+    if door is not None and await asyncio.shield(door):
+        # Acknowledged from the queue: every answer is a follow-up or an edit through the
+        # interaction, and discord.py, which did not send it, is told it was sent.
+        answer.deferred = True
+        real._response_type = discord.InteractionResponseType.deferred_message_update
 
     async def watch() -> None:
         await asyncio.sleep(max(0.0, DEFER_AFTER - waited(interaction)))
