@@ -39,7 +39,7 @@ from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
 from bot.ui.deferral import arrived, deferred_at_door
-from bot.ui.door import Door
+from bot.ui.door import Door, taken
 from bot.ui.expiry import ANSWER_WITHIN_S, LateTally, age_s, expired
 from bot.ui.game import GameAdapter, Notice, fit_description, plain_text
 from bot.ui.leftovers import Leftovers, trim_click
@@ -594,8 +594,7 @@ class CityhallBot(commands.Bot):
             acknowledged = door.routed(data)
             # A click acknowledged from the queue is not expired: its answer can follow
             # for 15 minutes (unless the acknowledgement itself failed).
-            if expired(data) and (acknowledged is None or (acknowledged.done()
-                                  and not acknowledged.result())):
+            if expired(data) and (acknowledged is None or taken(acknowledged) is False):
                 # Discord has told the player "This interaction failed" already, and any
                 # answer would be refused: doing the work would only make every later click
                 # late too (a backlog feeding itself).

@@ -90,3 +90,26 @@ async def test_without_the_door_the_same_crowd_fails_at_the_back(
     fake.failed_interactions.clear()
     assert all("10062" in str(error) for error in fake.errors), fake.errors
     fake.errors.clear()
+
+
+async def test_a_refused_acknowledgement_leaves_the_click_as_it_was(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord refused the acknowledgements (a 5xx): each click is routed as if none had
+    been sent, answered directly while Discord still takes it and dropped past its 3 s,
+    and none is answered twice or breaks its handler."""
+    async def refused(state: Any, data: Any) -> bool:
+        return False
+
+    monkeypatch.setattr("bot.ui.door.acknowledge", refused)
+    fake = fake_discord
+    clicks, at_the_door = await _crowd(fake, tmp_path, ann)
+    assert at_the_door > 0
+    assert fake.failed_interactions  # the back of the crowd, as without the door
+    answered = [ix for ix in clicks if ix.callback is not None]
+    assert answered and all(ix.callback.type != DEFERRED_UPDATE for ix in answered)
+    assert not [r for r in caplog.records if "InteractionResponded" in r.getMessage()
+                or "already been" in r.getMessage()]
+    fake.failed_interactions.clear()
+    assert all("10062" in str(error) for error in fake.errors), fake.errors
+    fake.errors.clear()

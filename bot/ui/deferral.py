@@ -69,6 +69,17 @@ def deferred_at_door(interaction: discord.Interaction, acknowledgement: asyncio.
     interaction.extras[_DOOR] = acknowledgement
 
 
+async def _door_taken(acknowledgement: asyncio.Future[bool]) -> bool:
+    """Whether Discord took the acknowledgement sent from the queue, once it has arrived
+    (False if it failed or was cancelled)."""
+    try:
+        return await asyncio.shield(acknowledgement)
+    except asyncio.CancelledError:
+        if acknowledgement.cancelled():
+            return False
+        raise
+
+
 def waited(interaction: discord.Interaction) -> float:
     """Seconds since the click reached the bot (0.0 where that was not noted)."""
     at = interaction.extras.get(_ARRIVED)
@@ -164,7 +175,7 @@ async def answering_in_time(interaction: discord.Interaction) -> AsyncIterator[A
     answer = Answer(real)
     interaction._cs_response = answer  # type: ignore[attr-defined]  # discord.py's cache slot
     door = interaction.extras.pop(_DOOR, None)
-    if door is not None and await asyncio.shield(door):
+    if door is not None and await _door_taken(door):
         # Acknowledged from the queue: every answer is a follow-up or an edit through the
         # interaction, and discord.py, which did not send it, is told it was sent.
         answer.deferred = True

@@ -50,7 +50,19 @@ async def acknowledge(state: Any, data: Any) -> bool:
             ValueError) as exc:
         log.info("Could not acknowledge a click waiting for its turn: %s", exc)
         return False
+    except Exception:
+        # Whatever else went wrong (a session closing at shutdown), the click is routed
+        # when its turn comes and answered as if nothing had been sent.
+        log.exception("Could not acknowledge a click waiting for its turn.")
+        return False
     return True
+
+
+def taken(acknowledgement: asyncio.Future[bool]) -> bool | None:
+    """Whether Discord took a click's acknowledgement: None while it is on its way."""
+    if not acknowledgement.done():
+        return None
+    return not acknowledgement.cancelled() and acknowledgement.result()
 
 
 class Door:
@@ -63,7 +75,8 @@ class Door:
         self._waiting: set[str] = set()  # ids still queued
         self._sent: dict[str, asyncio.Task[bool]] = {}  # ids acknowledged from the queue
         self._timer: asyncio.TimerHandle | None = None
-        self.acknowledged = 0  # clicks acknowledged here (the load test's log says how many)
+        self._timer_due = 0.0
+        self.acknowledged = 0  # clicks acknowledged here (also logged, at INFO)
 
     def waiting(self, data: Any, began: float) -> None:
         """``data`` joined the queue; Discord made it at ``began`` (``time.perf_counter``)."""
@@ -85,8 +98,6 @@ class Door:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-
-    _timer_due = 0.0
 
     def _arm(self) -> None:
         if self._timer is not None:
