@@ -6,6 +6,7 @@ for their turn are acknowledged from the queue, and answered when their turn com
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -108,8 +109,11 @@ async def test_a_refused_acknowledgement_leaves_the_click_as_it_was(
     assert fake.failed_interactions  # the back of the crowd, as without the door
     answered = [ix for ix in clicks if ix.callback is not None]
     assert answered and all(ix.callback.type != DEFERRED_UPDATE for ix in answered)
-    assert not [r for r in caplog.records if "InteractionResponded" in r.getMessage()
-                or "already been" in r.getMessage()]
+    # Answers that came too late are a warning for the admin, not a bug's traceback.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    late = sum("10062" in str(error) for error in fake.errors)  # answers after 3 s
+    assert sum("too late for Discord" in r.getMessage() for r in caplog.records) >= min(late, 1)
     fake.failed_interactions.clear()
     assert all("10062" in str(error) for error in fake.errors), fake.errors
     fake.errors.clear()

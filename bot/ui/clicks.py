@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from .deferral import answering_in_time
+from .expiry import too_late
 from .leftovers import let_go_of_view
 from .replies import oops, storage_fault, tell
 
@@ -27,6 +28,12 @@ async def answer_click(interaction: discord.Interaction, item: discord.ui.Item[A
             try:
                 await handle()
             except Exception as exc:
+                if too_late(exc):
+                    # Past Discord's 3 s no answer is taken, an apology neither: the player
+                    # saw "This interaction failed" (a crowd the loop answered too late).
+                    log.warning("%s was answered too late for Discord (over 3 s).",
+                                what[:1].upper() + what[1:])
+                    return
                 if (sentence := storage_fault(exc, what)) is not None:
                     await tell(interaction, sentence)
                     return

@@ -17,13 +17,12 @@ from bot.core.levels import LEVELS
 from bot.core.records import LOBBY, Match, Seat
 from bot.core.runtime import Refusal, Runtime
 
+from .clicks import answer_click
 from .components import Components, offered_values
-from .deferral import answering_in_time
 from .game import said_name
-from .leftovers import let_go_of_view
 from .payload import TablePayload
 from .permissions import has_manage_messages
-from .replies import NO_MENTIONS, oops, plain_name, storage_fault, tell
+from .replies import NO_MENTIONS, plain_name, tell
 from .server_words import channels_sentence
 
 if TYPE_CHECKING:
@@ -56,22 +55,13 @@ def level_name(level: str) -> str:
 
 
 async def _answered(item: discord.ui.Item[Any], handling: Awaitable[None],
-                    interaction: discord.Interaction, failure: str) -> None:
-    """A lobby item's click: a bug becomes an apology, a slow answer is acknowledged in time
-    (bot/ui/deferral.py), and the view discord.py routed the click through is let go of
-    (bot/ui/leftovers.py)."""
-    try:
-        async with answering_in_time(interaction):
-            try:
-                await handling
-            except Exception as exc:
-                if (sentence := storage_fault(exc, "a lobby click")) is not None:
-                    await tell(interaction, sentence)
-                    return
-                log.exception(failure)
-                await oops(interaction)
-    finally:
-        let_go_of_view(item)
+                    interaction: discord.Interaction, what: str) -> None:
+    """A lobby item's click, answered as every restart-safe button's is (bot/ui/clicks.py):
+    in time, a bug as an apology, the view discord.py routed it through let go of."""
+    async def handle() -> None:
+        await handling
+
+    await answer_click(interaction, item, what, handle)
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -89,7 +79,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["match"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _answered(self, self._handle(interaction), interaction, "lobby click failed")
+        await _answered(self, self._handle(interaction), interaction, "a lobby click")
 
     async def _handle(self, interaction: discord.Interaction) -> None:
         bot: CityhallBot = interaction.client  # type: ignore[assignment]
@@ -187,7 +177,7 @@ class LevelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["match"]), item)  # type: ignore[arg-type]
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _answered(self, self._handle(interaction), interaction, "lobby level pick failed")
+        await _answered(self, self._handle(interaction), interaction, "a lobby level pick")
 
     async def _handle(self, interaction: discord.Interaction) -> None:
         bot: CityhallBot = interaction.client  # type: ignore[assignment]
