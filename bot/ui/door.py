@@ -33,8 +33,9 @@ from .deferral import DEFER_AFTER
 
 log = logging.getLogger(__name__)
 
-COMPONENT = 3  # an interaction's type: a button or a menu
-DEFERRED_UPDATE = 6  # a callback's type: acknowledged, the message unchanged for now
+# A button or menu click; and its acknowledgement that leaves the message as it is for now.
+COMPONENT = discord.InteractionType.component.value
+DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update.value
 
 
 async def acknowledge(state: Any, data: Any) -> bool:
