@@ -202,7 +202,10 @@ class CityhallBot(commands.Bot):
             "started": self.pictures.stats.workers_started,
             "replaced": self.pictures.stats.recycled,
             "replaced_for_memory": self.pictures.stats.recycled_for_memory,
-            "handed_over": self.pictures.stats.handed_over})
+            "handed_over": self.pictures.stats.handed_over,
+            "lent": self.pictures.stats.lent,
+            "not_lent_for_memory": self.pictures.stats.not_lent_for_memory,
+            "given_back_for_memory": self.pictures.stats.given_back_for_memory})
         limits = Limits(lobbies_per_user=self.settings.lobbies_per_user,
                         matches_per_server=self.settings.games_per_server,
                         matches_per_user=self.settings.games_per_user,

@@ -155,6 +155,23 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
     replaced, for_memory = got[("soak", "render workers replaced (of them for their memory)")] \
         .rstrip(")").split(" (")
     assert 0 <= int(for_memory) <= int(replaced)
+    # PSS counts a page the bot and its worker share once, RSS in each: never more, and
+    # the interpreter's own pages are shared by every one of them
+    assert 0 < got[("memory", "  PSS after restart (a shared page counted once)")] \
+        < got[("memory", "RSS after restart (all matches)")]
+    assert 0 < got[("soak", "  PSS max (a shared page counted once)")] < got[("soak", "RSS max")]
+    # the spare worker's lending, per phase, as the bot's pool counted it (its loop
+    # monitor's file): the counts the row shows
+    for scenario in ("load 6/s", "soak"):
+        lending = got[(scenario, "  spare render worker lent (kept back for memory; given back "
+                                 "for it)")]
+        spare = report["details"][scenario]["clicks"]["spare_worker"]
+        assert lending == (f"{spare['lent']} ({spare['not_lent_for_memory']}; "
+                           f"{spare['given_back_for_memory']})")
+        assert min(spare.values()) >= 0
+    stats = json.loads((report["workdir"] / "loopstats.json").read_text())
+    assert {"lent", "not_lent_for_memory", "given_back_for_memory"} <= \
+        set(stats["render_workers"])
     assert got[("memory", "bot processes")] >= 1
     assert got[("growth", "games played to the end by clicks")] == "1/1"
     assert got[("growth", "database bytes per finished game")] >= 0

@@ -137,7 +137,9 @@ _PICTURES = (Priority.INTERACTIVE, Priority.BACKGROUND)
 # A spare worker is lent when the oldest picture waiting has waited this long, and given
 # back after this long without a picture to draw; never in the first LEND_NOT_BEFORE_S
 # after start, when a restart's crowd of first clicks is answered (a worker's start costs
-# ~1.5 s of CPU importing, which that crowd would wait for).
+# CPU that crowd would wait for: 0.1 s to start and 0.1 s more for its first picture of
+# each game on a 2-core AMD EPYC with the files in the page cache, 3 Dec; ~1.5 s was
+# written here on 30 Nov, unmeasured since: a slower host and a cold disk cost more).
 LEND_AFTER_S = 1.0
 SPARE_IDLE_S = 20.0
 LEND_NOT_BEFORE_S = 30.0
@@ -425,7 +427,7 @@ class RenderPool:
     MEMORY_CHECK_EVERY = 8
     # A worker is not replaced for its memory before this many jobs: where a fresh one is
     # already over ``max_mb`` (another platform, bigger libraries), replacing it would
-    # only start workers (~1.5 s of CPU each) over and over; said once instead.
+    # only start workers (0.2-1.5 s of CPU each) over and over; said once instead.
     MEMORY_MIN_JOBS = 200
 
     def __init__(self, workers: int | None = None, *, max_jobs: int | None = 2000,

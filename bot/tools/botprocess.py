@@ -230,6 +230,7 @@ class Bots:
         for tree in trees:
             per.update(tree["per_process_mb"])
         return {"total_mb": round(sum(t["total_mb"] for t in trees), 1),
+                "total_pss_mb": round(sum(t["total_pss_mb"] for t in trees), 1),
                 "processes": sum(t["processes"] for t in trees), "per_process_mb": per,
                 "per_bot": [{"name": p.name, "shards": p.shards, "pid": p.pid,
                              "total_mb": tree["total_mb"], "processes": tree["processes"]}

@@ -110,7 +110,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     await bot.wait_for_stats(began_wall - 1.0)
     cpu_before, bot_before, jobs_before = bot.cpu_seconds(), bot.bot_cpu_seconds(), \
         bot.render_cpu()
-    ages_before = bot.render_age()
+    ages_before, workers_before = bot.render_age(), bot.render_workers()
     driven = await drive(city, tables, rate, seconds, scenario)
     # The phase's last moves' pictures are its own: timed (and their CPU counted) like the
     # others. Before 2 Dec the figures were taken here at once, and a phase whose pictures
@@ -134,6 +134,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     cpu_breakdown(report, scenario, bot_cpu, jobs_before, jobs_after, stats,
                   window_cpu=window_cpu)
     worker_age_figures(report, scenario, ages_before, bot.render_age(), stats)
+    spare_figures(report, scenario, workers_before, bot.render_workers(), stats)
     stall = bot.stall_between(began_wall, end_wall)
     stall_figures(report, scenario, stall)
     limits = limit_figures(report, scenario, city, began, ended)
@@ -242,6 +243,23 @@ def worker_age_figures(report: Report, scenario: str, before: dict[str, list[flo
                " · ".join(f"{age}: {ages[age][1] * 1000 / ages[age][0]:.1f} "
                           f"({ages[age][0]:.0f})" for age in order))
     stats["table_cpu_by_worker_age"] = ages
+
+
+SPARE_COUNTS = ("lent", "not_lent_for_memory", "given_back_for_memory")
+
+
+def spare_figures(report: Report, scenario: str, before: dict[str, int],
+                  after: dict[str, int], stats: dict[str, Any]) -> None:
+    """How often the pool lent its spare render worker in a phase (pictures over a second
+    behind: ``RenderPool._maybe_lend``), and how often the memory budget kept it from being
+    lent or took it back (``MEMORY_BUDGET_MB``). The pictures of a busy minute on 2 cores
+    wait for the one standing worker when the budget has no room for a second: this row
+    says so, where the bot's log (at WARNING in a load test) does not."""
+    grown = {key: after.get(key, 0) - before.get(key, 0) for key in SPARE_COUNTS}
+    report.add(scenario, "  spare render worker lent (kept back for memory; given back for it)",
+               f"{grown['lent']} ({grown['not_lent_for_memory']}; "
+               f"{grown['given_back_for_memory']})")
+    stats["spare_worker"] = grown
 
 
 def limit_figures(report: Report, scenario: str, city: Cityscape, since: float,

@@ -126,12 +126,14 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     # (seconds, all processes MB, the bot process alone MB, processes: a lent spare worker
     # makes one more)
     samples: list[tuple[float, float, float, int]] = []
+    pss: list[float] = []  # each sample's PSS, all processes (a shared page counted once)
     began = time.monotonic()
 
     def take() -> None:
         rss = bot.rss()
         samples.append((round(time.monotonic() - began, 1), rss["total_mb"], bot.bots_mb(rss),
                         int(rss.get("processes", 0))))
+        pss.append(float(rss.get("total_pss_mb", 0.0)))
 
     async def sample() -> None:
         while True:
@@ -163,6 +165,7 @@ async def soak(report: Report, bot: Bots, city: Cityscape, tables: list[Table],
     _, _, its_bot, processes = max(samples, key=lambda row: row[1])
     report.add("soak", "RSS max: the bot process / processes then",
                f"{its_bot:.1f} MB / {processes}")
+    report.add("soak", "  PSS max (a shared page counted once)", max(pss), "MB")
     report.add("soak", "RSS growth last - first", values[-1] - values[0], "MB")
     # "Flat after warm-up": the soak starts right after the restart, with cold render
     # workers and an allocator that has not yet reached its working size; a worker is

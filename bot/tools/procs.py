@@ -84,9 +84,14 @@ def tree_cpu_seconds(root: int) -> float:
 
 
 def tree_rss(root: int) -> dict[str, Any]:
-    """Resident memory of the bot and all its child processes."""
-    per = {pid: rss_bytes(pid) for pid in descendants(root)}
+    """Resident memory of the bot and all its child processes: summed RSS (``total_mb``,
+    what the targets are read against: a page the processes share is counted in each), and
+    summed PSS (``total_pss_mb``: each shared page counted once, split between the
+    processes sharing it; what the machine holds for them)."""
+    pids = descendants(root)
+    per = {pid: rss_bytes(pid) for pid in pids}
     return {"total_mb": round(sum(per.values()) / 2**20, 1), "processes": len(per),
+            "total_pss_mb": round(sum(pss_bytes(pid) for pid in pids) / 2**20, 1),
             "per_process_mb": {str(pid): round(b / 2**20, 1) for pid, b in per.items()}}
 
 
