@@ -34,7 +34,7 @@ from bot.core.storage import Storage
 from bot.core.tasks import tasks_started_by
 from bot.games import GAMES, render_pool
 from bot.metrics import Metrics
-from bot.render.pool import Priority, RenderPool, RenderPoolError, default_spare
+from bot.render.pool import MEMORY_BUDGET_MB, Priority, RenderPool, RenderPoolError, default_spare
 from bot.ui import answers
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_words import CommandWords
@@ -188,8 +188,13 @@ class CityhallBot(commands.Bot):
         # Pictures are drawn in worker processes (one per core but one by default, and the
         # last core lent to pictures that fall behind), players' private pictures ahead of
         # table refreshes.
-        self.pictures = render_pool(self.settings.render_workers,
-                                    spare=default_spare(self.settings.render_workers))
+        # The memory budget (300 MB in all, a small VPS) governs the default's workers: a
+        # spare lent only where it fits, a worker held to what the bot leaves. An admin who
+        # sets RENDER_WORKERS has memory for them (docs/configuration.md).
+        workers = self.settings.render_workers
+        self.pictures = render_pool(workers, spare=default_spare(workers),
+                                    memory_budget_mb=MEMORY_BUDGET_MB if workers is None
+                                    else None)
         try:
             await self.pictures.start()
         except RenderPoolError as exc:

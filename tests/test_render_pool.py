@@ -34,6 +34,8 @@ from bot.render.pool import (
     rss_kib,
 )
 from bot.render.worker import WORKER_NICE
+from fakediscord import FakeDiscord
+from tests.harness import cityhall_bot
 
 JOBS = {"testjobs": "tests.test_render_pool"}
 
@@ -528,6 +530,17 @@ def test_the_core_left_to_the_bot_is_lent_only_by_default() -> None:
     assert default_spare(1, cores=2) == 0  # RENDER_WORKERS set: the admin's number
 
 
+async def test_the_memory_budget_governs_the_default_workers_only(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Left to the bot, its workers keep to the small VPS's budget (a spare lent only where
+    it fits, a worker held to what the bot leaves); an admin who sets RENDER_WORKERS has
+    the memory for the workers they asked for, which are never squeezed below ``max_mb``."""
+    async with cityhall_bot(fake_discord, tmp_path / "a.sqlite3", render_workers=None) as bot:
+        assert bot.pictures.memory_budget_mb == pool_module.MEMORY_BUDGET_MB
+    async with cityhall_bot(fake_discord, tmp_path / "b.sqlite3", render_workers=1) as bot:
+        assert bot.pictures.memory_budget_mb is None and bot.pictures.spare == 0
+
+
 # -- crashes and shutdown ------------------------------------------------------------------
 
 
@@ -752,6 +765,30 @@ async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: P
         assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
         [second] = pool.pids()
         assert rss_kib(second) / 1024 < fresh + 40
+    assert _order(tmp_path) == ["after"]
+
+
+async def test_a_worker_is_held_to_what_the_other_processes_leave_of_the_budget(
+        tmp_path: Path) -> None:
+    """Where the bot itself has grown, a worker under its own ``max_mb`` is still replaced
+    once it and the bot together (with room for one more job's growth) would pass the
+    memory budget: all processes stay within it, not just each worker within its bound."""
+    async with render_pool(1, modules=JOBS, max_mb=100_000, memory_budget_mb=None) as pool:
+        pool.MEMORY_MIN_JOBS = 3
+        assert await pool.render("testjobs", "hoard", 1) == b"1"
+        [first] = pool.pids()
+        fresh = rss_kib(first) / 1024
+        this_process = rss_kib(os.getpid()) / 1024
+        # what this process (the bot here) leaves a worker: 40 MB more than it uses now
+        pool.memory_budget_mb = this_process + pool.JOB_RISE_MB + fresh + 40
+        for _ in range(3):
+            assert await pool.render("testjobs", "hoard", 1) == b"1"
+        assert pool.pids() == [first] and pool.stats.recycled == 0
+        assert await pool.render("testjobs", "hoard", 60) == b"60"
+        async with asyncio.timeout(10):  # replaced after that job, by a fresh worker
+            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
+        assert pool.stats.recycled == pool.stats.recycled_for_memory == 1
+        assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
     assert _order(tmp_path) == ["after"]
 
 

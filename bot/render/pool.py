@@ -423,8 +423,20 @@ class RenderPool:
     The pool itself knows no game.
     """
 
-    # How often (in jobs) a worker's memory is read from /proc (``rss_kib``): microseconds.
-    MEMORY_CHECK_EVERY = 8
+    # How often (in jobs) a worker's memory is read from /proc (``rss_kib``): ~15 us. After
+    # every job since 3 Dec: read every 8th, a worker bound to 150 MB was seen at 165 MB.
+    MEMORY_CHECK_EVERY = 1
+    # How much one job can raise a worker's resident memory before the next reading (an
+    # animation's frames, a table's layers drawn anew after a cache was emptied: up to
+    # 14 MB in a replay of a run's 7,624 jobs, 3 Dec). A worker is replaced before what it
+    # holds and this leave the other processes less than the budget (``_memory_bound``).
+    JOB_RISE_MB = 15.0
+    # How long the other processes' memory (the bot, other workers) read for that is used
+    # before it is read again: it moves slowly, and the worker's own is read every job.
+    OTHERS_READ_EVERY_S = 1.0
+    # ... but never below this: a bot too big for the budget on its own would otherwise
+    # have its worker replaced after every job once it is past ``MEMORY_MIN_JOBS``.
+    MEMORY_BOUND_FLOOR_MB = 60.0
     # A worker is not replaced for its memory before this many jobs: where a fresh one is
     # already over ``max_mb`` (another platform, bigger libraries), replacing it would
     # only start workers (0.2-1.5 s of CPU each) over and over; said once instead.
@@ -446,6 +458,10 @@ class RenderPool:
         self.max_jobs = max_jobs
         self.max_mb = max_mb
         self._said_young_and_big = False
+        # The other processes' memory as ``_memory_bound`` last read it, when, for which worker.
+        self._others_mb = 0.0
+        self._others_read_at = -self.OTHERS_READ_EVERY_S
+        self._others_read_for = 0
         self.timeout = timeout
         self.retries = retries
         self.modules = dict(modules or {})
@@ -1068,19 +1084,40 @@ class RenderPool:
         if self.max_mb is None or worker.jobs % self.MEMORY_CHECK_EVERY:
             return False
         resident = rss_kib(worker.pid) / 1024  # 0 where /proc does not say
-        if resident <= self.max_mb:
+        bound = self._memory_bound(worker)
+        if resident <= bound:
             return False
         if worker.jobs < self.MEMORY_MIN_JOBS:
             if not self._said_young_and_big:
                 self._said_young_and_big = True
                 log.warning("A render worker uses %.0f MB after only %d jobs, over the %.0f "
                             "it is replaced at: it is kept to its %s jobs instead.", resident,
-                            worker.jobs, self.max_mb, self.max_jobs)
+                            worker.jobs, bound, self.max_jobs)
             return False
         self.stats.recycled_for_memory += 1
         log.info("Render worker %s uses %.0f MB after %d jobs (over %.0f): replaced.",
-                 worker.pid, resident, worker.jobs, self.max_mb)
+                 worker.pid, resident, worker.jobs, bound)
         return True
+
+    def _memory_bound(self, worker: _Process) -> float:
+        """The resident memory ``worker`` is replaced over: ``max_mb``, or less where the
+        bot and the other workers leave less of ``memory_budget_mb`` (with ``JOB_RISE_MB``
+        for the next job). The bot's own memory moves with its matches and its traffic: in
+        a 20-minute soak it was 114-145 MB (3 Dec), and with a worker held to 150 MB alone
+        all processes reached 304 MB. A bot this big leaves a worker less (never under
+        ``MEMORY_BOUND_FLOOR_MB``), and a small one no more than ``max_mb``."""
+        assert self.max_mb is not None
+        budget = self.memory_budget_mb
+        if budget is None:
+            return self.max_mb
+        now = time.monotonic()
+        if now - self._others_read_at >= self.OTHERS_READ_EVERY_S \
+                or self._others_read_for != worker.pid:
+            self._others_read_at, self._others_read_for = now, worker.pid
+            self._others_mb = sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())
+                                  if pid != worker.pid) / 1024
+        return min(self.max_mb, max(self.MEMORY_BOUND_FLOOR_MB,
+                                    budget - self._others_mb - self.JOB_RISE_MB))
 
     async def _replace(self, slot: int) -> _Process | None:
         for attempt in range(_START_ATTEMPTS):
