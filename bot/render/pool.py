@@ -1088,11 +1088,14 @@ class RenderPool:
         if resident <= bound:
             return False
         if worker.jobs < self.MEMORY_MIN_JOBS:
-            if not self._said_young_and_big:
+            # Over its own max_mb this young, the platform's worker is bigger than ours:
+            # worth an admin's look. Over what a big bot leaves it is only the budget at work.
+            if resident > self.max_mb and not self._said_young_and_big:
                 self._said_young_and_big = True
-                log.warning("A render worker uses %.0f MB after only %d jobs, over the %.0f "
-                            "it is replaced at: it is kept to its %s jobs instead.", resident,
-                            worker.jobs, bound, self.max_jobs)
+                log.warning("A render worker uses %.0f MB after only %d jobs, over the %.0f MB "
+                            "it is replaced at: it is kept for its first %d jobs, and replaced "
+                            "after them only if it is still over.", resident, worker.jobs,
+                            self.max_mb, self.MEMORY_MIN_JOBS)
             return False
         self.stats.recycled_for_memory += 1
         log.info("Render worker %s uses %.0f MB after %d jobs (over %.0f): replaced.",
