@@ -797,6 +797,14 @@ class CityhallBot(commands.Bot):
                 # Last before the connection to Discord closes: a click that came in while
                 # the rest was closing still gets its "try again" whole.
                 await self._let_turn_aways_land(time.monotonic() + TURN_AWAY_SECONDS)
+        # discord.py's close leaves the task that says "ready" once the servers have streamed
+        # in (2 s after Discord's READY): a bot stopped within those seconds had it fire on
+        # the closed client, and a SIGTERM logged its traceback.
+        connection = self._connection
+        for ready in (getattr(connection, "_ready_task", None),
+                      *getattr(connection, "_ready_tasks", {}).values()):
+            if ready is not None and not ready.done():
+                ready.cancel()
         await super().close()
 
 

@@ -17,6 +17,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -357,3 +358,36 @@ async def test_a_start_waits_for_a_postgresql_server_that_is_not_up_yet(
     assert waits and all(" WARNING " in line for line in waits), output
     assert "Cannot reach the database server" in waits[0] and "DATABASE_WAIT_SECONDS" in waits[0]
     assert "Traceback" not in output and " ERROR " not in output, output
+
+
+async def test_a_bot_stopped_before_discord_said_ready_stops_cleanly(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Stopped in the seconds between Discord's READY and ``on_ready`` (discord.py waits for
+    the servers to stream in), the bot closes cleanly: nothing fires on the closed client
+    afterwards. Before, the waiting task said "ready" to it anyway and a SIGTERM logged its
+    traceback (test_no_network_is_one_line_per_try_until_discord_answers, once in CI)."""
+    from bot.app import CityhallBot
+    from bot.core.discord_api import reset_api_base, use_api_base
+    from tests.harness import settings_for
+
+    bot = CityhallBot(settings_for(fake_discord, tmp_path / "db.sqlite3"),
+                      guild_ready_timeout=1.5)
+    use_api_base(fake_discord.api_base)
+    started = asyncio.create_task(bot.start(fake_discord.token))
+    try:
+        await fake_discord.wait_until(lambda: bot._connection._ready_task is not None, 10,
+                                      "Discord's READY")
+        waiting = bot._connection._ready_task
+        assert waiting is not None and not bot.is_ready()
+        closing = time.monotonic()
+        await bot.close()
+        assert time.monotonic() - closing < 1.0  # closed before "ready" was due
+        await asyncio.sleep(2.0)  # past guild_ready_timeout
+        # it ended without saying "ready" to the closed client (discord.py's task takes its
+        # cancellation quietly; said "ready", it raised AttributeError on the closed loop)
+        assert waiting.done() and waiting.exception() is None and not bot.is_ready()
+    finally:
+        started.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await started
+        reset_api_base()
