@@ -746,6 +746,17 @@ def _children() -> list[int]:
     return children
 
 
+async def _replaced_for_memory_after_hoarding(pool: RenderPool, first: int, megabytes: int,
+                                              tmp_path: Path) -> None:
+    """``first`` keeps ``megabytes`` more and is replaced after that job, for its memory,
+    by a fresh worker that goes on drawing (its job recorded as "after")."""
+    assert await pool.render("testjobs", "hoard", megabytes) == str(megabytes).encode()
+    async with asyncio.timeout(10):
+        await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
+    assert pool.stats.recycled == pool.stats.recycled_for_memory == 1
+    assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
+
+
 async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: Path) -> None:
     """What drawing leaves in a worker's heap is not bounded by its caches: a worker over
     ``max_mb`` after a job is replaced (the VPS's memory is the limit), one under it is
@@ -759,11 +770,7 @@ async def test_a_worker_whose_memory_grew_past_its_bound_is_replaced(tmp_path: P
         pool.max_mb = fresh + 40
         assert await pool.render("testjobs", "hoard", 1) == b"1"
         assert pool.pids() == [first] and pool.stats.recycled == 0
-        assert await pool.render("testjobs", "hoard", 80) == b"80"
-        async with asyncio.timeout(10):  # replaced after that job, by a fresh worker
-            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
-        assert pool.stats.recycled == pool.stats.recycled_for_memory == 1
-        assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
+        await _replaced_for_memory_after_hoarding(pool, first, 80, tmp_path)
         [second] = pool.pids()
         assert rss_kib(second) / 1024 < fresh + 40
     assert _order(tmp_path) == ["after"]
@@ -785,11 +792,7 @@ async def test_a_worker_is_held_to_what_the_other_processes_leave_of_the_budget(
         for _ in range(3):
             assert await pool.render("testjobs", "hoard", 1) == b"1"
         assert pool.pids() == [first] and pool.stats.recycled == 0
-        assert await pool.render("testjobs", "hoard", 60) == b"60"
-        async with asyncio.timeout(10):  # replaced after that job, by a fresh worker
-            await _until(lambda: bool(pool.pids()) and pool.pids() != [first])
-        assert pool.stats.recycled == pool.stats.recycled_for_memory == 1
-        assert await pool.render("testjobs", "record", str(tmp_path), "after") == b"after"
+        await _replaced_for_memory_after_hoarding(pool, first, 60, tmp_path)
     assert _order(tmp_path) == ["after"]
 
 
