@@ -23,6 +23,7 @@ from bot.core.discord_api import gateway_from_api
 from bot.core.driver import Driver
 from bot.core.engine import JSON
 from bot.core.heap import trimmer
+from bot.core.heartbeat import note_heartbeats_when_sent
 from bot.core.i18n import ENGLISH, Words, language_of, speaking
 from bot.core.i18n import current as current_language
 from bot.core.inflight import InFlight
@@ -108,6 +109,7 @@ class CityhallBot(commands.Bot):
                  **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; no privileged intents needed
+        note_heartbeats_when_sent()  # no false "websocket is 41.3s behind" (bot/core/heartbeat.py)
         self.metrics = Metrics()
         if settings.metrics_port is not None:
             # aiohttp calls a trace's hooks at every step of every request, which costs

@@ -146,15 +146,20 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
 def cpu_figures(report: Report, scenario: str, cpu: float, seconds: float,
                 stats: dict[str, Any]) -> None:
     """CPU of the bot and its render workers (from /proc) over the phase, per move (a click
-    that changed a table) and per click, and in cores."""
+    that changed a table) and per click, and in cores.
+
+    Issue 25's item 3 asks for 25 ms "per move", having measured 51 ms "a click" and asked
+    to halve it: both are held to 25 ms, so the report gives each reading its verdict
+    (docs/loadtest-workload.md)."""
     moves = stats.get("moves") or 0
     per_move = cpu * 1000 / moves if moves else None
+    per_click = cpu * 1000 / stats["clicks"] if stats["clicks"] else None
     report.add(scenario, "CPU, bot and render workers", cpu, "s")
     report.add(scenario, "  cores busy on average", cpu / seconds if seconds else None)
     report.add(scenario, "CPU per move (bot + render workers)", per_move, "ms", "<= 25 ms",
                None if per_move is None else per_move <= 25)
-    report.add(scenario, "CPU per click", cpu * 1000 / stats["clicks"] if stats["clicks"] else None,
-               "ms")
+    report.add(scenario, "CPU per click", per_click, "ms", "<= 25 ms",
+               None if per_click is None else per_click <= 25)
     stats.update(cpu_s=cpu, cpu_per_move_ms=per_move)
 
 

@@ -30,9 +30,9 @@ from typing import Any
 
 import discord
 
-COMPONENT = 3  # interaction type: a button or menu click
-ACTION_ROW = 1
-COMPONENTS_V2 = 1 << 15
+COMPONENT = discord.InteractionType.component.value  # a button or menu click
+ACTION_ROW = discord.ComponentType.action_row.value
+COMPONENTS_V2 = discord.MessageFlags.components_v2.flag
 # A click's own work (its answer, a picture that follows) is done within seconds; one
 # still held by something else after a minute (a traceback, say) is left to the collector
 # rather than kept here, where it could not be freed at all.
