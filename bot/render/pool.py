@@ -784,9 +784,11 @@ class RenderPool:
         self._slots.append(task)
         task.add_done_callback(lambda t: self._slots.remove(t) if t in self._slots else None)
 
-    def _resident_mb(self) -> float:
-        """This process's and its workers' resident memory (0 where /proc does not say)."""
-        return sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())) / 1024
+    def _resident_mb(self, leaving_out: int | None = None) -> float:
+        """This process's and its workers' resident memory (0 where /proc does not say),
+        but for the process ``leaving_out``."""
+        return sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())
+                   if pid != leaving_out) / 1024
 
     def _room_to_lend(self) -> bool:
         """Whether this process and its workers leave room for a spare worker in
@@ -1117,8 +1119,7 @@ class RenderPool:
         if now - self._others_read_at >= self.OTHERS_READ_EVERY_S \
                 or self._others_read_for != worker.pid:
             self._others_read_at, self._others_read_for = now, worker.pid
-            self._others_mb = sum(rss_kib(pid) for pid in (os.getpid(), *self.pids())
-                                  if pid != worker.pid) / 1024
+            self._others_mb = self._resident_mb(leaving_out=worker.pid)
         return min(self.max_mb, max(self.MEMORY_BOUND_FLOOR_MB,
                                     budget - self._others_mb - self.JOB_RISE_MB))
 
