@@ -117,3 +117,36 @@ async def test_a_refused_acknowledgement_leaves_the_click_as_it_was(
     fake.failed_interactions.clear()
     assert all("10062" in str(error) for error in fake.errors), fake.errors
     fake.errors.clear()
+
+
+async def test_an_acknowledgement_whose_reply_was_lost_still_gets_its_click_answered(
+        fake_discord: FakeDiscord, tmp_path: Path, ann: Member,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord took the acknowledgements, but their replies never reached the bot (in a
+    restart's crowd on 3 Dec, aiohttp raised while reading one): the bot believes each click
+    unacknowledged and answers it directly, which Discord refuses with 40060. Each click is
+    then answered by a follow-up: every player gets the rules, and no handler fails."""
+    from bot.ui import door
+
+    real = door.acknowledge
+
+    async def reply_lost(state: Any, data: Any) -> bool:
+        assert await real(state, data)
+        return False  # what acknowledge says when its request raised
+
+    monkeypatch.setattr("bot.ui.door.acknowledge", reply_lost)
+    fake = fake_discord
+    clicks, at_the_door = await _crowd(fake, tmp_path, ann)
+    assert at_the_door > 0
+    assert not fake.failed_interactions, fake.failed_interactions
+    lost = [ix for ix in clicks if ix.callback is not None and ix.callback.type == DEFERRED_UPDATE]
+    assert len(lost) == at_the_door
+    for ix in clicks:
+        seen = await ix.seen(timeout=1)
+        assert seen.type == 4 and seen.message is not None and seen.message.ephemeral, seen
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    # Each click's direct answer was refused as a second acknowledgement, once.
+    refused = [error for error in fake.errors if error.code == 40060]
+    assert len(refused) == at_the_door and len(fake.errors) == len(refused), fake.errors
+    fake.errors.clear()

@@ -49,6 +49,8 @@ DATABASE_BACK_SOON = _l("The database is back in a moment: your click goes throu
 _SEND = ("embed", "embeds", "file", "files", "view", "tts", "ephemeral", "allowed_mentions",
          "suppress_embeds", "silent")
 _EDIT = ("content", "embed", "embeds", "attachments", "view", "allowed_mentions")
+# Discord's answer to a second acknowledgement of one interaction.
+ALREADY_ACKNOWLEDGED = 40060
 _ANSWER = "cityhall_answer_message"  # interaction.extras: the follow-up that answered
 _ARRIVED = "cityhall_arrived"  # interaction.extras: time.perf_counter() when it reached us
 _DOOR = "cityhall_door"  # interaction.extras: its acknowledgement from the queue (bot/ui/door.py)
@@ -115,10 +117,27 @@ class Answer:
             if self._real.is_done():
                 return
             self.deferring = True
-            await self._real.defer()  # a component: "deferred update", nothing shown
+            await self._directly(self._real.defer)  # a component: "deferred update"
             self.deferred = True
         log.info("A click took over %.1f s to answer; it was acknowledged and will be "
                  "answered when ready.", DEFER_AFTER)
+
+    async def _directly(self, call: Any, *args: Any, **kwargs: Any) -> tuple[bool, Any]:
+        """``call`` (discord.py's own answer), and whether it answered. Not where Discord
+        says the click was acknowledged already: an acknowledgement whose reply never
+        reached us (the door's or ``defer_if_unanswered``'s, its connection broken after
+        Discord took it; seen in a restart's crowd, 3 Dec) still counts at Discord. The
+        click is then answered as a deferred one, instead of failing its handler."""
+        try:
+            return True, await call(*args, **kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != ALREADY_ACKNOWLEDGED:
+                raise
+        log.info("A click was acknowledged by a request whose reply was lost; it is answered "
+                 "by a follow-up.")
+        self.deferred = True
+        self._real._response_type = discord.InteractionResponseType.deferred_message_update
+        return False, None
 
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         async with self._lock:
@@ -127,10 +146,13 @@ class Answer:
                 # A private answer to a click on a table: the click updates the table
                 # (deferred, nothing changes yet), so that the table's next edits can go
                 # through it (bot/ui/tablehooks.py); the private answer follows.
-                await self._real.defer()
+                await self._directly(self._real.defer)
                 self.deferred = True
             if not self.deferred:
-                return await self._real.send_message(content, **kwargs)
+                answered, value = await self._directly(self._real.send_message, content,
+                                                       **kwargs)
+                if answered:
+                    return value
             self._answered = True
             sent = await self._interaction().followup.send(
                 content if content is not None else discord.utils.MISSING,
@@ -141,7 +163,9 @@ class Answer:
     async def edit_message(self, **kwargs: Any) -> Any:
         async with self._lock:
             if not self.deferred:
-                return await self._real.edit_message(**kwargs)
+                answered, value = await self._directly(self._real.edit_message, **kwargs)
+                if answered:
+                    return value
             self._answered = True
             await self._interaction().edit_original_response(
                 **{k: v for k, v in kwargs.items() if k in _EDIT})
@@ -151,7 +175,8 @@ class Answer:
         async with self._lock:
             if self.deferred:
                 return None  # already acknowledged
-            return await self._real.defer(**kwargs)
+            _answered, value = await self._directly(self._real.defer, **kwargs)
+            return value
 
 
 async def edit_answer(interaction: discord.Interaction, **kwargs: Any) -> None:
