@@ -43,9 +43,14 @@ CPU_NAMES = ("Ada", "Babbage", "Colossus", "Deep Blue", "Eliza", "Fermi")
 # player, level, budget) -> the action. The bot hands in its render workers' ``think``.
 Thinker = Callable[[str, JSON, str, str, Budget], Awaitable[JSON]]
 
-# Decoded states kept at once (bot/core/packed.py): ~18 KB each; the other unfinished
-# matches keep theirs packed (~1 KB) until read.
-DECODED_STATES = 1_000
+# Decoded states kept at once (bot/core/packed.py); the other unfinished matches keep theirs
+# packed (~1 KB) until read. Every decoded state is ~45 lists and dicts the garbage
+# collector walks in each full collection: with 1,000 decoded (every match after a
+# restart's crowd) a soak's full collection held the event loop 58 ms, with 250 22 ms (3
+# Dec, docs/performance.md). A click on a match pushed out decodes it again (0.01-0.03 ms)
+# and packs the one pushed out in its place (0.02-0.06 ms), so a server clicking more than
+# this many matches at once pays a tenth of a millisecond a click.
+DECODED_STATES = 256
 
 # Who is due in an active match, kept in its ``extra`` (saved with every move) so a restart
 # plans timers and computer players without decoding every state: [a computer player is
