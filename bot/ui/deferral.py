@@ -134,7 +134,7 @@ class Answer:
             if exc.code != ALREADY_ACKNOWLEDGED:
                 raise
         log.info("A click was acknowledged by a request whose reply was lost; it is answered "
-                 "by a follow-up.")
+                 "as a deferred click is (a follow-up, or an edit through the interaction).")
         self.deferred = True
         self._real._response_type = discord.InteractionResponseType.deferred_message_update
         return False, None
