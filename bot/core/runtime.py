@@ -46,11 +46,12 @@ Thinker = Callable[[str, JSON, str, str, Budget], Awaitable[JSON]]
 # Decoded states kept at once (bot/core/packed.py); the other unfinished matches keep theirs
 # packed (~1 KB) until read. Every decoded state is ~45 lists and dicts the garbage
 # collector walks in each full collection: with 1,000 decoded (every match after a
-# restart's crowd) a soak's full collection held the event loop 58 ms, with 250 22 ms (3
-# Dec, docs/performance.md). A click on a match pushed out decodes it again (0.01-0.03 ms)
-# and packs the one pushed out in its place (0.02-0.06 ms), so a server clicking more than
-# this many matches at once pays a tenth of a millisecond a click.
-DECODED_STATES = 256
+# restart's crowd) a soak's full collection held the event loop 58 ms, with 512 37 ms,
+# with 250 22 ms; but with 256 a 10,000-match restart's first clicks were slower (p95
+# 333-417 ms against 118-181 ms with 1,000 and 162 ms with 512; why was not found), 3 Dec,
+# docs/performance.md. A click on a match pushed out decodes it again
+# (0.01-0.03 ms) and packs the one pushed out in its place (0.02-0.06 ms).
+DECODED_STATES = 512
 
 # Who is due in an active match, kept in its ``extra`` (saved with every move) so a restart
 # plans timers and computer players without decoding every state: [a computer player is
