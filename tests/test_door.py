@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.ui.door import Door
+from bot.ui.door import Door, acknowledge
 from fakediscord import FakeDiscord
 from tests.harness import Member, button_id, cityhall_bot, members, new_lobby
 
@@ -126,12 +126,8 @@ async def test_an_acknowledgement_whose_reply_was_lost_still_gets_its_click_answ
     restart's crowd on 3 Dec, aiohttp raised while reading one): the bot believes each click
     unacknowledged and answers it directly, which Discord refuses with 40060. Each click is
     then answered by a follow-up: every player gets the rules, and no handler fails."""
-    from bot.ui import door
-
-    real = door.acknowledge
-
     async def reply_lost(state: Any, data: Any) -> bool:
-        assert await real(state, data)
+        assert await acknowledge(state, data)
         return False  # what acknowledge says when its request raised
 
     monkeypatch.setattr("bot.ui.door.acknowledge", reply_lost)
