@@ -10,10 +10,16 @@ figures are written atomically to ``<path>`` as JSON::
 
 ``max_stall_ms``/``p99_stall_ms`` cover the whole run; ``seconds`` holds, for each of the
 last 15 minutes' seconds, [end time (Unix), max stall ms, p99 stall ms, samples], and
-``stalls`` the last 2,000 stalls of 20 ms or more as [wake-up time (Unix), ms, CPU ms], so
-a load test can pick out the stalls of one phase (a restore, a burst) exactly. CPU ms is
-what the loop's thread itself ran meanwhile: near the stall, the loop was busy; far below
-it, the thread was waiting (for a core the machine had not free, or for the GIL).
+``stalls`` the last 2,000 stalls of 20 ms or more as [wake-up time (Unix), ms, CPU ms,
+waited ms, stolen ms], so a load test can pick out the stalls of one phase (a restore, a
+burst) exactly and say what each was. CPU ms is what the loop's thread itself ran
+meanwhile: near the stall, the loop was busy. Waited ms is how long the thread was ready
+to run but had no core (Linux's run-queue wait, ``/proc/thread-self/schedstat``). Stolen ms
+is the CPU time the host took from this machine's cores meanwhile, all cores together
+(``/proc/stat``'s steal, counted in 10 ms ticks): a virtual machine whose host runs
+something else stalls every process in it, which no code inside can shorten. What is left
+of a stall beside the three, the thread slept: the GIL, a lock, a blocking call. Where
+``/proc`` does not say (not Linux), the last two are None.
 
 To say what a stall was, a watcher thread looks at the loop's thread while it is stalled:
 ``stall_stacks`` counts the innermost frames it found there (file:line function, most
@@ -51,6 +57,61 @@ BUCKETS = 10_000
 
 _task: asyncio.Task[None] | None = None
 _reporters: dict[str, Callable[[], Any]] = {}
+
+
+class _Clocks:
+    """The loop thread's run-queue wait (ns) and the machine's stolen time (ms), read by
+    ``pread`` on files opened once (a tick reads both in ~12 us); None where unreadable.
+    Opened in the loop's thread: ``/proc/thread-self`` is the thread that opens it."""
+
+    def __init__(self) -> None:
+        self._sched = self._open("/proc/thread-self/schedstat")
+        self._stat = self._open("/proc/stat")
+        self._tick_ms = 1000.0 / os.sysconf("SC_CLK_TCK") if self._stat is not None else 0.0
+
+    @staticmethod
+    def _open(path: str) -> int | None:
+        try:
+            return os.open(path, os.O_RDONLY)
+        except OSError:
+            return None
+
+    def waited_ns(self) -> int | None:
+        if self._sched is None:
+            return None
+        try:
+            return schedstat_wait_ns(os.pread(self._sched, 128, 0))
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stolen_ms(self) -> float | None:
+        if self._stat is None:
+            return None
+        try:
+            return steal_ticks(os.pread(self._stat, 256, 0)) * self._tick_ms
+        except (OSError, ValueError, IndexError):
+            return None
+
+
+def schedstat_wait_ns(text: bytes) -> int:
+    """``/proc/<pid>/task/<tid>/schedstat`` is "<ns on a core> <ns waiting for one>
+    <timeslices>": the second."""
+    return int(text.split()[1])
+
+
+def steal_ticks(text: bytes) -> int:
+    """``/proc/stat`` begins "cpu  user nice system idle iowait irq softirq steal ...",
+    all cores together, in clock ticks: the eighth number, steal."""
+    first = text.split(b"\n", 1)[0].split()
+    if first[0] != b"cpu":
+        raise ValueError("not /proc/stat")
+    return int(first[8])
+
+
+def _delta(before: float | None, after: float | None, scale: float = 1.0) -> float | None:
+    if before is None or after is None:
+        return None
+    return round(max(0.0, after - before) * scale, 2)
 
 
 def add_reporter(name: str, report: Callable[[], Any]) -> None:
@@ -148,13 +209,16 @@ async def _watch(path: Path) -> None:
     samples = 0
     worst = 0.0
     seconds: deque[list[float]] = deque(maxlen=KEEP_SECONDS)
-    stalls: deque[list[float]] = deque(maxlen=KEEP_STALLS)
+    stalls: deque[list[float | None]] = deque(maxlen=KEEP_STALLS)
     window: list[float] = []
     window_end = loop.time() + 1.0
     watcher = _StallWatcher()
+    clocks = _Clocks()
     while True:
         asked = loop.time()
         ran = time.thread_time()
+        waited = clocks.waited_ns()
+        stolen = clocks.stolen_ms()
         watcher.beat = time.monotonic()
         await asyncio.sleep(TICK)
         watcher.beat = time.monotonic()
@@ -164,7 +228,9 @@ async def _watch(path: Path) -> None:
         worst = max(worst, stall)
         if stall >= NOTABLE_MS:
             stalls.append([round(time.time(), 3), round(stall, 2),
-                           round((time.thread_time() - ran) * 1000, 2)])
+                           round((time.thread_time() - ran) * 1000, 2),
+                           _delta(waited, clocks.waited_ns(), 1e-6),
+                           _delta(stolen, clocks.stolen_ms())])
         window.append(stall)
         if loop.time() < window_end:
             continue

@@ -154,9 +154,12 @@ class BotProcess:
         longest = max(recorded, key=lambda s: s[1], default=None)
         return {"max_ms": max([r[1] for r in rows] + stalls),
                 "p99_ms": max((r[2] for r in rows), default=None), "seconds": len(rows),
-                # what the loop's thread itself ran during its longest recorded stall
-                "longest_cpu_ms": longest[2] if longest is not None and len(longest) > 2
-                else None}
+                # what the loop's thread itself ran during its longest recorded stall, how
+                # long it waited for a core, and what the host took from the machine's
+                # cores meanwhile (bot/core/loopmonitor.py; older files lack the last two)
+                "longest_cpu_ms": _part(longest, 2),
+                "longest_waited_ms": _part(longest, 3),
+                "longest_stolen_ms": _part(longest, 4)}
 
     # A settled bot and its render workers use less than this share of a core: an idle
     # bot with 10,000 matches uses ~1 %, a worker drawing a backlog a whole core.
@@ -298,6 +301,13 @@ class Bots:
         await asyncio.gather(*(p.wait_for_stats(after_wall) for p in self.processes))
 
 
+def _part(stall: list[Any] | None, index: int) -> float | None:
+    """One field of a recorded stall, None where the monitor did not write it."""
+    if stall is None or len(stall) <= index or stall[index] is None:
+        return None
+    return float(stall[index])
+
+
 def worst(stalls: list[dict[str, Any]]) -> dict[str, Any]:
     """The worst of several processes' stall figures (one process: its own, unchanged)."""
     if len(stalls) == 1:
@@ -311,6 +321,8 @@ def worst(stalls: list[dict[str, Any]]) -> dict[str, Any]:
                           default=None),
             "seconds": max(s["seconds"] for s in measured),
             "longest_cpu_ms": top.get("longest_cpu_ms"),
+            "longest_waited_ms": top.get("longest_waited_ms"),
+            "longest_stolen_ms": top.get("longest_stolen_ms"),
             "per_process": stalls}
 
 
@@ -319,7 +331,15 @@ def stall_figures(report: Report, scenario: str, stall: dict[str, Any]) -> None:
     report.add(scenario, "longest event-loop stall", value, "ms", "<= 50 ms",
                None if value is None else value <= 50)
     if stall.get("longest_cpu_ms") is not None:
-        # far below the stall: the loop's thread was waiting for a core (or the GIL)
+        # far below the stall: the loop's thread was waiting (for a core, the GIL, the host)
         report.add(scenario, "  of which the loop's thread ran", stall["longest_cpu_ms"], "ms")
+    if stall.get("longest_waited_ms") is not None:
+        report.add(scenario, "  of which it waited for a free core",
+                   stall["longest_waited_ms"], "ms")
+    if stall.get("longest_stolen_ms") is not None:
+        # Every core together, in 10 ms ticks: a host pausing this 2-core machine for
+        # 60 ms shows ~120 ms. Not part of the stall's sum: the machine's, not the thread's.
+        report.add(scenario, "  meanwhile the host took from this machine's cores (steal)",
+                   stall["longest_stolen_ms"], "ms")
 
 

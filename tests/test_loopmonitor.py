@@ -1,0 +1,66 @@
+"""The load test's loop monitor says what a stall was: the loop busy, waiting for a core,
+or asleep (a lock, the GIL), beside what the host took from the machine meanwhile."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core.loopmonitor import schedstat_wait_ns, steal_ticks
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A bot's loop held 90 ms twice: once running (a long computation), once asleep (a
+# blocking call). The monitor's file is read after its next write (once a second).
+STALLS = """
+import asyncio, time
+from bot.core import loopmonitor
+
+async def main():
+    loopmonitor.start_from_env()
+    await asyncio.sleep(0.3)
+    until = time.perf_counter() + 0.09
+    while time.perf_counter() < until:
+        pass
+    await asyncio.sleep(0.3)
+    time.sleep(0.09)
+    await asyncio.sleep(1.5)
+
+asyncio.run(main())
+"""
+
+
+def test_the_proc_files_are_read_as_linux_writes_them() -> None:
+    assert schedstat_wait_ns(b"315992 92067 2\n") == 92067
+    stat = (b"cpu  2877709 1344760 498704 13151893 41454 0 47499 13779 0 0\n"
+            b"cpu0 1438000 672000 249000 6575000 20000 0 23000 6900 0 0\n")
+    assert steal_ticks(stat) == 13779
+    with pytest.raises(ValueError):
+        steal_ticks(b"intr 1 2 3\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"),
+                    reason="Linux's per-thread scheduler figures")
+@pytest.mark.timeout(60)
+def test_a_stall_says_whether_the_loop_ran_or_slept(tmp_path: Path) -> None:
+    stats = tmp_path / "loopstats.json"
+    done = subprocess.run([sys.executable, "-c", STALLS], cwd=ROOT, capture_output=True,
+                          text=True, timeout=50,
+                          env={**os.environ, "CITYHALL_LOOP_STATS": str(stats)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    recorded = [s for s in json.loads(stats.read_text())["stalls"] if s[1] >= 80]
+    assert len(recorded) >= 2, recorded
+    busy, asleep = sorted(recorded)[-2:]  # in the order they happened
+    for stall in (busy, asleep):
+        _when, _ms, _ran, waited, stolen = stall
+        assert waited is not None and waited >= 0
+        assert stolen is not None and stolen >= 0
+    # Busy: the thread ran, or was ready to and waited for a core, for most of it.
+    assert busy[2] + busy[3] >= 60, busy
+    # Asleep: most of it neither ran nor waited for a core.
+    assert asleep[2] < 30 and asleep[2] + asleep[3] <= asleep[1] - 50, asleep
