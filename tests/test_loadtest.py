@@ -185,6 +185,13 @@ def test_the_figures_add_up(report: dict[str, Any]) -> None:
     # how punctual the load test itself was, per phase (a stall of its own bunches requests)
     for scenario in ("setup", "load 6/s", "soak"):
         assert got[(scenario, "the fake Discord's own longest stall")] >= 0
+    # what the host took from the machine over each clicking phase, where Linux says
+    if Path("/proc/stat").exists():
+        for scenario in ("load 6/s", "soak"):
+            steal = got[(scenario, "  the host took from this machine's cores (steal)")]
+            shown = re.fullmatch(r"(\d+\.\d\d) s \((\d+\.\d) % of them\)", steal)
+            assert shown is not None, steal
+            assert float(shown[1]) >= 0 and 0 <= float(shown[2]) <= 100
     # the loop monitor inside the bot wrote its file
     stats = json.loads((report["workdir"] / "loopstats.json").read_text())
     assert stats["samples"] > 0 and stats["max_stall_ms"] >= stats["p99_stall_ms"] >= 0

@@ -5,10 +5,12 @@ and what the bot asked of Discord's global limit in each phase (``limit_figures`
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.tools import procs
 from bot.tools.botprocess import Bots, stall_figures
 from bot.tools.players import Cityscape, Click, Table, settle_pictures, shows_only
 from bot.tools.report import DISCORD_LIMIT_S, Report, click_figures, per_game, percentile
@@ -110,6 +112,7 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
     await bot.wait_for_stats(began_wall - 1.0)
     cpu_before, bot_before, jobs_before = bot.cpu_seconds(), bot.bot_cpu_seconds(), \
         bot.render_cpu()
+    stolen_before = procs.stolen_seconds()
     ages_before, workers_before = bot.render_age(), bot.render_workers()
     driven = await drive(city, tables, rate, seconds, scenario)
     # The phase's last moves' pictures are its own: timed (and their CPU counted) like the
@@ -124,6 +127,14 @@ async def sustained(report: Report, bot: Bots, city: Cityscape, tables: list[Tab
                           seconds=driven["seconds"], picture_target=picture_target)
     report.add(scenario, "last clicks' pictures waited for after the last click", tail, "s")
     cpu_figures(report, scenario, cpu, ended - began, stats)
+    stolen_after = procs.stolen_seconds()
+    if stolen_before is not None and stolen_after is not None and ended > began:
+        # The host's share of this machine's cores over the phase: CPU the bot and the
+        # load test could not have had, whatever they asked (docs/loadtest-workload.md).
+        stolen = stolen_after - stolen_before
+        share = 100 * stolen / ((ended - began) * (os.cpu_count() or 1))
+        report.add(scenario, "  the host took from this machine's cores (steal)",
+                   f"{stolen:.2f} s ({share:.1f} % of them)")
     if driven["no_idle_channel"]:
         report.add(scenario, "ticks with every channel waiting", driven["no_idle_channel"])
     await bot.wait_for_stats(end_wall)

@@ -77,6 +77,16 @@ def cpu_seconds(pid: int, *, children: bool = False) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def stolen_seconds() -> float | None:
+    """CPU time this (virtual) machine's host has taken from its cores since boot, all cores
+    together (``/proc/stat``'s steal), or None where the system does not say."""
+    try:
+        first = (PROC / "stat").read_text().split("\n", 1)[0].split()
+        return int(first[8]) / os.sysconf("SC_CLK_TCK") if first[0] == "cpu" else None
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def tree_cpu_seconds(root: int) -> float:
     """CPU time of the bot and every process below it (render workers), the workers it
     has replaced included."""
