@@ -97,6 +97,19 @@ def _use_uvloop(event_loop: str) -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
+# Big City lists a player's legal moves and builds its screens in threads (~10 ms of Python
+# each: cogs/bigcity/sending.py, bot/ui/items.py), off the event loop but not off the GIL.
+# With CPython's default 5 ms switch interval the loop's thread, asking for the GIL back,
+# slept up to 5 ms a hand-over: the load test's stalls held 20-62 ms of such sleep a run,
+# 17 ms of one 34 ms stall. At 1 ms the loop has it back within a millisecond: none in two
+# runs, CPU a click unchanged within the host's noise (3 Dec, docs/performance.md).
+SWITCH_INTERVAL = 0.001
+
+
+def _hand_the_gil_back_soon() -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+
 def run() -> int:
     try:
         settings = Settings.from_env()
@@ -124,6 +137,7 @@ def run() -> int:
         use_api_base(settings.api_base)
     _limit_malloc_arenas()
     _use_uvloop(settings.event_loop)
+    _hand_the_gil_back_soon()
     try:
         code = asyncio.run(_serve(settings))
     except KeyboardInterrupt:  # a Ctrl-C before the signal handlers were in place
