@@ -17,9 +17,10 @@ meanwhile: near the stall, the loop was busy. Waited ms is how long the thread w
 to run but had no core (Linux's run-queue wait, ``/proc/thread-self/schedstat``). Stolen ms
 is the CPU time the host took from this machine's cores meanwhile, all cores together
 (``/proc/stat``'s steal, counted in 10 ms ticks): a virtual machine whose host runs
-something else stalls every process in it, which no code inside can shorten. What is left
-of a stall beside the three, the thread slept: the GIL, a lock, a blocking call. Where
-``/proc`` does not say (not Linux), the last two are None.
+something else stalls every process in it, which no code inside can shorten. What a stall
+holds beyond what the thread ran and waited, it slept (the GIL, a lock, a blocking call) or
+the machine was not running at all; steal says which. Where ``/proc`` does not say (not
+Linux), the last two are None.
 
 To say what a stall was, a watcher thread looks at the loop's thread while it is stalled:
 ``stall_stacks`` counts the innermost frames it found there (file:line function, most
