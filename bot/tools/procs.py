@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.core.loopmonitor import steal_ticks
+
 PROC = Path("/proc")
 
 
@@ -81,8 +83,7 @@ def stolen_seconds() -> float | None:
     """CPU time this (virtual) machine's host has taken from its cores since boot, all cores
     together (``/proc/stat``'s steal), or None where the system does not say."""
     try:
-        first = (PROC / "stat").read_text().split("\n", 1)[0].split()
-        return int(first[8]) / os.sysconf("SC_CLK_TCK") if first[0] == "cpu" else None
+        return steal_ticks((PROC / "stat").read_bytes()) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
 
