@@ -78,6 +78,15 @@ def drawer() -> bytes:
     return str(os.getpid()).encode()
 
 
+# This module's priority as it was imported: in a worker told to preload it, the priority
+# while it imported the pictures.
+PRIORITY_AT_IMPORT = os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def priority_at_import() -> bytes:
+    return str(PRIORITY_AT_IMPORT).encode()
+
+
 _HOARD: list[bytes] = []
 
 
@@ -854,6 +863,15 @@ async def test_workers_give_way_to_the_bot_on_busy_cores() -> None:
         mine = os.getpriority(os.PRIO_PROCESS, 0)
         lower = min(19, mine + WORKER_NICE)  # 19 is the lowest there is
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in pool.pids()] == [lower, lower]
+
+
+async def test_a_starting_worker_imports_the_pictures_at_its_lower_priority() -> None:
+    # A worker replaced mid-game spends ~0.3 s of CPU importing the pictures: at the bot's
+    # priority, that took a core from the event loop while players clicked.
+    pool = render_pool(1, modules=JOBS)  # its modules are imported as the worker starts
+    async with pool:
+        lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICE)
+        assert await pool.render("testjobs", "priority_at_import") == str(lower).encode()
 
 
 def test_a_worker_whose_bot_died_mid_job_exits_quietly(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ counts per kind of job: ``PoolStats.cpu_by_job``).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import importlib
 import os
@@ -119,10 +118,9 @@ def _work() -> None:
         return
     _tag, path, preload = hello
     sys.path[:] = path
+    # At nice WORKER_NICE already: the pool lowered this process as it started it.
     for name in preload:
         importlib.import_module(name)
-    with contextlib.suppress(OSError):  # a sandbox may forbid it; drawing works either way
-        os.nice(WORKER_NICE)
     # Everything imported so far lives as long as the process; freezing it keeps the
     # collector from walking (and the refcount-free pages from being touched by) it.
     gc.collect()
