@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.loopmonitor import schedstat_wait_ns, steal_ticks
+from bot.core.loopmonitor import kernel_place, schedstat_wait_ns, steal_ticks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,3 +64,19 @@ def test_a_stall_says_whether_the_loop_ran_or_slept(tmp_path: Path) -> None:
     assert busy[2] + busy[3] >= 60, busy
     # Asleep: most of it neither ran nor waited for a core.
     assert asleep[2] < 30 and asleep[2] + asleep[3] <= asleep[1] - 50, asleep
+
+    # The watcher's look at the stalled thread says where Linux had it: running through
+    # the busy one, asleep in the kernel's sleep through the other.
+    places = [where.rsplit(" [", 1)[-1] for where, _count in
+              json.loads(stats.read_text())["stall_stacks"]]
+    assert "R]" in places, places
+    assert any(place.startswith("S ") and "sleep" in place for place in places), places
+
+
+def test_where_linux_has_a_thread_is_read_from_its_task_files(tmp_path: Path) -> None:
+    (tmp_path / "stat").write_text("4242 (python3 (bot)) S 1 4242 1 0 -1 4194368 0 0\n")
+    (tmp_path / "wchan").write_text("futex_wait_queue")
+    assert kernel_place(str(tmp_path)) == " [S futex_wait_queue]"
+    (tmp_path / "stat").write_text("4242 (python3) R 1 4242 1 0 -1 4194368 0 0\n")
+    assert kernel_place(str(tmp_path)) == " [R]"
+    assert kernel_place(str(tmp_path / "gone")) == ""

@@ -24,7 +24,8 @@ Linux), the last two are None.
 
 To say what a stall was, a watcher thread looks at the loop's thread while it is stalled:
 ``stall_stacks`` counts the innermost frames it found there (file:line function, most
-frequent first), and ``gc`` the garbage collector's pauses of 10 ms or more per
+frequent first), each followed by where Linux had the thread (``kernel_place``: running,
+or asleep and in which kernel function, the GIL's or a lock's futex, a pipe, a disk), and ``gc`` the garbage collector's pauses of 10 ms or more per
 generation: [count, worst ms, that pause's CPU ms, objects it freed]. Without the variable nothing runs.
 
 Other parts of the bot add figures of their own under a key (``add_reporter``): the render
@@ -129,6 +130,7 @@ class _StallWatcher:
     def __init__(self) -> None:
         self.beat = time.monotonic()
         self.loop_thread = threading.get_ident()
+        self._task_dir = f"/proc/self/task/{threading.get_native_id()}"
         self.stacks: Counter[str] = Counter()
         self.gc_pauses: Counter[str] = Counter()
         self.gc_worst: dict[str, tuple[float, float, int]] = {}
@@ -161,7 +163,7 @@ class _StallWatcher:
                 continue
             frame = sys._current_frames().get(self.loop_thread)
             if frame is not None:
-                where = _describe(frame)
+                where = _describe(frame) + kernel_place(self._task_dir)
                 with self._lock:
                     self.stacks[where] += 1
 
@@ -170,6 +172,22 @@ class _StallWatcher:
             stacks = self.stacks.most_common(40)
         return {"stall_stacks": stacks,
                 "gc": {k: [v, *self.gc_worst[k]] for k, v in self.gc_pauses.items()}}
+
+
+def kernel_place(task_dir: str) -> str:
+    """Where Linux has the loop's thread: " [R]" running (or ready to run), else " [S" or
+    " [D" (asleep; D: uninterruptibly, on a disk or the like) and the kernel function it
+    sleeps in (``wchan``: futex_wait_queue for a lock or the GIL, do_epoll_wait for the
+    loop's own idle wait, ...). "" where ``/proc`` does not say."""
+    try:
+        with open(f"{task_dir}/stat", "rb") as stat:
+            state = stat.read().rsplit(b")", 1)[1].split()[0].decode()
+        if state == "R":
+            return " [R]"
+        with open(f"{task_dir}/wchan") as wchan:
+            return f" [{state} {wchan.read().strip()}]"
+    except (OSError, IndexError, UnicodeDecodeError):
+        return ""
 
 
 def _describe(frame: FrameType | None) -> str:
