@@ -25,7 +25,9 @@ Linux), the last two are None.
 To say what a stall was, a watcher thread looks at the loop's thread while it is stalled:
 ``stall_stacks`` counts the innermost frames it found there (file:line function, most
 frequent first), each followed by where Linux had the thread (``kernel_place``: running,
-or asleep and in which kernel function, the GIL's or a lock's futex, a pipe, a disk), and ``gc`` the garbage collector's pauses of 10 ms or more per
+or asleep and in which kernel function, the GIL's or a lock's futex, a pipe, a disk) and,
+when it was ready to run and had no core, whose threads had the cores
+(``running_tasks``: the bot's, its render workers', the load test's, the kernel's), and ``gc`` the garbage collector's pauses of 10 ms or more per
 generation: [count, worst ms, that pause's CPU ms, objects it freed]. Without the variable nothing runs.
 
 Other parts of the bot add figures of their own under a key (``add_reporter``): the render
@@ -130,7 +132,8 @@ class _StallWatcher:
     def __init__(self) -> None:
         self.beat = time.monotonic()
         self.loop_thread = threading.get_ident()
-        self._task_dir = f"/proc/self/task/{threading.get_native_id()}"
+        self._loop_tid = threading.get_native_id()
+        self._task_dir = f"/proc/self/task/{self._loop_tid}"
         self.stacks: Counter[str] = Counter()
         self.gc_pauses: Counter[str] = Counter()
         self.gc_worst: dict[str, tuple[float, float, int]] = {}
@@ -164,6 +167,9 @@ class _StallWatcher:
             frame = sys._current_frames().get(self.loop_thread)
             if frame is not None:
                 where = _describe(frame) + kernel_place(self._task_dir)
+                if where.endswith(" [R]"):  # ready to run and no core: whose were they?
+                    others = running_tasks({self._loop_tid, threading.get_native_id()})
+                    where += " beside " + (", ".join(others) or "-")
                 with self._lock:
                     self.stacks[where] += 1
 
@@ -188,6 +194,41 @@ def kernel_place(task_dir: str) -> str:
             return f" [{state} {wchan.read().strip()}]"
     except (OSError, IndexError, UnicodeDecodeError):
         return ""
+
+
+def running_tasks(leave_out: set[int], proc: str = "/proc") -> list[str]:
+    """The threads of this machine on a core or waiting for one (state R), but those in
+    ``leave_out`` (the loop's and the watcher's own), by whose
+    they are: "bot" (this process's), "worker" (its children: the render workers),
+    "parent" (whoever started the bot: the load test) or the kernel's name for the
+    program, each with its nice value where not 0. Read only while the loop is stalled."""
+    me, parent = os.getpid(), os.getppid()
+    left_out = {str(tid) for tid in leave_out}
+    found: Counter[str] = Counter()
+    for pid_dir in os.scandir(proc):
+        if not pid_dir.name.isdigit():
+            continue
+        try:
+            tasks = list(os.scandir(f"{pid_dir.path}/task"))
+        except OSError:
+            continue
+        for task in tasks:
+            if task.name in left_out:
+                continue
+            try:
+                with open(f"{task.path}/stat", "rb") as stat:
+                    text = stat.read()
+            except OSError:
+                continue
+            name, _, rest = text.partition(b" (")[2].rpartition(b") ")
+            fields = rest.split()
+            if not fields or fields[0] != b"R":
+                continue
+            pid, ppid, nice = int(pid_dir.name), int(fields[1]), int(fields[16])
+            whose = ("bot" if pid == me else "worker" if ppid == me else
+                     "parent" if pid == parent else name.decode(errors="replace"))
+            found[whose if nice == 0 else f"{whose} (nice {nice})"] += 1
+    return [f"{n} {whose}" if n > 1 else whose for whose, n in sorted(found.items())]
 
 
 def _describe(frame: FrameType | None) -> str:
